@@ -1,0 +1,1 @@
+"""Bots: each sees only a player's view and the legal actions."""

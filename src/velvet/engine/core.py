@@ -1,0 +1,175 @@
+"""The contract every game implements and every consumer relies on.
+
+A :class:`Game` is immutable: rules version, card database, action table.
+A :class:`State` is one match: plain data, cheap to clone, serialisable.
+Legality has one source, ``State.legal_actions()``; ``apply`` checks against
+it and raises :class:`IllegalActionError` (naming a rule ID) without changing
+anything, while ``apply_unchecked`` is the fast path for search.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self, runtime_checkable
+
+from velvet.engine.errors import IllegalActionError, InvalidActionError
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A small immutable value; ``str(action)`` is its one text form."""
+
+    def __str__(self) -> str: ...
+
+    def __hash__(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened: a die rolled, a token spent, a card drawn ...
+
+    ``kind`` is a short machine name; ``data`` holds JSON-able details.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.data:
+            return self.kind
+        details = " ".join(f"{k}={v}" for k, v in self.data.items())
+        return f"{self.kind} {details}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **dict(self.data)}
+
+
+TERMINAL = -1
+"""``current_player`` of a finished game."""
+
+
+class State(ABC):
+    """One match of a game. Subclasses keep their fields in ``__slots__``."""
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def game(self) -> Game: ...
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat that must decide next, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """Every action the current player may take now, in a stable order."""
+
+    @abstractmethod
+    def apply_unchecked(self, action: Any) -> list[Event]:
+        """Apply an action known to be legal (fast path for bots)."""
+
+    @abstractmethod
+    def explain_illegal(self, action: Any) -> IllegalActionError:
+        """Why ``action`` (not among the legal ones) is illegal, with its rule ID."""
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat outcome: 1 win, 0 loss (co-op games give every seat the same)."""
+
+    @abstractmethod
+    def view(self, player: int) -> dict[str, Any]:
+        """All that ``player`` may see, as JSON-able data (principle 4)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-able data; ``game.state_from_json`` reads it."""
+
+    @abstractmethod
+    def outcome_text(self) -> str:
+        """One line saying how the game ended (or that it has not)."""
+
+    def apply(self, action: Any) -> list[Event]:
+        """Apply a legal action and return its events; an illegal one changes nothing."""
+        if self.is_terminal():
+            raise IllegalActionError("GAME-OVER", "the game is over; no action is legal")
+        if action not in self.legal_actions():
+            raise self.explain_illegal(action)
+        return self.apply_unchecked(action)
+
+    def canonical(self) -> str:
+        """Canonical JSON text of the whole state: equal states give equal text."""
+        return canonical_json(self.to_json())
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Game(ABC):
+    """Immutable description of one game with one card set."""
+
+    name: str
+    rules_version: str
+    num_players: tuple[int, ...]
+
+    @abstractmethod
+    def new_state(self, config: Mapping[str, Any], seed: int) -> State:
+        """A new match; raises ConfigError naming what is wrong with ``config``."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """Read an action's text form (raises InvalidActionError if garbled)."""
+
+    @abstractmethod
+    def state_from_json(self, data: Any) -> State:
+        """Rebuild a state from ``State.to_json`` (raises RecordError if corrupt)."""
+
+    @abstractmethod
+    def cardset_hash(self) -> str:
+        """A digest of the card data this game was built from."""
+
+    @abstractmethod
+    def action_ids(self) -> Sequence[str]:
+        """The stable table of action texts (or templates) behind integer ids."""
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def choose_by_text(state: State, text: str) -> Any:
+    """Turn a person's input into a legal action, going through the legal list.
+
+    Accepts the action's number in the legal list (1-based) or its text form.
+    A text that parses but is not legal raises the rule-naming error.
+    """
+    text = " ".join(text.split())
+    if not text:
+        raise InvalidActionError("empty move: type a number from the list or an action's text")
+    legal = state.legal_actions()
+    if text.isdigit():
+        index = int(text)
+        if 1 <= index <= len(legal):
+            return legal[index - 1]
+        raise InvalidActionError(f"no action number {index}: choose 1 to {len(legal)}")
+    for action in legal:
+        if str(action) == text:
+            return action
+    action = state.game.parse_action(text)
+    raise state.explain_illegal(action)

@@ -1,0 +1,56 @@
+"""The small typed family of errors a user can cause.
+
+Every error carries a one-line message that names what was wrong and, where
+it helps, what is allowed. The command line prints ``str(error)`` and exits
+with status 2; it never shows a traceback for these.
+"""
+
+from __future__ import annotations
+
+
+class VelvetError(Exception):
+    """Base of every error caused by bad input (a file, a move, an option)."""
+
+
+class InvalidActionError(VelvetError, ValueError):
+    """An action's text could not be read at all (garbled input)."""
+
+
+class IllegalActionError(VelvetError, ValueError):
+    """A well-formed action that the rules do not allow now.
+
+    ``rule_id`` names the clause of RULE-INDEX that forbids it.
+    """
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(f"{message} [{rule_id}]")
+        self.rule_id = rule_id
+        self.reason = message
+
+
+class CardDataError(VelvetError):
+    """A card file broke the schema; names the file, the card and the field."""
+
+    def __init__(self, file: str, card: str | None, field: str | None, message: str) -> None:
+        where = file
+        if card:
+            where += f": card '{card}'"
+        if field:
+            where += f": field '{field}'"
+        super().__init__(f"{where}: {message}")
+        self.file = file
+        self.card = card
+        self.field = field
+        self.reason = message
+
+
+class ConfigError(VelvetError):
+    """A game configuration names something unknown or breaks a set-up rule."""
+
+
+class DeckError(VelvetError):
+    """A deck file is malformed or breaks a deck-building rule."""
+
+
+class RecordError(VelvetError):
+    """A saved game or game record is corrupt or belongs to other rules or cards."""
