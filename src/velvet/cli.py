@@ -1,0 +1,324 @@
+"""The one command, ``velvet``, with sub-commands for play, cards, decks and replays.
+
+Every error a user can cause is a :class:`VelvetError`; it is printed as one
+line (``error: …``) with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from velvet import __version__
+from velvet.bots.base import Bot
+from velvet.engine.core import Game
+from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.record import GameRecord, load_game, load_record
+from velvet.games import GAMES, get_game
+
+CARDS_HELP = (
+    "A card file or folder of *.toml files that extends the built-in set "
+    "(or replaces it if the file says [set] mode = \"replace\"). Repeatable."
+)
+
+
+class VelvetGroup(click.Group):
+    """A click group that turns every VelvetError into a one-line message."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except VelvetError as error:
+            click.echo(f"error: {error}", err=True)
+            ctx.exit(2)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=VelvetGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="velvet")
+def main() -> None:
+    """Velvet: play and study the Persona 5 board game (p5) and Persona VS (vs).
+
+    \b
+    Start with:   velvet play p5          (solo board game)
+                  velvet play vs --seat human --seat random
+    """
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _seed(seed: int | None, console: Console) -> int:
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
+    return seed
+
+
+def make_seat(spec: str, game_name: str) -> Bot | None:
+    """``human`` → None (a person at the keyboard); anything else is a bot spec."""
+    if spec == "human":
+        return None
+    from velvet.bots import make_bot
+
+    return make_bot(spec, game_name)
+
+
+def _seats(specs: Sequence[str], players: int, game_name: str) -> list[Bot | None]:
+    if len(specs) > players:
+        raise ConfigError(f"{len(specs)} --seat options for {players} player(s)")
+    full = list(specs) + ["human"] * (players - len(specs))
+    return [make_seat(spec, game_name) for spec in full]
+
+
+def _run(
+    game: Game,
+    config: dict[str, Any],
+    seed: int,
+    seats: list[Bot | None],
+    console: Console,
+    record: GameRecord | None = None,
+    state: Any = None,
+    cards: Sequence[Path] = (),
+) -> None:
+    from velvet.ui.terminal import Session
+
+    if record is None:
+        state = game.new_state(config, seed)
+        record = GameRecord.start(game, config, seed)
+    console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
+    Session(
+        game,
+        record,
+        state,
+        seats,
+        console,
+        ask=lambda prompt: console.input(prompt),
+        game_for=lambda name: get_game(name, cards),
+    ).run()
+
+
+@main.group(cls=VelvetGroup)
+def play() -> None:
+    """Play a game in the terminal: hot-seat, solo, or against bots."""
+
+
+SEAT_HELP = (
+    "Who plays a seat, in seat order: 'human' or a bot (random, greedy, mcts, ismcts, "
+    "easy, normal, hard; a budget as in mcts:200 or hard:1.5s). Repeatable; "
+    "unnamed seats are human."
+)
+
+
+@play.command("p5")
+@click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="1 (solo) or 2 (co-op hot-seat).")
+@click.option("--thief", multiple=True, metavar="ID",
+              help="Phantom Thief per player, in seat order (see: velvet cards list).")
+@click.option("--persona", multiple=True, metavar="ID", help="Persona per player, in seat order.")
+@click.option("--palace", metavar="ID", help="The palace to infiltrate.")
+@click.option("--seed", type=int, help="Seed for dice and shuffles (random if omitted).")
+@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
+@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
+@click.option("--load", "load", type=click.Path(path_type=Path), help="Resume a saved game.")
+def play_p5(
+    players: int,
+    thief: tuple[str, ...],
+    persona: tuple[str, ...],
+    palace: str | None,
+    seed: int | None,
+    cards: tuple[Path, ...],
+    seats: tuple[str, ...],
+    load: Path | None,
+) -> None:
+    """The Persona 5 Print & Play board game: 28 days to sweep a palace and beat its boss."""
+    console = _console()
+    game = get_game("p5", cards)
+    if load is not None:
+        record, state = load_game(load, lambda name: get_game(name, cards))
+        n = len(record.config.get("players", [])) or players
+        _run(game, record.config, record.seed, _seats(seats, n, "p5"), console, record, state, cards)
+        return
+    config: dict[str, Any] = game.default_config(players)  # type: ignore[attr-defined]
+    for option, values in (("thief", thief), ("persona", persona)):
+        if len(values) > players:
+            raise ConfigError(f"{len(values)} --{option} options for {players} player(s)")
+        for seat, value in enumerate(values):
+            config["players"][seat][option] = value
+    if palace:
+        config["palace"] = palace
+    seed = _seed(seed, console)
+    _run(game, config, seed, _seats(seats, players, "p5"), console, cards=cards)
+
+
+@play.command("vs")
+@click.option("--player-card", "player_cards", multiple=True, metavar="ID",
+              help="Player card per seat: p5, p4 or p3 (default p5 then p4).")
+@click.option("--deck", "decks", multiple=True, type=click.Path(path_type=Path),
+              help="Deck file per seat (default: the player card's built-in deck).")
+@click.option("--first", type=click.Choice(["1", "2", "random"]), default="random",
+              show_default=True, help="Who goes first (VS-SETUP-4).")
+@click.option("--seed", type=int, help="Seed for shuffles (random if omitted).")
+@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
+@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
+@click.option("--load", "load", type=click.Path(path_type=Path), help="Resume a saved game.")
+def play_vs(
+    player_cards: tuple[str, ...],
+    decks: tuple[Path, ...],
+    first: str,
+    seed: int | None,
+    cards: tuple[Path, ...],
+    seats: tuple[str, ...],
+    load: Path | None,
+) -> None:
+    """Persona VS: summon, fuse and attack until the rival's HP is 0."""
+    console = _console()
+    game = get_game("vs", cards)
+    if load is not None:
+        record, state = load_game(load, lambda name: get_game(name, cards))
+        _run(game, record.config, record.seed, _seats(seats, 2, "vs"), console, record, state, cards)
+        return
+    config = vs_config(game, player_cards, decks, first)
+    seed = _seed(seed, console)
+    _run(game, config, seed, _seats(seats, 2, "vs"), console, cards=cards)
+
+
+def vs_config(
+    game: Game, player_cards: Sequence[str], decks: Sequence[Path], first: str
+) -> dict[str, Any]:
+    """A VS config from command-line choices (deck files are read into card ids)."""
+    from velvet.vs.decks import load_deck
+
+    if len(player_cards) > 2 or len(decks) > 2:
+        raise ConfigError("Persona VS has 2 seats: give --player-card and --deck at most twice")
+    chosen = list(player_cards) + ["p5", "p4"][len(player_cards):]
+    config: dict[str, Any] = game.default_config(*chosen)  # type: ignore[attr-defined]
+    for seat, path in enumerate(decks):
+        config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
+    config["first_player"] = None if first == "random" else int(first) - 1
+    return config
+
+
+@main.command()
+@click.argument("save", type=click.Path(path_type=Path))
+@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
+@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
+def resume(save: Path, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
+    """Resume a saved game of either game."""
+    record, state = load_game(save, lambda name: get_game(name, cards))
+    game = get_game(record.game, cards)
+    n = len(record.config.get("players", [])) or 1
+    _run(game, record.config, record.seed, _seats(seats, n, game.name), _console(), record, state, cards)
+
+
+@main.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path(path_type=Path))
+@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path),
+              help="The same --cards the game was played with.")
+@click.option("--step", is_flag=True, help="Show the board after each action; Enter to go on.")
+@click.option("--view", "viewer", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="Whose view of the board to show.")
+def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int) -> None:
+    """Step through a game record (or a save) action by action."""
+    from velvet.ui.terminal import replay as run_replay
+
+    record = load_record(record_file)
+    game = get_game(record.game, cards)
+    console = _console()
+    run_replay(game, record, console, viewer=viewer - 1, step=step, ask=console.input)
+
+
+@main.group(cls=VelvetGroup)
+def cards() -> None:
+    """List or check card sets."""
+
+
+GAME_OPTION = click.option(
+    "--game", type=click.Choice(GAMES), default="p5", show_default=True, help="Which game's cards."
+)
+
+
+@cards.command("list")
+@GAME_OPTION
+@click.option("--cards", "card_paths", multiple=True, type=click.Path(path_type=Path),
+              help=CARDS_HELP)
+@click.option("--kind", help="Only cards of this kind (e.g. thief, shadow, persona, support).")
+@click.option("--markdown", is_flag=True, help="Print the Markdown card list kept in docs/.")
+def cards_list(game: str, card_paths: tuple[Path, ...], kind: str | None, markdown: bool) -> None:
+    """Print a game's card set (built-in, or with --cards)."""
+    module = _cards_module(game)
+    loaded = get_game(game, card_paths)
+    if markdown:
+        click.echo(module.card_list_markdown(loaded), nl=False)
+        return
+    rows = [r for r in module.card_rows(loaded) if kind is None or r[0] == kind]
+    if kind is not None and not rows:
+        kinds = sorted({r[0] for r in module.card_rows(loaded)})
+        raise ConfigError(f"no cards of kind '{kind}'; kinds: {', '.join(kinds)}")
+    table = Table(show_lines=False)
+    for column in ("kind", "id", "name", "text"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(str(x) for x in row))
+    _console().print(table)
+
+
+@cards.command("check")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@GAME_OPTION
+def cards_check(paths: tuple[Path, ...], game: str) -> None:
+    """Validate card files (with the built-in set they extend); exit 2 on the first error."""
+    click.echo(_cards_module(game).check_card_files(paths))
+
+
+def _cards_module(game: str) -> Any:
+    if game == "p5":
+        import velvet.p5.cards as module
+    else:
+        import velvet.vs.cards as module  # type: ignore[no-redef]
+    return module
+
+
+@main.group(cls=VelvetGroup)
+def deck() -> None:
+    """Check Persona VS deck files."""
+
+
+@deck.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--cards", "card_paths", multiple=True, type=click.Path(path_type=Path),
+              help=CARDS_HELP)
+def deck_check(files: tuple[Path, ...], card_paths: tuple[Path, ...]) -> None:
+    """Validate deck files against VS-DECK-1 and the card set."""
+    from velvet.vs.decks import check_deck
+
+    game = get_game("vs", card_paths)
+    for file in files:
+        click.echo(check_deck(file, game))  # type: ignore[arg-type]
+
+
+def _register_optional() -> None:
+    """Add the simulation commands (they need the lab's extra packages)."""
+    try:
+        from velvet.sim.cli import report_command, sim_command
+    except ImportError:
+        return
+    main.add_command(sim_command, "sim")
+    main.add_command(report_command, "report")
+
+
+_register_optional()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

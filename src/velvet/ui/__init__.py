@@ -1,0 +1,1 @@
+"""Terminal user interface: a generic play loop and one renderer per game."""

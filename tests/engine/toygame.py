@@ -1,0 +1,151 @@
+"""A tiny two-player game on the kernel, so kernel, UI and CLI tests need no real game.
+
+Race: players alternately roll a die (``roll``) or stop (``stop``); the first to
+reach exactly 10 points wins, going over resets you to 0. Each player also holds
+a hidden secret number that only they may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Self
+
+from velvet.engine import (
+    TERMINAL,
+    ConfigError,
+    Event,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    Rng,
+    State,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    verb: str  # "roll" or "stop"
+
+    def __str__(self) -> str:
+        return self.verb
+
+
+ROLL, STOP = Move("roll"), Move("stop")
+
+
+class RaceState(State):
+    __slots__ = ("_game", "rng", "scores", "secrets", "to_move", "winner")
+
+    def __init__(self, game: RaceGame, rng: Rng) -> None:
+        self._game = game
+        self.rng = rng
+        self.scores = [0, 0]
+        self.secrets = [rng.randbelow(100), rng.randbelow(100)]
+        self.to_move = 0
+        self.winner = -1
+
+    @property
+    def game(self) -> RaceGame:
+        return self._game
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.winner >= 0 else self.to_move
+
+    def legal_actions(self) -> list[Move]:
+        return [] if self.winner >= 0 else [ROLL, STOP]
+
+    def apply_unchecked(self, action: Move) -> list[Event]:
+        events: list[Event] = []
+        if action == ROLL:
+            face = self.rng.randbelow(6) + 1
+            events.append(Event("die", {"player": self.to_move, "face": face}))
+            total = self.scores[self.to_move] + face
+            self.scores[self.to_move] = 0 if total > self._game.target else total
+            if total == self._game.target:
+                self.winner = self.to_move
+                events.append(Event("win", {"player": self.to_move}))
+        self.to_move = 1 - self.to_move
+        return events
+
+    def explain_illegal(self, action: Any) -> IllegalActionError:
+        return IllegalActionError("TOY-1", f"'{action}' is not a move of this game")
+
+    def clone(self) -> Self:
+        other = type(self).__new__(type(self))
+        other._game = self._game
+        other.rng = self.rng.clone()
+        other.scores = self.scores.copy()
+        other.secrets = self.secrets.copy()
+        other.to_move = self.to_move
+        other.winner = self.winner
+        return other
+
+    def is_terminal(self) -> bool:
+        return self.winner >= 0
+
+    def returns(self) -> list[float]:
+        if self.winner < 0:
+            return [0.0, 0.0]
+        return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
+
+    def view(self, player: int) -> dict[str, Any]:
+        return {
+            "player": player,
+            "scores": list(self.scores),
+            "secret": self.secrets[player],
+            "to_move": self.current_player,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rng": self.rng.to_json(),
+            "scores": self.scores,
+            "secrets": self.secrets,
+            "to_move": self.to_move,
+            "winner": self.winner,
+        }
+
+    def outcome_text(self) -> str:
+        return f"player {self.winner + 1} wins" if self.winner >= 0 else "in progress"
+
+
+class RaceGame(Game):
+    name = "race"
+    rules_version = "1"
+    num_players = (2,)
+
+    def __init__(self, target: int = 10) -> None:
+        self.target = target
+
+    def new_state(self, config: Mapping[str, Any], seed: int) -> RaceState:
+        unknown = set(config) - {"note"}
+        if unknown:
+            raise ConfigError(f"unknown config key(s): {', '.join(sorted(unknown))}")
+        return RaceState(self, Rng(seed))
+
+    def parse_action(self, text: str) -> Move:
+        if text in ("roll", "stop"):
+            return Move(text)
+        raise InvalidActionError(f"'{text}' is not a move: write roll or stop")
+
+    def state_from_json(self, data: Any) -> RaceState:
+        try:
+            state = RaceState.__new__(RaceState)
+            state._game = self
+            state.rng = Rng.from_json(data["rng"])
+            state.scores = list(data["scores"])
+            state.secrets = list(data["secrets"])
+            state.to_move = int(data["to_move"])
+            state.winner = int(data["winner"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"race state: {error}") from error
+        return state
+
+    def cardset_hash(self) -> str:
+        return f"race-{self.target}"
+
+    def action_ids(self) -> Sequence[str]:
+        return ("roll", "stop")

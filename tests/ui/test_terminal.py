@@ -1,0 +1,95 @@
+"""The generic terminal loop, driven with scripted input on a toy game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from rich.console import Console
+
+from tests.engine.toygame import RaceGame
+from velvet.bots.base import RandomBot
+from velvet.engine import GameRecord
+from velvet.ui.terminal import Session, replay
+
+
+def scripted(lines: list[str]) -> tuple[list[str], object]:
+    prompts: list[str] = []
+    feed: Iterator[str] = iter(lines)
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return prompts, ask
+
+
+def session(lines: list[str], seats: list[object], seed: int = 1) -> tuple[Session, Console]:
+    game = RaceGame()
+    console = Console(record=True, width=100, force_terminal=False)
+    _, ask = scripted(lines)
+    return (
+        Session(game, GameRecord.start(game, {}, seed), game.new_state({}, seed), seats, console, ask),  # type: ignore[arg-type]
+        console,
+    )
+
+
+def test_bots_play_a_whole_game_and_the_record_replays() -> None:
+    play, console = session([], [RandomBot(), RandomBot()])
+    final = play.run()
+    assert final.is_terminal()
+    assert "Game over" in console.export_text()
+    assert play.record.replay(RaceGame()).canonical() == final.canonical()
+
+
+def test_illegal_and_garbled_input_is_explained_and_changes_nothing() -> None:
+    play, console = session(["fly", "7", "", "quit"], [None, None])
+    before = play.state.canonical()
+    play.run()
+    out = console.export_text()
+    assert "'fly' is not a move" in out
+    assert "no action number 7" in out
+    assert "empty move" in out
+    assert play.state.canonical() == before
+    assert play.record.actions == []
+
+
+def test_numbers_and_text_forms_are_accepted() -> None:
+    play, console = session(["1", "", "stop", "quit"], [None, None])
+    play.run()
+    assert play.record.actions == ["roll", "stop"]
+    # Two human seats with hidden hands: the screen is passed between them.
+    assert "Pass the screen to Player 2" in console.export_text()
+
+
+def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
+    save = tmp_path / "s.json"
+    play, console = session(["roll", "", f"save {save}", "roll", "", f"load {save}", "quit"], [None, None])
+    play.run()
+    assert "Saved to" in console.export_text()
+    assert json.loads(save.read_text())["record"]["actions"] == ["roll"]
+    assert play.record.actions == ["roll"]
+
+
+def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    play, console = session(["roll", "", f"load {bad}", "quit"], [None, None])
+    play.run()
+    assert "Could not load" in console.export_text()
+    assert play.record.actions == ["roll"]
+
+
+def test_replay_prints_every_action_and_the_result() -> None:
+    play, _ = session([], [RandomBot(), RandomBot()], seed=9)
+    play.run()
+    console = Console(record=True, width=100)
+    final = replay(RaceGame(), play.record, console)
+    out = console.export_text()
+    assert final.canonical() == play.state.canonical()
+    assert out.count("roll") + out.count("stop") >= len(play.record.actions)
+    assert final.outcome_text() in out
