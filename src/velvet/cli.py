@@ -25,7 +25,7 @@ from velvet.games import GAMES, get_game
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
-    "(or replaces it if the file says [set] mode = \"replace\"). Repeatable."
+    '(or replaces it if the file says [set] mode = "replace"). Repeatable.'
 )
 
 
@@ -121,10 +121,19 @@ SEAT_HELP = (
 
 
 @play.command("p5")
-@click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="1 (solo) or 2 (co-op hot-seat).")
-@click.option("--thief", multiple=True, metavar="ID",
-              help="Phantom Thief per player, in seat order (see: velvet cards list).")
+@click.option(
+    "--players",
+    type=click.IntRange(1, 2),
+    default=1,
+    show_default=True,
+    help="1 (solo) or 2 (co-op hot-seat).",
+)
+@click.option(
+    "--thief",
+    multiple=True,
+    metavar="ID",
+    help="Phantom Thief per player, in seat order (see: velvet cards list).",
+)
 @click.option("--persona", multiple=True, metavar="ID", help="Persona per player, in seat order.")
 @click.option("--palace", metavar="ID", help="The palace to infiltrate.")
 @click.option("--seed", type=int, help="Seed for dice and shuffles (random if omitted).")
@@ -147,7 +156,9 @@ def play_p5(
     if load is not None:
         record, state = load_game(load, lambda name: get_game(name, cards))
         n = len(record.config.get("players", [])) or players
-        _run(game, record.config, record.seed, _seats(seats, n, "p5"), console, record, state, cards)
+        _run(
+            game, record.config, record.seed, _seats(seats, n, "p5"), console, record, state, cards
+        )
         return
     config: dict[str, Any] = game.default_config(players)  # type: ignore[attr-defined]
     for option, values in (("thief", thief), ("persona", persona)):
@@ -162,12 +173,27 @@ def play_p5(
 
 
 @play.command("vs")
-@click.option("--player-card", "player_cards", multiple=True, metavar="ID",
-              help="Player card per seat: p5, p4 or p3 (default p5 then p4).")
-@click.option("--deck", "decks", multiple=True, type=click.Path(path_type=Path),
-              help="Deck file per seat (default: the player card's built-in deck).")
-@click.option("--first", type=click.Choice(["1", "2", "random"]), default="random",
-              show_default=True, help="Who goes first (VS-SETUP-4).")
+@click.option(
+    "--player-card",
+    "player_cards",
+    multiple=True,
+    metavar="ID",
+    help="Player card per seat: p5, p4 or p3 (default p5 then p4).",
+)
+@click.option(
+    "--deck",
+    "decks",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Deck file per seat (default: the player card's built-in deck).",
+)
+@click.option(
+    "--first",
+    type=click.Choice(["1", "2", "random"]),
+    default="random",
+    show_default=True,
+    help="Who goes first (VS-SETUP-4).",
+)
 @click.option("--seed", type=int, help="Seed for shuffles (random if omitted).")
 @click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
 @click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
@@ -186,7 +212,9 @@ def play_vs(
     game = get_game("vs", cards)
     if load is not None:
         record, state = load_game(load, lambda name: get_game(name, cards))
-        _run(game, record.config, record.seed, _seats(seats, 2, "vs"), console, record, state, cards)
+        _run(
+            game, record.config, record.seed, _seats(seats, 2, "vs"), console, record, state, cards
+        )
         return
     config = vs_config(game, player_cards, decks, first)
     seed = _seed(seed, console)
@@ -201,7 +229,7 @@ def vs_config(
 
     if len(player_cards) > 2 or len(decks) > 2:
         raise ConfigError("Persona VS has 2 seats: give --player-card and --deck at most twice")
-    chosen = list(player_cards) + ["p5", "p4"][len(player_cards):]
+    chosen = list(player_cards) + ["p5", "p4"][len(player_cards) :]
     config: dict[str, Any] = game.default_config(*chosen)  # type: ignore[attr-defined]
     for seat, path in enumerate(decks):
         config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
@@ -218,16 +246,36 @@ def resume(save: Path, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
     record, state = load_game(save, lambda name: get_game(name, cards))
     game = get_game(record.game, cards)
     n = len(record.config.get("players", [])) or 1
-    _run(game, record.config, record.seed, _seats(seats, n, game.name), _console(), record, state, cards)
+    _run(
+        game,
+        record.config,
+        record.seed,
+        _seats(seats, n, game.name),
+        _console(),
+        record,
+        state,
+        cards,
+    )
 
 
 @main.command()
 @click.argument("record_file", metavar="RECORD", type=click.Path(path_type=Path))
-@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path),
-              help="The same --cards the game was played with.")
+@click.option(
+    "--cards",
+    "cards",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="The same --cards the game was played with.",
+)
 @click.option("--step", is_flag=True, help="Show the board after each action; Enter to go on.")
-@click.option("--view", "viewer", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="Whose view of the board to show.")
+@click.option(
+    "--view",
+    "viewer",
+    type=click.IntRange(1, 2),
+    default=1,
+    show_default=True,
+    help="Whose view of the board to show.",
+)
 def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int) -> None:
     """Step through a game record (or a save) action by action."""
     from velvet.ui.terminal import replay as run_replay
@@ -250,8 +298,9 @@ GAME_OPTION = click.option(
 
 @cards.command("list")
 @GAME_OPTION
-@click.option("--cards", "card_paths", multiple=True, type=click.Path(path_type=Path),
-              help=CARDS_HELP)
+@click.option(
+    "--cards", "card_paths", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
+)
 @click.option("--kind", help="Only cards of this kind (e.g. thief, shadow, persona, support).")
 @click.option("--markdown", is_flag=True, help="Print the Markdown card list kept in docs/.")
 def cards_list(game: str, card_paths: tuple[Path, ...], kind: str | None, markdown: bool) -> None:
@@ -296,8 +345,9 @@ def deck() -> None:
 
 @deck.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--cards", "card_paths", multiple=True, type=click.Path(path_type=Path),
-              help=CARDS_HELP)
+@click.option(
+    "--cards", "card_paths", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
+)
 def deck_check(files: tuple[Path, ...], card_paths: tuple[Path, ...]) -> None:
     """Validate deck files against VS-DECK-1 and the card set."""
     from velvet.vs.decks import check_deck

@@ -58,7 +58,9 @@ def test_choose_by_text_accepts_numbers_and_text_forms(text: str, expected: obje
     assert choose_by_text(state, text) == expected
 
 
-@pytest.mark.parametrize(("text", "message"), [("", "empty"), ("9", "choose 1 to 2"), ("fly", "not a move")])
+@pytest.mark.parametrize(
+    ("text", "message"), [("", "empty"), ("9", "choose 1 to 2"), ("fly", "not a move")]
+)
 def test_choose_by_text_rejects_garbled_input(text: str, message: str) -> None:
     with pytest.raises(InvalidActionError, match=message):
         choose_by_text(RaceGame().new_state({}, 1), text)
@@ -150,7 +152,7 @@ class Card(BaseModel):
         ('[[card]]\nid = "a"\ncost = "x"\n', "a", "cost", "integer"),
         ('[[card]]\nid = "a"\n', "a", "cost", "Field required"),
         ('[[card]]\nid = "a"\ncost = 1\ncolour = 2\n', "a", "colour", "Extra inputs"),
-        ('[[card]]\ncost = 1\n', "card #1", "id", "Field required"),
+        ("[[card]]\ncost = 1\n", "card #1", "id", "Field required"),
         ('[[card]]\nid = "a"\ncost = 1\n[[card]]\nid = "a"\ncost = 2\n', "a", "id", "duplicate"),
         ("card = 3\n", None, "card", "array of tables"),
         ("[set]\nmode = 'merge'\n", None, "set.mode", "extend"),

@@ -33,7 +33,9 @@ def session(lines: list[str], seats: list[object], seed: int = 1) -> tuple[Sessi
     console = Console(record=True, width=100, force_terminal=False)
     _, ask = scripted(lines)
     return (
-        Session(game, GameRecord.start(game, {}, seed), game.new_state({}, seed), seats, console, ask),  # type: ignore[arg-type]
+        Session(
+            game, GameRecord.start(game, {}, seed), game.new_state({}, seed), seats, console, ask
+        ),  # type: ignore[arg-type]
         console,
     )
 
@@ -68,7 +70,9 @@ def test_numbers_and_text_forms_are_accepted() -> None:
 
 def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
     save = tmp_path / "s.json"
-    play, console = session(["roll", "", f"save {save}", "roll", "", f"load {save}", "quit"], [None, None])
+    play, console = session(
+        ["roll", "", f"save {save}", "roll", "", f"load {save}", "quit"], [None, None]
+    )
     play.run()
     assert "Saved to" in console.export_text()
     assert json.loads(save.read_text())["record"]["actions"] == ["roll"]

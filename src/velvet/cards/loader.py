@@ -61,9 +61,7 @@ def read_toml(path: Path | str, *, name: str | None = None, text: str | None = N
     sections: dict[str, list[dict[str, Any]]] = {}
     for key, value in data.items():
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise CardDataError(
-                label, None, key, f"must be an array of tables, written [[{key}]]"
-            )
+            raise CardDataError(label, None, key, f"must be an array of tables, written [[{key}]]")
         sections[key] = value
     digest = hashlib.sha256(text.encode()).hexdigest()
     return CardFile(label, sections, mode, digest, header)

@@ -83,8 +83,7 @@ class GameRecord:
             )
         if self.cardset_hash != game.cardset_hash():
             raise RecordError(
-                "record was made with another card set: pass the same --cards as when it "
-                "was played"
+                "record was made with another card set: pass the same --cards as when it was played"
             )
 
     def steps(self, game: Game) -> Iterator[tuple[State, str | None, list[Event]]]:
@@ -102,15 +101,17 @@ class GameRecord:
                 action = choose_by_text(state, text)
                 events = state.apply_unchecked(action)
             except VelvetError as error:
-                raise RecordError(f"record: action {number} '{text}' cannot be replayed: {error}") from error
+                raise RecordError(
+                    f"record: action {number} '{text}' cannot be replayed: {error}"
+                ) from error
             yield state, text, events
 
     def replay(self, game: Game) -> State:
-        state: State | None = None
+        final: State | None = None
         for state, _, _ in self.steps(game):
-            pass
-        assert state is not None
-        return state
+            final = state
+        assert final is not None  # steps() always yields the start state
+        return final
 
 
 def _read_json(path: Path) -> Any:

@@ -54,7 +54,9 @@ class Session:
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
-        self.bot_rngs = [Rng(self.record.seed * 7919 + 101 * seat + 1) for seat in range(len(self.seats))]
+        self.bot_rngs = [
+            Rng(self.record.seed * 7919 + 101 * seat + 1) for seat in range(len(self.seats))
+        ]
 
     # -- output -------------------------------------------------------------
 
