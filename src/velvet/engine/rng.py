@@ -84,9 +84,7 @@ class Rng:
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, Rng)
-            and self._state == other._state
-            and self._script == other._script
+            isinstance(other, Rng) and self._state == other._state and self._script == other._script
         )
 
     def __hash__(self) -> int:
