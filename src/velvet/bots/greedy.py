@@ -1,0 +1,65 @@
+"""Greedy bot: one-ply lookahead on sampled states, scored by an evaluator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from velvet.bots.budget import Budget
+from velvet.bots.evaluators import Evaluator, determinize, get_evaluator
+from velvet.engine.core import Game
+from velvet.engine.errors import ConfigError
+from velvet.engine.rng import Rng
+
+_SEED_RANGE = 1 << 62
+
+
+class GreedyBot:
+    """Tries each legal action on states sampled from the view; keeps the best mean score.
+
+    Each sample is one ``determinize(game, view, ...)`` shared by all actions
+    (common random numbers), so actions are compared on the same hidden cards
+    and dice. A finished game scores its true return; otherwise the evaluator
+    registered for the game scores the resulting *view*.
+    """
+
+    def __init__(
+        self, budget: Budget | None = None, evaluator: Evaluator | None = None, name: str = ""
+    ) -> None:
+        self.budget = budget or Budget(count=1)
+        self._evaluator = evaluator
+        self.name = name or f"greedy:{self.budget}"
+        self.seat: int | None = None
+
+    def choose(
+        self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng
+    ) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        evaluate = self._evaluator or get_evaluator(game.name)
+        player = seat_of(view, self.seat)
+        totals = [0.0] * len(legal)
+        meter = self.budget.meter()
+        while meter.more():
+            base = determinize(game, view, player, Rng(rng.randbelow(_SEED_RANGE)))
+            for i, action in enumerate(legal):
+                state = base.clone()
+                state.apply_unchecked(action)
+                if state.is_terminal():
+                    totals[i] += state.returns()[player]
+                else:
+                    totals[i] += evaluate(game, state.view(player), player)
+        best = max(totals)
+        ties = [i for i, total in enumerate(totals) if total == best]
+        return legal[ties[rng.randbelow(len(ties))]]
+
+
+def seat_of(view: dict[str, Any], seat: int | None = None) -> int:
+    """The seat a bot plays: the one it was given, else the one its view names."""
+    if seat is not None:
+        return seat
+    for key in ("player", "seat", "viewer", "me"):
+        value = view.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    raise ConfigError("a bot needs its seat: set bot.seat or give the view a 'player' key")

@@ -1,0 +1,175 @@
+"""Monte Carlo tree search from a player's view: MCTS (co-op, chance) and ISMCTS.
+
+Both search one tree keyed by actions (open loop). Every iteration samples a
+full state from the view with ``game.determinize`` — hidden cards *and* the
+state's own RNG, so dice are re-rolled as sampled chance on every pass — then
+descends by UCB, expands one action, plays out at random (cut off after
+``max_playout`` actions and scored by the game's evaluator) and backs up.
+A child's UCB uses the number of iterations in which its action was legal
+("availability"), as in single-observer ISMCTS (Cowling et al., 2012), since
+different samples allow different actions.
+
+* :class:`MCTSBot` credits every node with its own seat's return: right for
+  P5, where all seats share one outcome (in two-player co-op each bot plays
+  its own seat and plans its partner's moves as if they were its own).
+* :class:`ISMCTSBot` credits each node with the return of the seat that chose
+  it, so opponents are modelled as playing for themselves (Persona VS).
+
+Neither reads anything but the view: the true state never reaches a bot.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from velvet.bots.budget import Budget
+from velvet.bots.evaluators import Evaluator, determinize, get_evaluator
+from velvet.bots.greedy import seat_of
+from velvet.engine.core import Game, State
+from velvet.engine.rng import Rng
+
+_SEED_RANGE = 1 << 62
+
+
+class _Node:
+    """Statistics of one action sequence from the root."""
+
+    __slots__ = ("avail", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.children: dict[Any, _Node] = {}
+
+
+class MCTSBot:
+    """Open-loop UCT on sampled states; every seat plays for this bot's seat's return."""
+
+    shared_outcome = True
+    kind = "mcts"
+
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        *,
+        exploration: float = 1.4,
+        max_playout: int = 300,
+        evaluator: Evaluator | None = None,
+        name: str = "",
+    ) -> None:
+        self.budget = budget or Budget(count=100)
+        self.exploration = exploration
+        self.max_playout = max_playout
+        self._evaluator = evaluator
+        self.name = name or f"{self.kind}:{self.budget}"
+        self.seat: int | None = None
+        self.last_iterations = 0
+
+    def choose(
+        self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng
+    ) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        me = seat_of(view, self.seat)
+        evaluate = self._evaluator or get_evaluator(game.name)
+        root = _Node(me)
+        meter = self.budget.meter()
+        while meter.more():
+            state = determinize(game, view, me, Rng(rng.randbelow(_SEED_RANGE)))
+            self._iterate(game, state, root, me, rng, evaluate)
+        self.last_iterations = meter.done
+        best_visits = -1
+        best: list[Any] = []
+        for action in legal:
+            child = root.children.get(action)
+            visits = child.visits if child is not None else 0
+            if visits > best_visits:
+                best_visits, best = visits, [action]
+            elif visits == best_visits:
+                best.append(action)
+        return best[rng.randbelow(len(best))]
+
+    def _iterate(
+        self, game: Game, state: State, root: _Node, me: int, rng: Rng, evaluate: Evaluator
+    ) -> None:
+        path = [root]
+        node = root
+        c = self.exploration
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            children = node.children
+            untried = []
+            for action in legal:
+                child = children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[rng.randbelow(len(untried))]
+                child = _Node(state.current_player)
+                children[action] = child
+                state.apply_unchecked(action)
+                path.append(child)
+                break
+            best_score = -math.inf
+            chosen: Any = None
+            for action in legal:
+                child = children[action]
+                score = child.total / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best_score, chosen = score, action
+            node = children[chosen]
+            state.apply_unchecked(chosen)
+            path.append(node)
+        depth = 0
+        limit = self.max_playout
+        while depth < limit and not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randbelow(len(legal))])
+            depth += 1
+        values = _Values(game, state, evaluate)
+        if self.shared_outcome:
+            reward = values.of(me)
+            for node in path:
+                node.visits += 1
+                node.total += reward
+        else:
+            for node in path:
+                node.visits += 1
+                node.total += values.of(node.mover)
+
+
+class ISMCTSBot(MCTSBot):
+    """Single-observer information-set MCTS: each seat plays for its own return."""
+
+    shared_outcome = False
+    kind = "ismcts"
+
+
+class _Values:
+    """Per-seat values of a playout's end: true returns, else the evaluator on views."""
+
+    __slots__ = ("_cache", "_evaluate", "_game", "_returns", "_state")
+
+    def __init__(self, game: Game, state: State, evaluate: Evaluator) -> None:
+        self._game = game
+        self._state = state
+        self._evaluate = evaluate
+        self._returns = state.returns() if state.is_terminal() else None
+        self._cache: dict[int, float] = {}
+
+    def of(self, seat: int) -> float:
+        if self._returns is not None:
+            return self._returns[seat]
+        value = self._cache.get(seat)
+        if value is None:
+            value = self._evaluate(self._game, self._state.view(seat), seat)
+            self._cache[seat] = value
+        return value

@@ -1,0 +1,67 @@
+"""Bot specs: ``random``, ``greedy``, ``mcts``, ``ismcts`` or a level, with a budget.
+
+A spec is ``NAME`` or ``NAME:BUDGET`` where BUDGET is a number of simulations
+(``mcts:200``) or of seconds (``hard:1.5s``). Levels pick the search that fits
+the game (MCTS for co-op P5, ISMCTS for hidden-hand VS) and a budget.
+"""
+
+from __future__ import annotations
+
+from velvet.bots.base import Bot, RandomBot
+from velvet.bots.budget import Budget
+from velvet.bots.greedy import GreedyBot
+from velvet.bots.mcts import ISMCTSBot, MCTSBot
+from velvet.engine.errors import ConfigError
+
+BOTS = ("random", "greedy", "mcts", "ismcts")
+LEVELS = ("easy", "normal", "hard")
+BOT_CHOICES = BOTS + LEVELS
+"""Every bot name or level a spec may start with (for CLI help)."""
+
+BOT_HELP = (
+    "random | greedy[:N] | mcts[:N|:Ss] | ismcts[:N|:Ss] | easy | normal | hard[:N|:Ss] "
+    "(N simulations or S seconds per decision)"
+)
+
+SEARCH_FOR_GAME = {"p5": "mcts", "vs": "ismcts"}
+"""The tree search each game's levels use; other games get ISMCTS (safe with hidden info)."""
+
+LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
+    "easy": ("greedy", Budget(count=1)),
+    "normal": ("search", Budget(count=64)),
+    "hard": ("search", Budget(count=400)),
+}
+DEFAULT_BUDGETS = {
+    "greedy": Budget(count=1),
+    "mcts": Budget(count=100),
+    "ismcts": Budget(count=100),
+}
+
+
+def make_bot(spec: str, game_name: str) -> Bot:
+    """A fresh bot for ``game_name`` from a spec such as ``mcts:200`` or ``hard:1.5s``."""
+    text = spec.strip().lower()
+    name, sep, budget_text = text.partition(":")
+    if name not in BOT_CHOICES:
+        raise ConfigError(f"unknown bot '{spec}': choose one of {', '.join(BOT_CHOICES)}")
+    if sep and not budget_text:
+        raise ConfigError(f"bot '{spec}' has an empty budget: use {name}:200 or {name}:1.5s")
+    budget = Budget.parse(budget_text) if sep else None
+    if name == "random":
+        if budget is not None:
+            raise ConfigError(f"bot '{spec}': random takes no budget; use 'random'")
+        return RandomBot()
+    if name in LEVELS:
+        kind, default = LEVEL_DEFAULTS[name]
+        if kind == "search":
+            kind = SEARCH_FOR_GAME.get(game_name, "ismcts")
+        return _build(kind, budget or default, f"{name}:{budget}" if budget else name)
+    return _build(name, budget or DEFAULT_BUDGETS[name], "")
+
+
+def _build(kind: str, budget: Budget, name: str) -> Bot:
+    if kind == "greedy":
+        return GreedyBot(budget, name=name)
+    if kind == "mcts":
+        return MCTSBot(budget, name=name)
+    return ISMCTSBot(budget, name=name)
