@@ -363,3 +363,14 @@ RACE = SimGame(
     turns_key="turns",
     default_config={"players": 1},
 )
+
+
+def _broken_summary(state: State) -> dict[str, Any]:
+    """Fails for games won by seat 1, to test that a failing game becomes an error row."""
+    if state.returns()[1] == 1.0:
+        raise RuntimeError("summary exploded\nover two lines")
+    return _duel_summary(state)
+
+
+BROKEN = SimGame(name="duel", load=lambda cards: DuelGame(), summarize=_broken_summary)
+NOT_A_SIMGAME = 42

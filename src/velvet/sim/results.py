@@ -33,6 +33,16 @@ FORMATS = ("parquet", "csv")
 Row = dict[str, Any]
 
 
+def _file_mode() -> int:
+    """The mode a plainly created file gets here (0666 less the umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_FILE_MODE = _file_mode()
+
+
 def have_pyarrow() -> bool:
     try:
         import pyarrow  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
@@ -50,6 +60,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

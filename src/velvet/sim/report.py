@@ -1,0 +1,340 @@
+"""A self-contained HTML report of a simulation run, plots embedded as PNG.
+
+It works from whatever columns the results hold. Generic sections: win rates
+per seat (95% Wilson), game length, days/turns by result, and win rate by
+every categorical column. Columns ending in ``_<seat>`` (``deck_0``,
+``thief_1``) are read per seat and pooled; ``;``-joined list columns
+(confidants met, shadows defeated, cards played) give win rate with and
+without each item; ``deck_0``/``deck_1`` give a matchup matrix and
+``first_player`` the first-player advantage.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from velvet.engine.errors import ConfigError
+from velvet.sim.results import Row, atomic_write_bytes, load_results
+from velvet.sim.stats import Rate, wilson
+
+SKIP = {"index", "seed", "seconds", "error", "outcome", "length", "turns", "winner"}
+MAX_CATEGORIES = 40
+MIN_ITEM_GAMES = 5
+_SEAT_COLUMN = re.compile(r"^(?P<base>.+)_(?P<seat>\d+)$")
+
+
+def write_report(results_dir: Path | str | Sequence[Path | str], out_html: Path | str) -> Path:
+    """Write the HTML report for one results directory (or several shards of one run)."""
+    dirs = [results_dir] if isinstance(results_dir, str | Path) else list(results_dir)
+    if not dirs:
+        raise ConfigError("give at least one results directory")
+    meta, rows = load_results(*(Path(d) for d in dirs))
+    if not rows:
+        raise ConfigError(f"{', '.join(map(str, dirs))}: no finished games to report on")
+    page = build_report(meta, rows)
+    out = Path(out_html)
+    atomic_write_bytes(out, page.encode())
+    return out
+
+
+def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
+    """The report's HTML text for ``rows`` of a run described by ``meta``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    good = [r for r in rows if not r.get("error")]
+    seats = _seats(good)
+    parts: list[str] = [_header(meta, rows, good)]
+    parts.append(_section("Win rate by seat", _seat_table(good, seats, meta)))
+    if good:
+        parts.append(_length_section(good))
+        turns = _turns_section(good)
+        if turns:
+            parts.append(turns)
+        parts.extend(_first_player_section(good))
+        parts.extend(_matchup_sections(good))
+        parts.extend(_category_sections(good, seats))
+        parts.extend(_item_sections(good, seats))
+    parts.append(_outcomes_section(rows))
+    body = "\n".join(parts)
+    title = html.escape(f"Velvet simulation report: {meta.get('game', '?')}")
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'>"
+        f"<title>{title}</title><style>{_CSS}</style></head><body>"
+        f"<h1>{title}</h1>{body}</body></html>\n"
+    )
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+    "text-align:right}th{background:#eee}td:first-child,th:first-child{text-align:left}"
+    "img{max-width:100%}h2{border-bottom:2px solid #c00;margin-top:2em}.note{color:#666}"
+)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _seats(rows: list[Row]) -> list[int]:
+    found = {
+        int(m.group("seat"))
+        for r in rows
+        for k in r
+        if (m := _SEAT_COLUMN.match(k)) and m.group("base") == "return" and r[k] is not None
+    }
+    return sorted(found)
+
+
+def _won(row: Row, seat: int = 0) -> bool:
+    value = row.get(f"return_{seat}")
+    return value is not None and float(value) >= 1.0
+
+
+def _section(title: str, content: str) -> str:
+    return f"<h2>{html.escape(title)}</h2>\n{content}"
+
+
+def _table(head: Sequence[str], body: Sequence[Sequence[Any]]) -> str:
+    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    trs = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in body
+    )
+    return f"<table><tr>{th}</tr>{trs}</table>"
+
+
+def _pct(rate: Rate) -> list[str]:
+    return [f"{rate.rate:.1%}", f"{rate.low:.1%} – {rate.high:.1%}", str(rate.n)]
+
+
+def _png(fig: Any) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=80)
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode()
+    return f"<img alt='plot' src='data:image/png;base64,{data}'>"
+
+
+def _figure(width: float = 8, height: float = 3.5) -> tuple[Any, Any]:
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, height))
+
+
+def _rate_bars(title: str, labels: list[str], rates: list[Rate]) -> str:
+    """Horizontal bars of win rate with 95% CI whiskers."""
+    fig, ax = _figure(8, max(1.6, 0.32 * len(labels) + 1))
+    values = [r.rate for r in rates]
+    lows = [max(0.0, r.rate - r.low) for r in rates]
+    highs = [max(0.0, r.high - r.rate) for r in rates]
+    ax.barh(range(len(labels)), values, xerr=[lows, highs], color="#c33", capsize=3)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (95% Wilson CI)")
+    ax.set_title(title)
+    return _png(fig)
+
+
+# ------------------------------------------------------------------ sections
+
+
+def _header(meta: dict[str, Any], rows: list[Row], good: list[Row]) -> str:
+    errors = len(rows) - len(good)
+    facts = [
+        ("game", meta.get("game", "?")),
+        ("seats", ", ".join(meta.get("seats", []))),
+        ("games finished", f"{len(rows)} of {meta.get('n_games', '?')}"),
+        ("games failed", errors),
+        ("base seed", meta.get("base_seed", "?")),
+        ("config", meta.get("config", {})),
+        ("rules version", meta.get("rules_version", "?")),
+        ("written", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
+    ]
+    return _table(["", ""], [(k, v) for k, v in facts])
+
+
+def _seat_table(good: list[Row], seats: list[int], meta: dict[str, Any]) -> str:
+    names = meta.get("seats", [])
+    body = []
+    for seat in seats:
+        rate = wilson(sum(_won(r, seat) for r in good), len(good))
+        bot = names[seat] if seat < len(names) else (names[0] if names else "")
+        body.append([f"seat {seat}", bot, *_pct(rate)])
+    return _table(["seat", "bot", "win rate", "95% CI", "games"], body)
+
+
+def _length_section(good: list[Row]) -> str:
+    lengths = [int(r["length"]) for r in good if r.get("length") is not None]
+    fig, ax = _figure()
+    ax.hist(lengths, bins=min(40, max(5, len(set(lengths)))), color="#468")
+    ax.set_xlabel("game length (actions)")
+    ax.set_ylabel("games")
+    mean = sum(lengths) / len(lengths) if lengths else 0
+    note = f"<p class='note'>mean {mean:.1f}, min {min(lengths, default=0)}, "
+    note += f"max {max(lengths, default=0)} actions</p>"
+    return _section("Game length", _png(fig) + note)
+
+
+def _turns_section(good: list[Row]) -> str:
+    wins = [int(r["turns"]) for r in good if isinstance(r.get("turns"), int) and _won(r)]
+    losses = [int(r["turns"]) for r in good if isinstance(r.get("turns"), int) and not _won(r)]
+    if not wins and not losses:
+        return ""
+    fig, ax = _figure()
+    values = wins + losses
+    bins = range(min(values), max(values) + 2)
+    ax.hist([wins, losses], bins=list(bins), stacked=True, label=["win", "loss"],
+            color=["#3a3", "#c33"], align="left")
+    ax.set_xlabel("day / turn the game ended (seat 0's result)")
+    ax.set_ylabel("games")
+    ax.legend()
+    return _section("Day or turn of victory and defeat", _png(fig))
+
+
+def _first_player_section(good: list[Row]) -> list[str]:
+    rows = [r for r in good if isinstance(r.get("first_player"), int)]
+    if not rows:
+        return []
+    rate = wilson(sum(_won(r, int(r["first_player"])) for r in rows), len(rows))
+    text = _table(["", "win rate", "95% CI", "games"], [["first player", *_pct(rate)]])
+    return [_section("First-player advantage", text)]
+
+
+def _matchup_sections(good: list[Row]) -> list[str]:
+    """Matrix of seat 0's win rate, for every base column with ``_0`` and ``_1`` values."""
+    out = []
+    bases = sorted({m.group("base") for k in good[0] if (m := _SEAT_COLUMN.match(k))})
+    for base in bases:
+        if base == "return" or f"{base}_0" not in good[0] or f"{base}_1" not in good[0]:
+            continue
+        a = [r.get(f"{base}_0") for r in good]
+        b = [r.get(f"{base}_1") for r in good]
+        if not all(isinstance(v, str) and ";" not in v for v in a + b):
+            continue
+        ra, rb = sorted({str(v) for v in a}), sorted({str(v) for v in b})
+        if len(ra) * len(rb) < 2 or len(ra) > MAX_CATEGORIES or len(rb) > MAX_CATEGORIES:
+            continue
+        cells: dict[tuple[str, str], list[bool]] = defaultdict(list)
+        for r in good:
+            cells[(str(r[f"{base}_0"]), str(r[f"{base}_1"]))].append(_won(r, 0))
+        body = []
+        for x in ra:
+            line: list[Any] = [x]
+            for y in rb:
+                got = cells.get((x, y), [])
+                line.append(f"{sum(got) / len(got):.0%} (n={len(got)})" if got else "–")
+            body.append(line)
+        head = [f"{base} seat 0 \\ seat 1", *rb]
+        out.append(_section(f"Matchup: seat 0 win rate by {base}", _table(head, body)))
+    return out
+
+
+def _categories(good: list[Row], seats: list[int]) -> dict[str, list[tuple[Any, bool]]]:
+    """Per categorical column (pooled over seats for ``x_<seat>``): (value, that seat won)."""
+    found: dict[str, list[tuple[Any, bool]]] = defaultdict(list)
+    columns: dict[str, None] = {}
+    for r in good:
+        for k in r:
+            columns.setdefault(k, None)
+    for column in columns:
+        if column in SKIP or column.startswith(("return_", "bot_")):
+            continue
+        values = [r.get(column) for r in good]
+        if any(isinstance(v, float) for v in values):
+            continue
+        if any(isinstance(v, str) and ";" in v for v in values):
+            continue
+        distinct = {v for v in values if v is not None}
+        if not 2 <= len(distinct) <= MAX_CATEGORIES:
+            continue
+        m = _SEAT_COLUMN.match(column)
+        seat = int(m.group("seat")) if m and int(m.group("seat")) in seats else None
+        key = m.group("base") if seat is not None and m else column
+        for r in good:
+            v = r.get(column)
+            if v is not None:
+                found[key].append((v, _won(r, seat or 0)))
+    return found
+
+
+def _category_sections(good: list[Row], seats: list[int]) -> list[str]:
+    out = []
+    for key, pairs in sorted(_categories(good, seats).items()):
+        groups: dict[Any, list[bool]] = defaultdict(list)
+        for value, won in pairs:
+            groups[value].append(won)
+        labels = sorted(groups, key=str)
+        rates = [wilson(sum(groups[v]), len(groups[v])) for v in labels]
+        table = _table(
+            [key, "win rate", "95% CI", "games"],
+            [[str(v), *_pct(r)] for v, r in zip(labels, rates, strict=True)],
+        )
+        plot = _rate_bars(f"win rate by {key}", [str(v) for v in labels], rates)
+        out.append(_section(f"Win rate by {key}", plot + table))
+    return out
+
+
+def _item_sections(good: list[Row], seats: list[int]) -> list[str]:
+    """For ';'-joined list columns: each item's win rate when present vs absent."""
+    out = []
+    columns = sorted({k for r in good for k, v in r.items() if isinstance(v, str) and ";" in v})
+    by_base: dict[str, list[tuple[set[str], bool]]] = defaultdict(list)
+    for column in columns:
+        m = _SEAT_COLUMN.match(column)
+        seat = int(m.group("seat")) if m and int(m.group("seat")) in seats else None
+        key = m.group("base") if seat is not None and m else column
+        for r in good:
+            v = r.get(column)
+            items = {x for x in v.split(";") if x} if isinstance(v, str) else set()
+            by_base[key].append((items, _won(r, seat or 0)))
+    for key, pairs in sorted(by_base.items()):
+        counts = Counter(x for items, _ in pairs for x in items)
+        base_rate = wilson(sum(w for _, w in pairs), len(pairs))
+        body = []
+        for item, n in counts.most_common():
+            if n < MIN_ITEM_GAMES:
+                continue
+            with_ = [w for items, w in pairs if item in items]
+            without = [w for items, w in pairs if item not in items]
+            rw = wilson(sum(with_), len(with_))
+            ro = wilson(sum(without), len(without))
+            body.append((rw.rate - ro.rate, item, rw, ro))
+        if not body:
+            continue
+        body.sort(key=lambda t: -t[0])
+        table = _table(
+            ["item", "win rate with", "95% CI", "games", "win rate without", "impact"],
+            [
+                [item, f"{rw.rate:.1%}", f"{rw.low:.1%} – {rw.high:.1%}", rw.n,
+                 f"{ro.rate:.1%}", f"{d:+.1%}"]
+                for d, item, rw, ro in body
+            ],
+        )
+        top = body[:15] + [b for b in body[15:][-10:] if b not in body[:15]]
+        plot = _rate_bars(
+            f"win rate with each {key} item (overall {base_rate.rate:.0%})",
+            [t[1] for t in top],
+            [t[2] for t in top],
+        )
+        out.append(_section(f"Impact of {key}", plot + table))
+    return out
+
+
+def _outcomes_section(rows: list[Row]) -> str:
+    counts = Counter(
+        (f"error: {r['error']}" if r.get("error") else str(r.get("outcome") or "?")) for r in rows
+    )
+    body = [[text, n] for text, n in counts.most_common(15)]
+    return _section("How games ended (most common)", _table(["outcome", "games"], body))
