@@ -1,0 +1,1 @@
+"""Persona VS: the two-player card game (RULE-INDEX part 2)."""

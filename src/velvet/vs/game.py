@@ -1,0 +1,357 @@
+"""The Persona VS game: card tables, configs, action ids and determinization.
+
+:class:`VsGame` is immutable: it compiles the validated cards into small
+tuples indexed by card number so the rules in :mod:`velvet.vs.state` never
+look at a card by name. :func:`load_vs_game` caches the built-in game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from velvet.engine.core import Game
+from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
+from velvet.engine.rng import Rng
+from velvet.vs import actions as A
+from velvet.vs.cards import (
+    DAMAGE_TYPES,
+    AnyCard,
+    CardSet,
+    Effect,
+    Persona,
+    PlayerCard,
+    React,
+    Support,
+    build_card_set,
+)
+
+RULES_VERSION = "vs-1.0"
+DECK_SIZE = 40
+MAX_COPIES = 2
+
+# Effect op codes (compiled from Effect.op).
+OPS = (
+    "heal",
+    "damage",
+    "draw",
+    "discard",
+    "discard_random",
+    "bounce",
+    "destroy",
+    "swap",
+    "modify",
+    "negate",
+    "search",
+    "recover",
+)
+MODES = ("add", "mul", "half")
+SLOT_FILTERS = ("main", "sub", "any")
+KINDS = ("persona", "support", "react", "any")
+PERSONA, SUPPORT, REACT = 0, 1, 2
+
+CompiledEffect = tuple[int, int, int, int, int, int, bool]
+"""(op, who 0 self/1 opponent, amount, mode, slot filter, kind filter, if_weakness)."""
+
+
+class VsGame(Game):
+    """Persona VS with one card set; builds states, parses actions, maps ids."""
+
+    name = "vs"
+    rules_version = RULES_VERSION
+    num_players = (2,)
+
+    def __init__(self, cards: CardSet) -> None:
+        self.cards = cards
+        all_cards: list[AnyCard] = [*cards.personas, *cards.supports, *cards.reacts]
+        all_cards.sort(key=lambda c: c.id)
+        self.all_cards: tuple[AnyCard, ...] = tuple(all_cards)
+        self.ids: tuple[str, ...] = tuple(c.id for c in all_cards)
+        self.index: dict[str, int] = {c.id: i for i, c in enumerate(all_cards)}
+        self.players: dict[str, PlayerCard] = {p.id: p for p in cards.players}
+        names = sorted({c.name for c in all_cards})
+        self.names: tuple[str, ...] = tuple(names)
+        name_ix = {n: i for i, n in enumerate(names)}
+        self.by_name: dict[str, list[str]] = {}
+        for c in all_cards:
+            self.by_name.setdefault(c.name.casefold(), []).append(c.id)
+        self.effects: list[CompiledEffect] = []
+        n = len(all_cards)
+        self.kind: tuple[int, ...] = tuple(
+            PERSONA if isinstance(c, Persona) else SUPPORT if isinstance(c, Support) else REACT
+            for c in all_cards
+        )
+        self.name_of: tuple[int, ...] = tuple(name_ix[c.name] for c in all_cards)
+        cost = [0] * n
+        weak = [-1] * n
+        extra = [-1] * n
+        skills: list[tuple[tuple[int, int, tuple[tuple[int, bool], ...]], ...]] = [()] * n
+        attack: list[tuple[tuple[int, int, int], ...]] = [()] * n
+        defend: list[tuple[tuple[int, int, int], ...]] = [()] * n
+        onplay: list[tuple[int, ...]] = [()] * n
+        play_eff: list[tuple[int, ...]] = [()] * n
+        low_eff: list[tuple[int, ...]] = [()] * n
+        timing = [-1] * n
+        vs_type = [-1] * n
+        for i, card in enumerate(all_cards):
+            if isinstance(card, Persona):
+                cost[i] = card.cost
+                weak[i] = DAMAGE_TYPES.index(card.weakness) if card.weakness else -1
+                extra[i] = name_ix[card.extra_cost_name] if card.extra_cost_name else -1
+                skills[i] = tuple(
+                    (
+                        DAMAGE_TYPES.index(s.type),
+                        s.damage,
+                        tuple((self._compile(e), e.if_weakness) for e in s.effects),
+                    )
+                    for s in card.skills
+                )
+                mods = [
+                    (
+                        a.trigger,
+                        (
+                            DAMAGE_TYPES.index(a.skill_type) if a.skill_type else -1,
+                            MODES.index(a.mode),
+                            a.amount,
+                        ),
+                    )
+                    for a in card.abilities
+                    if a.trigger != "on_play"
+                ]
+                attack[i] = tuple(m for t, m in mods if t == "attack")
+                defend[i] = tuple(m for t, m in mods if t == "defend")
+                onplay[i] = tuple(
+                    self._compile(e)
+                    for a in card.abilities
+                    if a.trigger == "on_play"
+                    for e in a.effects
+                )
+            else:
+                play_eff[i] = tuple(self._compile(e) for e in card.effects)
+                low_eff[i] = tuple(self._compile(e) for e in card.lowhp)
+                if isinstance(card, React):
+                    timing[i] = 0 if card.timing == "declaration" else 1
+                    vs_type[i] = DAMAGE_TYPES.index(card.vs_type) if card.vs_type else -1
+        self.cost = tuple(cost)
+        self.weak = tuple(weak)
+        self.extra = tuple(extra)
+        self.skills = tuple(skills)
+        self.attack = tuple(attack)
+        self.defend = tuple(defend)
+        self.onplay = tuple(onplay)
+        self.play_eff = tuple(play_eff)
+        self.low_eff = tuple(low_eff)
+        self.timing = tuple(timing)
+        self.vs_type = tuple(vs_type)
+        self._build_actions()
+        self._hash = hashlib.sha256((cards.digest + "|" + ",".join(self.ids)).encode()).hexdigest()
+
+    def _compile(self, e: Effect) -> int:
+        self.effects.append(
+            (
+                OPS.index(e.op),
+                0 if e.who == "self" else 1,
+                e.amount,
+                MODES.index(e.mode),
+                SLOT_FILTERS.index(e.slot),
+                KINDS.index(e.kind),
+                e.if_weakness,
+            )
+        )
+        return len(self.effects) - 1
+
+    # --- actions ---------------------------------------------------------------------
+
+    def _build_actions(self) -> None:
+        n = len(self.ids)
+        ids = self.ids
+        self.a_end = A.EndPlanning()
+        self.a_noskill = A.NoSkill()
+        self.a_pass = A.Pass()
+        self.a_summon = tuple(A.Summon(i) for i in ids)
+        self.a_fuse = tuple(tuple(A.Fuse(i, m) for m in range(8)) for i in ids)
+        self.a_change = tuple(A.Change(s) for s in range(3))
+        self.a_support = tuple(A.PlaySupport(i) for i in ids)
+        self.a_react = tuple(A.PlayReact(i) for i in ids)
+        self.a_payhand = tuple(A.PayHand(i) for i in ids)
+        self.a_payfield = tuple(A.PayField(s) for s in range(3))
+        self.a_paystack = tuple(tuple(A.PayStack(s, i) for i in ids) for s in range(3))
+        self.a_promote = tuple(A.Promote(s) for s in range(3))
+        self.a_target = tuple(tuple(A.Target(p, s) for s in range(3)) for p in range(2))
+        self.a_discard = tuple(A.Discard(i) for i in ids)
+        self.a_search = tuple(A.Search(i) for i in ids)
+        self.a_recover = tuple(A.Recover(i) for i in ids)
+        self.a_first = tuple(A.First(k) for k in range(32))
+        self.a_skill = tuple(
+            tuple(
+                tuple(A.DeclareSkill(s, ids[c], k) for k in range(len(self.skills[c])))
+                for c in range(n)
+            )
+            for s in range(3)
+        )
+        table: list[Any] = [self.a_end, self.a_noskill, self.a_pass]
+        personas = [c for c in range(n) if self.kind[c] == PERSONA]
+        table += [self.a_summon[c] for c in personas]
+        table += [self.a_fuse[c][m] for c in personas for m in range(1, 8)]
+        table += [self.a_change[1], self.a_change[2]]
+        table += [self.a_support[c] for c in range(n) if self.kind[c] == SUPPORT]
+        table += [self.a_react[c] for c in range(n) if self.kind[c] == REACT]
+        table += [
+            self.a_skill[s][c][k]
+            for s in range(3)
+            for c in personas
+            for k in range(len(self.skills[c]))
+        ]
+        table += list(self.a_payhand) + list(self.a_payfield)
+        table += [self.a_paystack[s][c] for s in range(3) for c in personas]
+        table += [self.a_promote[1], self.a_promote[2]]
+        table += [self.a_target[p][s] for p in range(2) for s in range(3)]
+        table += (
+            list(self.a_discard) + list(self.a_search) + list(self.a_recover) + list(self.a_first)
+        )
+        self._table: tuple[Any, ...] = tuple(table)
+        self._texts: tuple[str, ...] = tuple(str(a) for a in table)
+        self._ids: dict[Any, int] = {a: i for i, a in enumerate(table)}
+
+    def action_ids(self) -> Sequence[str]:
+        return self._texts
+
+    def action_to_id(self, action: Any) -> int:
+        try:
+            return self._ids[action]
+        except (KeyError, TypeError):
+            raise InvalidActionError(f"'{action}' is not an action of this card set") from None
+
+    def action_from_id(self, i: int) -> Any:
+        if not 0 <= i < len(self._table):
+            raise InvalidActionError(f"no action id {i}: ids are 0 to {len(self._table) - 1}")
+        return self._table[i]
+
+    def parse_action(self, text: str) -> Any:
+        action = A.parse_action(text)
+        card = getattr(action, "card", None)
+        if card is not None and card not in self.index:
+            raise InvalidActionError(f"'{text}': no card with id '{card}'")
+        return action
+
+    # --- cards -------------------------------------------------------------------------
+
+    def card(self, ident: str) -> AnyCard:
+        return self.all_cards[self.index[ident]]
+
+    def cardset_hash(self) -> str:
+        return self._hash
+
+    def player_cards(self) -> list[tuple[str, str]]:
+        """(id, name) of every player card."""
+        return [(p.id, p.name) for p in self.cards.players]
+
+    def default_config(self, p0: str = "p5", p1: str = "p4") -> dict[str, Any]:
+        """A config with the built-in deck of each chosen player card."""
+        from velvet.vs.decks import default_deck_path, load_deck
+
+        players = []
+        for pc in (p0, p1):
+            if pc not in self.players:
+                raise ConfigError(
+                    f"unknown player card '{pc}': choose one of {', '.join(self.players)}"
+                )
+            players.append({"player_card": pc, "deck": load_deck(default_deck_path(pc), self)})
+        return {"players": players, "first_player": None}
+
+    def check_deck(self, player_card: str, deck: Sequence[str]) -> list[int]:
+        """The deck as card numbers, or a DeckError naming VS-DECK-1 and the card."""
+        pc = self.players.get(player_card)
+        if pc is None:
+            raise ConfigError(
+                f"unknown player card '{player_card}': choose one of {', '.join(self.players)}"
+            )
+        out: list[int] = []
+        for ident in deck:
+            if not isinstance(ident, str) or ident not in self.index:
+                raise DeckError(f"deck of {player_card}: unknown card '{ident}' [VS-DECK-1]")
+            out.append(self.index[ident])
+        if len(out) != DECK_SIZE:
+            raise DeckError(
+                f"deck of {player_card} has {len(out)} cards; "
+                f"a deck is exactly {DECK_SIZE} [VS-DECK-1]"
+            )
+        if pc.starter not in deck:
+            raise DeckError(
+                f"deck of {player_card} lacks its VS starter {self.card(pc.starter).name} "
+                f"({pc.starter}) [VS-DECK-1]"
+            )
+        counts = Counter(self.all_cards[c].name for c in out)
+        for name, count in counts.items():
+            if count > MAX_COPIES:
+                raise DeckError(
+                    f"deck of {player_card} has {count} cards named {name}; "
+                    f"at most {MAX_COPIES} [VS-DECK-1]"
+                )
+        return out
+
+    # --- states ------------------------------------------------------------------------
+
+    def new_state(self, config: Mapping[str, Any], seed: int) -> Any:
+        from velvet.vs.state import VsState
+
+        if not isinstance(config, Mapping):
+            raise ConfigError("vs config must be an object with 'players' and 'first_player'")
+        unknown = set(config) - {"players", "first_player"}
+        if unknown:
+            raise ConfigError(
+                f"vs config: unknown keys {sorted(unknown)}; allowed: players, first_player"
+            )
+        players = config.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise ConfigError("vs config: 'players' must list exactly 2 players [VS-COMP-1]")
+        first = config.get("first_player")
+        if first is not None and (isinstance(first, bool) or first not in (0, 1)):
+            raise ConfigError("vs config: 'first_player' must be null, 0 or 1 [VS-SETUP-4]")
+        pcs: list[str] = []
+        decks: list[list[int]] = []
+        for seat, player in enumerate(players):
+            if not isinstance(player, Mapping) or set(player) != {"player_card", "deck"}:
+                raise ConfigError(
+                    f"vs config: player {seat} needs exactly 'player_card' and 'deck'"
+                )
+            deck = player["deck"]
+            if not isinstance(deck, list):
+                raise DeckError(f"player {seat}: 'deck' must be a list of card ids [VS-DECK-1]")
+            decks.append(self.check_deck(str(player["player_card"]), deck))
+            pcs.append(str(player["player_card"]))
+        if not isinstance(seed, int):
+            raise ConfigError("seed must be an integer")
+        return VsState.setup(self, pcs, decks, first, Rng(seed))
+
+    def state_from_json(self, data: Any) -> Any:
+        from velvet.vs.state import VsState
+
+        try:
+            return VsState.from_json(self, data)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise RecordError(f"vs state: corrupt ({type(error).__name__}: {error})") from None
+
+    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> Any:
+        """A full state consistent with ``view`` (opponent hand and deck orders sampled)."""
+        from velvet.vs.state import VsState
+
+        return VsState.determinize(self, view, player, rng)
+
+
+_DEFAULT: VsGame | None = None
+
+
+def load_vs_game(card_paths: Sequence[Path | str] = ()) -> VsGame:
+    """The built-in set (cached), or it extended/replaced by ``card_paths``."""
+    global _DEFAULT
+    if not card_paths:
+        if _DEFAULT is None:
+            _DEFAULT = VsGame(build_card_set())
+        return _DEFAULT
+    return VsGame(build_card_set(card_paths))
