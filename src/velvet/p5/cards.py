@@ -1,0 +1,493 @@
+"""Card schema of the Persona 5 board game, loading, and card listings.
+
+Cards are TOML data validated by the pydantic models below; behaviour is
+composed from a small effect vocabulary (:class:`Effect`) and abilities
+(:class:`Ability`) that the rules engine interprets. No rule code looks at a
+card's name or id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from velvet.cards.loader import CardFile, load_card_files, merge_by_id, read_toml, validate_cards
+from velvet.engine.errors import CardDataError
+
+if TYPE_CHECKING:
+    from velvet.p5.game import P5Game
+
+DATA_DIR = Path(__file__).parent / "data"
+
+RESOURCES = ("stamina", "sp", "bullet", "cash")
+STATS = ("knowledge", "guts", "proficiency", "compassion", "charm")
+SKILL_TYPES = ("phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse")
+
+Res = Literal["stamina", "sp", "bullet", "cash"]
+Token = Literal["stamina", "sp", "bullet"]
+DamageKind = Literal["stamina", "sp", "bullet", "cash", "any"]
+Stat = Literal["knowledge", "guts", "proficiency", "compassion", "charm"]
+SkillType = Literal["phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse"]
+Count = Field(ge=0, le=20)
+
+SECTIONS = ("rules", "thief", "persona", "confidant", "shadow", "palace", "location")
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Effect(Model):
+    """One step of the effect vocabulary (RULE-INDEX P5-TERM-*).
+
+    gain/restore/spend/pay take ``amount``; pay and spend are all-or-nothing and
+    pay runs ``then`` when paid; stat/stat_choice raise social stats; check rolls
+    a stat, dice rolls one die (``then``/``else``); restore_mix restores ``n``
+    tokens (or one per recruited confidant: ``per = "bonds"``) split among
+    ``kinds`` by the player; draw_persona draws shadows as personas.
+    """
+
+    op: Literal[
+        "gain",
+        "restore",
+        "spend",
+        "pay",
+        "stat",
+        "stat_choice",
+        "check",
+        "dice",
+        "restore_mix",
+        "draw_persona",
+    ]
+    amount: dict[Res, int] = {}
+    stat: Stat | None = None
+    stats: tuple[Stat, ...] = ()
+    n: int = Field(default=1, ge=0, le=20)
+    per: Literal["bonds"] | None = None
+    kinds: tuple[Token, ...] = ()
+    then: tuple[Effect, ...] = ()
+    else_: tuple[Effect, ...] = Field(default=(), alias="else")
+
+    @model_validator(mode="after")
+    def _shape(self) -> Effect:
+        if self.op in ("gain", "restore", "spend", "pay") and not self.amount:
+            raise ValueError(f"op '{self.op}' needs amount = {{stamina = 1, ...}}")
+        if any(v < 0 or v > 20 for v in self.amount.values()):
+            raise ValueError("amount values must be 0..20")
+        if self.op == "restore" and "cash" in self.amount:
+            raise ValueError("cash cannot be restored (it has one side: P5-COMP-2)")
+        if self.op in ("stat", "check") and self.stat is None:
+            raise ValueError(f"op '{self.op}' needs stat (one of {', '.join(STATS)})")
+        if self.op == "restore_mix" and len(self.kinds) < 1:
+            raise ValueError("restore_mix needs kinds = ['stamina', 'sp']")
+        if self.then and self.op not in ("pay", "check", "dice"):
+            raise ValueError("only pay, check and dice take 'then'")
+        if self.else_ and self.op not in ("check", "dice"):
+            raise ValueError("only check and dice take 'else'")
+        return self
+
+
+class Ability(Model):
+    """A persona skill, a shadow's persona ability, a thief passive or a confidant ability.
+
+    trigger: ``use`` (activated), ``auto`` (always on: amp, check_bonus,
+    party_bonus, grant), ``setup``, ``recruit`` or ``palace_enter`` (effects run then).
+    """
+
+    name: str = Field(min_length=1)
+    text: str = ""
+    trigger: Literal["use", "auto", "setup", "recruit", "palace_enter"] = "use"
+    cost: dict[Res, int] = {}
+    type: SkillType | None = None
+    damage: dict[DamageKind, int] = {}
+    dice: bool = False
+    target: Literal["one", "all"] = "one"
+    limit: Literal["day", "palace"] | None = None
+    palace_only: bool = False
+    effects: tuple[Effect, ...] = ()
+    amp: SkillType | None = None
+    check_bonus: dict[Stat, int] = {}
+    party_bonus: int = Field(default=0, ge=0, le=5)
+    grant: dict[Token, int] = {}
+
+    @model_validator(mode="after")
+    def _shape(self) -> Ability:
+        for table in (self.cost, self.damage, self.check_bonus, self.grant):
+            if any(v < 0 or v > 20 for v in table.values()):
+                raise ValueError("counts must be 0..20")
+        if self.damage and self.type is None:
+            raise ValueError("a skill that deals damage needs a type")
+        if self.trigger != "use" and (self.cost or self.damage or self.dice or self.limit):
+            raise ValueError("only trigger 'use' abilities have cost, damage, dice or limit")
+        if self.trigger == "auto" and self.effects:
+            raise ValueError("auto abilities are passive: no effects")
+        if self.trigger != "auto" and (
+            self.amp or self.check_bonus or self.party_bonus or self.grant
+        ):
+            raise ValueError("amp, check_bonus, party_bonus and grant need trigger = 'auto'")
+        if self.trigger == "use" and not (self.damage or self.effects):
+            raise ValueError("an activated ability needs damage or effects")
+        return self
+
+    @property
+    def attack(self) -> bool:
+        return bool(self.damage)
+
+
+class Thief(Model):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    stats: dict[Stat, int]
+    passive: Ability
+
+    @model_validator(mode="after")
+    def _shape(self) -> Thief:
+        if set(self.stats) != set(STATS):
+            raise ValueError(f"stats must give all five: {', '.join(STATS)}")
+        if any(v < 0 or v > 6 for v in self.stats.values()):
+            raise ValueError("stats must be 0..6")
+        return self
+
+
+class Persona(Model):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    party: bool = False
+    skills: tuple[Ability, ...] = Field(min_length=1, max_length=6)
+
+
+class Confidant(Model):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    arcana: str = ""
+    checks: tuple[Stat, Stat]
+    thief: str | None = None
+    arsene_only: bool = False
+    counts_as_recruited: bool = True
+    ability: Ability
+
+
+class Shadow(Model):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    weak: tuple[SkillType, ...] = ()
+    health: dict[Res, int]
+    text: str = ""
+    on_enter: tuple[Effect, ...] = ()
+    on_death: tuple[Effect, ...] = ()
+    persona: Ability
+
+    @model_validator(mode="after")
+    def _shape(self) -> Shadow:
+        if self.id in ("boss", "thief"):
+            raise ValueError("'boss' and 'thief' are reserved ids")
+        if sum(self.health.values()) < 1 or any(v < 0 or v > 20 for v in self.health.values()):
+            raise ValueError("health needs at least 1 requirement; counts 0..20")
+        return self
+
+
+class Row(Model):
+    alert: Literal[0, 25, 50, 75]
+    text: str = ""
+    on_enter: tuple[Effect, ...] = ()
+    reveal: int | None = Field(default=None, ge=0, le=5)
+
+
+class Boss(Model):
+    name: str
+    weak: tuple[SkillType, ...] = ()
+    health: dict[Res, int]
+    text: str = ""
+    on_enter: tuple[Effect, ...] = ()
+    reveal: int = Field(default=0, ge=0, le=5)
+
+
+class Palace(Model):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    rows: tuple[Row, Row, Row, Row]
+    boss: Boss
+
+    @model_validator(mode="after")
+    def _shape(self) -> Palace:
+        if [r.alert for r in self.rows] != [0, 25, 50, 75]:
+            raise ValueError("rows must be the 0, 25, 50 and 75 % alert rows in order")
+        return self
+
+
+class Location(Model):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    start: bool = False
+    text: str = ""
+    effects: tuple[Effect, ...] = Field(min_length=1)
+
+
+class Rules(Model):
+    """Game data that the rulebook leaves to the components (P5-COMP-3, P5-COMP-4)."""
+
+    id: str = "rules"
+    supply: dict[Res, int]
+    stat_cap: int = Field(default=6, ge=1, le=20)
+    party_size: int = Field(default=3, ge=1, le=10)
+    days: int = Field(default=28, ge=1, le=100)
+    reveal_per_player: int = Field(default=2, ge=1, le=5)
+    arsene_shadows: int = Field(default=5, ge=0, le=10)
+    solo_gain: dict[Res, int] = {}
+
+    @model_validator(mode="after")
+    def _shape(self) -> Rules:
+        if set(self.supply) != set(RESOURCES):
+            raise ValueError(f"supply must give all four: {', '.join(RESOURCES)}")
+        if any(v < 1 or v > 99 for v in self.supply.values()):
+            raise ValueError("supply sizes must be 1..99")
+        return self
+
+
+class CardSet:
+    """The validated cards of one game, in file order."""
+
+    __slots__ = (
+        "confidants",
+        "digest",
+        "locations",
+        "palaces",
+        "personas",
+        "rules",
+        "shadows",
+        "thieves",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        thieves: Sequence[Thief],
+        personas: Sequence[Persona],
+        confidants: Sequence[Confidant],
+        shadows: Sequence[Shadow],
+        palaces: Sequence[Palace],
+        locations: Sequence[Location],
+        digest: str,
+    ) -> None:
+        self.rules = rules
+        self.thieves = tuple(thieves)
+        self.personas = tuple(personas)
+        self.confidants = tuple(confidants)
+        self.shadows = tuple(shadows)
+        self.palaces = tuple(palaces)
+        self.locations = tuple(locations)
+        self.digest = digest
+
+
+def builtin_files() -> list[CardFile]:
+    return [read_toml(p) for p in sorted(DATA_DIR.glob("*.toml"))]
+
+
+def build_cardset(files: Sequence[CardFile]) -> CardSet:
+    """Validate and merge files in order (``[set] mode = "replace"`` drops what came before)."""
+    import hashlib
+
+    acc: dict[str, list[BaseModel]] = {s: [] for s in SECTIONS}
+    models: dict[str, type[BaseModel]] = {
+        "rules": Rules,
+        "thief": Thief,
+        "persona": Persona,
+        "confidant": Confidant,
+        "shadow": Shadow,
+        "palace": Palace,
+        "location": Location,
+    }
+    last = files[-1].path if files else "<no files>"
+    for f in files:
+        if f.mode == "replace":
+            acc = {s: [] for s in SECTIONS}
+        for section in SECTIONS:
+            cards = validate_cards(f, section, models[section], allowed_sections=SECTIONS)
+            acc[section] = merge_by_id(acc[section], cards)
+        last = f.path
+    if not acc["rules"]:
+        raise CardDataError(last, None, "rules", "the card set has no [[rules]] table")
+    for section in ("thief", "persona", "palace", "location", "shadow"):
+        if not acc[section]:
+            raise CardDataError(last, None, section, f"the card set has no {section} cards")
+    confidants = [c for c in acc["confidant"] if isinstance(c, Confidant)]
+    thief_ids = {t.id for t in acc["thief"] if isinstance(t, Thief)}
+    for c in confidants:
+        if c.thief is not None and c.thief not in thief_ids:
+            raise CardDataError(last, c.id, "thief", f"unknown thief '{c.thief}'")
+    locations = [c for c in acc["location"] if isinstance(c, Location)]
+    if not any(loc.start for loc in locations):
+        raise CardDataError(last, None, "location", "no starting location (start = true)")
+    digest = hashlib.sha256("".join(f.digest for f in files).encode()).hexdigest()
+    rules = acc["rules"][-1]
+    assert isinstance(rules, Rules)
+    return CardSet(
+        rules,
+        [c for c in acc["thief"] if isinstance(c, Thief)],
+        [c for c in acc["persona"] if isinstance(c, Persona)],
+        confidants,
+        [c for c in acc["shadow"] if isinstance(c, Shadow)],
+        [c for c in acc["palace"] if isinstance(c, Palace)],
+        locations,
+        digest,
+    )
+
+
+def load_cardset(paths: Iterable[Path | str] = ()) -> CardSet:
+    return build_cardset(builtin_files() + load_card_files(paths))
+
+
+def check_card_files(paths: Iterable[Path | str]) -> str:
+    """Validate custom card files with the built-in set; raise CardDataError on the first fault."""
+    from velvet.p5.game import P5Game
+
+    paths = list(paths)
+    game = P5Game(load_cardset(paths))
+    cs = game.cards
+    return (
+        f"ok: {len(paths)} file(s); {len(cs.thieves)} thieves, {len(cs.personas)} personas, "
+        f"{len(cs.confidants)} confidants, {len(cs.shadows)} shadows, {len(cs.palaces)} palaces, "
+        f"{len(cs.locations)} locations"
+    )
+
+
+# --- card text ------------------------------------------------------------------------------
+
+
+def _amount(amount: Mapping[Any, int]) -> str:
+    return " + ".join(f"{n} {_RES_NAME[k]}" for k, n in amount.items() if n)
+
+
+_RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
+
+
+def effect_text(effects: Sequence[Effect]) -> str:
+    """Card text for a list of effects, in the rulebook's keywords."""
+    parts: list[str] = []
+    for e in effects:
+        if e.op in ("gain", "restore", "spend", "pay"):
+            text = f"{e.op.capitalize()} {_amount(e.amount)}"
+            if e.then:
+                text += f": {effect_text(e.then)}"
+        elif e.op == "stat":
+            text = f"+{e.n} {e.stat.capitalize() if e.stat else ''}"
+        elif e.op == "stat_choice":
+            which = "/".join(s.capitalize() for s in e.stats) if e.stats else "any social stat"
+            text = f"+{e.n} to {which} (your choice)"
+        elif e.op in ("check", "dice"):
+            head = f"{e.stat.capitalize()} check" if e.op == "check" and e.stat else "Dice"
+            text = f"{head}: {effect_text(e.then) or 'nothing'}"
+            if e.else_:
+                text += f"; otherwise {effect_text(e.else_)}"
+        elif e.op == "restore_mix":
+            count = "1 per recruited confidant" if e.per == "bonds" else str(e.n)
+            text = f"Restore {count} of {'/'.join(_RES_NAME[k] for k in e.kinds)} (mixed)"
+        else:
+            text = f"Draw {e.n} shadow(s) as personas"
+        parts.append(text)
+    return ". ".join(parts)
+
+
+def ability_text(a: Ability) -> str:
+    bits: list[str] = []
+    if a.trigger == "auto":
+        bits.append("Auto")
+        if a.amp:
+            bits.append(
+                f"{a.amp.capitalize()} Amp: +1 Bullet damage to {a.amp.capitalize()} skills"
+            )
+        for s, n in a.check_bonus.items():
+            bits.append(f"+{n} die on {s.capitalize()} checks")
+        if a.party_bonus:
+            bits.append(f"+{a.party_bonus} persona party slot")
+        if a.grant:
+            bits.append(f"while active gives {_amount(a.grant)} (spent)")
+    else:
+        if a.trigger == "setup":
+            bits.append("At set-up")
+        elif a.trigger == "recruit":
+            bits.append("On recruit")
+        elif a.trigger == "palace_enter":
+            bits.append("On Palace Enter")
+        if a.limit:
+            bits.append("1/Day" if a.limit == "day" else "1/Palace")
+        if a.palace_only:
+            bits.append("in the palace only")
+        if a.cost:
+            bits.append(f"cost {_amount(a.cost)}")
+        if a.type:
+            bits.append(a.type.capitalize())
+        if a.dice:
+            bits.append("Dice")
+        if a.damage:
+            where = "to every shadow" if a.target == "all" else ""
+            bits.append(f"deals {_amount(a.damage)} {where}".strip())
+        if a.effects:
+            bits.append(effect_text(a.effects))
+    body = ", ".join(bits)
+    return f"{a.name}: {body}" + (f" — {a.text}" if a.text else "")
+
+
+def card_rows(game: P5Game) -> list[tuple[str, str, str, str]]:
+    """(kind, id, name, text) for every card, for ``velvet cards list``."""
+    cs = game.cards
+    rows: list[tuple[str, str, str, str]] = []
+    rows.append(
+        (
+            "rules",
+            "rules",
+            "Supply and limits",
+            f"supply {_amount(cs.rules.supply)}; stat cap {cs.rules.stat_cap}; party "
+            f"{cs.rules.party_size}; {cs.rules.days} days",
+        )
+    )
+    for t in cs.thieves:
+        stats = " ".join(f"{s[:4].capitalize()} {t.stats[s]}" for s in STATS)  # type: ignore[index]
+        rows.append(("thief", t.id, t.name, f"{stats}; {ability_text(t.passive)}"))
+    for p in cs.personas:
+        head = "Persona party (uses shadows' persona abilities). " if p.party else ""
+        rows.append(("persona", p.id, p.name, head + " | ".join(ability_text(a) for a in p.skills)))
+    for c in cs.confidants:
+        checks = " + ".join(s.capitalize() for s in c.checks)
+        rows.append(("confidant", c.id, c.name, f"Checks {checks}. {ability_text(c.ability)}"))
+    for s in cs.shadows:
+        weak = ",".join(w.capitalize() for w in s.weak) or "none"
+        text = f"Weak {weak}; health {_amount(s.health)}"
+        if s.on_enter:
+            text += f"; On Palace Enter: {effect_text(s.on_enter)}"
+        if s.on_death:
+            text += f"; On Death: {effect_text(s.on_death)}"
+        rows.append(("shadow", s.id, s.name, f"{text}; Persona: {ability_text(s.persona)}"))
+    for pal in cs.palaces:
+        rows_text = " / ".join(
+            f"{r.alert}%: {effect_text(r.on_enter) or r.text or '-'}" for r in pal.rows
+        )
+        b = pal.boss
+        boss = f"Boss {b.name} (weak {','.join(b.weak) or 'none'}; health {_amount(b.health)})"
+        if b.on_enter:
+            boss += f" On Palace Enter: {effect_text(b.on_enter)}"
+        rows.append(("palace", pal.id, pal.name, f"{rows_text}; {boss}"))
+    for loc in cs.locations:
+        head = "Start. " if loc.start else ""
+        rows.append(("location", loc.id, loc.name, head + effect_text(loc.effects)))
+    return rows
+
+
+def card_list_markdown(game: P5Game) -> str:
+    """The Markdown card list (docs/p5-cards.md is generated from it)."""
+    out = [
+        "# Persona 5 board game — built-in cards",
+        "",
+        "Generated by `velvet.p5.cards.card_list_markdown`; do not edit by hand.",
+        "",
+    ]
+    kind = ""
+    for k, ident, name, text in card_rows(game):
+        if k != kind:
+            kind = k
+            out += ["", f"## {k}", "", "| id | name | text |", "|---|---|---|"]
+        out.append(f"| `{ident}` | {name} | {text.replace('|', '/')} |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,1122 @@
+"""One match of the Persona 5 board game: plain data in slots, and the rules over it.
+
+Tokens are per-player counts ``fresh[p][k]`` / ``spent[p][k]`` (k: Stamina, SP,
+Bullet, Cash; Cash is never spent, it returns to the supply: P5-COMP-2).
+Cards are indices into the game's tuples. Decisions inside effects sit on a
+stack ``dec``; effects waiting to run sit on a stack ``work``;
+``legal_actions()`` answers for the top decision, else for the phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from velvet.engine.core import TERMINAL, Event, State
+from velvet.engine.errors import ConfigError, IllegalActionError, RecordError
+from velvet.engine.rng import Rng
+from velvet.p5 import actions as A
+from velvet.p5.cards import RESOURCES, STATS
+from velvet.p5.game import ABIL_SRC, BOSS, BOSS_SRC, OP, ROW_SRC, TRIGGERS, P5Game, _splits
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+ST, SP, BU, CA = 0, 1, 2, 3
+OFF, IN_PALACE = -1, -2
+# phases
+ORDER, MAIN, DISCOVER, FIGHT, ENDING, OVER = range(6)
+PHASES = ("order", "main", "discover", "fight", "ending", "over")
+# decisions on the stack
+D_ENTER, D_STAT, D_ALLOC, D_MIX = range(4)
+# work items
+W_EFF, W_ENTER, W_ALLOC, W_DEFEAT = range(4)
+
+T_USE, T_AUTO, T_SETUP, T_RECRUIT, T_ENTER = (
+    TRIGGERS[k] for k in ("use", "auto", "setup", "recruit", "palace_enter")
+)
+O_GAIN, O_RESTORE, O_SPEND, O_PAY, O_STAT, O_CHOICE, O_CHECK, O_DICE, O_MIX, O_DRAW = (
+    OP[k]
+    for k in (
+        "gain",
+        "restore",
+        "spend",
+        "pay",
+        "stat",
+        "stat_choice",
+        "check",
+        "dice",
+        "restore_mix",
+        "draw_persona",
+    )
+)
+
+_FIELDS = (
+    "rng",
+    "n",
+    "day",
+    "phase",
+    "turn",
+    "went",
+    "thief",
+    "persona",
+    "fresh",
+    "spent",
+    "stats",
+    "loc",
+    "conf",
+    "held",
+    "drawn",
+    "party",
+    "grants",
+    "taken",
+    "used_day",
+    "used_pal",
+    "supply",
+    "locs",
+    "loc_conf",
+    "loc_deck",
+    "conf_deck",
+    "shadow_deck",
+    "palace",
+    "alert",
+    "rev",
+    "rem",
+    "boss_rem",
+    "result",
+    "dec",
+    "work",
+    "disc",
+)
+
+
+def _success(face: int) -> bool:
+    """P5-COMP-5: 2 of 6 faces are the Phantom Thief symbol (5 and 6 on a d6)."""
+    return face >= 5
+
+
+class P5State(State):
+    __slots__ = (*_FIELDS, "_game")
+
+    _game: P5Game
+    rng: Rng
+    n: int
+    day: int
+    phase: int
+    turn: int
+    went: list[bool]
+    thief: list[int]
+    persona: list[int]
+    fresh: list[list[int]]
+    spent: list[list[int]]
+    stats: list[list[int]]
+    loc: list[int]
+    conf: list[list[int]]
+    held: list[list[int]]
+    drawn: list[list[int]]
+    party: list[list[int]]
+    grants: list[list[list[int]]]
+    taken: list[list[int]]
+    used_day: list[list[int]]
+    used_pal: list[list[int]]
+    supply: list[int]
+    locs: list[int]
+    loc_conf: list[int]
+    loc_deck: list[int]
+    conf_deck: list[int]
+    shadow_deck: list[int]
+    palace: int
+    alert: int
+    rev: list[int]
+    rem: list[list[int]]
+    boss_rem: list[int]
+    result: int
+    dec: list[tuple[Any, ...]]
+    work: list[tuple[Any, ...]]
+    disc: int
+
+    # --- protocol --------------------------------------------------------------------------
+
+    @property
+    def game(self) -> P5Game:
+        return self._game
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == ORDER:
+            return 0
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.result == 1 else 0.0] * self.n
+
+    def outcome_text(self) -> str:
+        if self.result == 1:
+            return f"Victory: the boss of the palace fell on day {self.day} (P5-END-1)"
+        if self.result == -1:
+            return f"Defeat: day {self.game.days} passed and the boss still stands (P5-END-2)"
+        return f"In progress: day {self.day} of {self.game.days}"
+
+    def clone(self) -> P5State:
+        o = P5State.__new__(P5State)
+        o._game = self._game
+        o.rng = self.rng.clone()
+        o.n = self.n
+        o.day = self.day
+        o.phase = self.phase
+        o.turn = self.turn
+        o.went = self.went[:]
+        o.thief = self.thief
+        o.persona = self.persona
+        o.fresh = [x[:] for x in self.fresh]
+        o.spent = [x[:] for x in self.spent]
+        o.stats = [x[:] for x in self.stats]
+        o.loc = self.loc[:]
+        o.conf = [x[:] for x in self.conf]
+        o.held = [x[:] for x in self.held]
+        o.drawn = [x[:] for x in self.drawn]
+        o.party = [x[:] for x in self.party]
+        o.grants = [[g[:] for g in x] for x in self.grants]
+        o.taken = [x[:] for x in self.taken]
+        o.used_day = [x[:] for x in self.used_day]
+        o.used_pal = [x[:] for x in self.used_pal]
+        o.supply = self.supply[:]
+        o.locs = self.locs[:]
+        o.loc_conf = self.loc_conf[:]
+        o.loc_deck = self.loc_deck[:]
+        o.conf_deck = self.conf_deck[:]
+        o.shadow_deck = self.shadow_deck[:]
+        o.palace = self.palace
+        o.alert = self.alert
+        o.rev = self.rev[:]
+        o.rem = [x[:] for x in self.rem]
+        o.boss_rem = self.boss_rem[:]
+        o.result = self.result
+        o.dec = self.dec[:]
+        o.work = self.work[:]
+        o.disc = self.disc
+        return o
+
+    # --- derived ---------------------------------------------------------------------------
+
+    def abilities(self, p: int) -> list[int]:
+        """Every ability player ``p`` has now: persona skills, party, thief passive, confidants."""
+        g = self._game
+        out = list(g.persona_abils[self.persona[p]])
+        if g.persona_party[self.persona[p]]:
+            out += [g.shadow_abil[s] for s in self.party[p]]
+        out.append(g.thief_abil[self.thief[p]])
+        out += [g.conf_abil[c] for c in self.conf[p]]
+        return out
+
+    def dice_bonus(self, p: int, stat: int) -> int:
+        g = self._game
+        return sum(g.ab_bonus[a][stat] for a in self.abilities(p) if g.ab_trigger[a] == T_AUTO)
+
+    def party_limit(self, p: int) -> int:
+        g = self._game
+        return g.party_size + sum(g.ab_party[a] for a in self.abilities(p))
+
+    def bonds(self, p: int) -> int:
+        """Recruited confidants that count for P5-CONF-MISHIMA."""
+        return sum(1 for c in self.conf[p] if self._game.conf_counts[c])
+
+    def targets(self) -> list[int]:
+        return [*self.rev, BOSS] if self.boss_rem else self.rev[:]
+
+    def _rem_of(self, t: int) -> list[int] | None:
+        if t == BOSS:
+            return self.boss_rem if self.boss_rem else None
+        try:
+            return self.rem[self.rev.index(t)]
+        except ValueError:
+            return None
+
+    def _weak(self, t: int, typ: int) -> bool:
+        g = self._game
+        if typ < 0:
+            return False
+        if t == BOSS:
+            return typ in g.boss_weak[self.palace]
+        return typ in g.shadow_weak[t]
+
+    def _can_use(self, p: int, a: int, in_fight: bool) -> bool:
+        g = self._game
+        if g.ab_trigger[a] != T_USE:
+            return False
+        if g.ab_palace_only[a] and not in_fight:
+            return False
+        lim = g.ab_limit[a]
+        if lim == 1 and a in self.used_day[p]:
+            return False
+        if lim == 2 and a in self.used_pal[p]:
+            return False
+        fresh = self.fresh[p]
+        cost = g.ab_cost[a]
+        return (
+            fresh[0] >= cost[0]
+            and fresh[1] >= cost[1]
+            and fresh[2] >= cost[2]
+            and (fresh[3] >= cost[3])
+        )
+
+    # --- legal actions ---------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Any]:
+        g = self._game
+        if self.dec:
+            return self._decision_options(self.dec[-1])
+        phase = self.phase
+        p = self.turn
+        if phase == MAIN:
+            return self._main_actions(p)
+        if phase == FIGHT:
+            return self._fight_actions(p)
+        if phase == ORDER:
+            return [A.Go(q) for q in range(self.n) if not self.went[q]]
+        if phase == DISCOVER:
+            li = self.disc
+            out: list[Any] = [g.visit_act[li]]
+            if self.loc_conf[self.locs.index(li)] >= 0:
+                out.append(g.recruit_act[li])
+            return out
+        return []
+
+    def _decision_options(self, d: tuple[Any, ...]) -> list[Any]:
+        g = self._game
+        kind = d[0]
+        if kind == D_ENTER:
+            return [g.source_text(s) for s in d[2]]
+        if kind == D_STAT:
+            return [g.stat_act[s] for s in d[2]]
+        if kind == D_ALLOC:
+            rem = self._rem_of(d[2])
+            assert rem is not None
+            return [g.assign(v) for v in _splits(rem, d[3])]
+        # D_MIX
+        p, total, kinds = d[1], d[2], d[3]
+        caps = [self.spent[p][k] if k in kinds else 0 for k in range(4)]
+        return [g.assign(v) for v in _splits(caps, total)]
+
+    def _main_actions(self, p: int) -> list[Any]:
+        g = self._game
+        cur = self.loc[p]
+        occupied = [self.loc[q] for q in range(self.n) if q != p]
+        out: list[Any] = []
+        rec: list[Any] = []
+        for i, li in enumerate(self.locs):
+            if li == cur or li in occupied:
+                continue
+            out.append(g.visit_act[li])
+            if self.loc_conf[i] >= 0:
+                rec.append(g.recruit_act[li])
+        out += rec
+        if self.loc_deck and self.fresh[p][CA] >= 1:
+            out.append(A.Discover())
+        if cur != IN_PALACE:
+            out.append(A.Palace())
+        for a in self.abilities(p):
+            if self._can_use(p, a, False):
+                out.append(g.use_plain[a])
+        if g.persona_party[self.persona[p]] and cur != IN_PALACE:
+            party = self.party[p]
+            out += [g.unequip_act[s] for s in party]
+            if len(party) < self.party_limit(p):
+                out += [g.equip_act[s] for s in self.held[p] if s not in party]
+        return out
+
+    def _fight_actions(self, p: int) -> list[Any]:
+        g = self._game
+        targets = self.targets()
+        out: list[Any] = []
+        for a in self.abilities(p):
+            if not self._can_use(p, a, True):
+                continue
+            if g.ab_attack[a] and not g.ab_all[a]:
+                out += [g.use_target[a, t] for t in targets]
+            elif not g.ab_attack[a] or targets:
+                out.append(g.use_plain[a])
+        fresh = self.fresh[p]
+        for t in targets:
+            rem = self._rem_of(t)
+            assert rem is not None
+            for k in range(4):
+                if fresh[k] and rem[k]:
+                    out.append(g.hit_act[k, t])
+        out.append(A.End())
+        return out
+
+    # --- apply -----------------------------------------------------------------------------
+
+    def apply_unchecked(self, action: Any) -> list[Event]:
+        ev: list[Event] = []
+        if self.dec:
+            self._answer(action, ev)
+        else:
+            kind = type(action)
+            p = self.turn
+            if kind is A.Visit:
+                self._visit(p, self._game.loc_index[action.loc], ev)
+            elif kind is A.Hit:
+                self._hit(p, RESOURCES.index(action.res), self._target(action.target), ev)
+            elif kind is A.Use:
+                self._use(p, self._game.ab_index[action.skill], action.target, ev)
+            elif kind is A.End:
+                ev.append(Event("end_turn", {"player": p}))
+                self.phase = ENDING
+            elif kind is A.Recruit:
+                self._recruit(p, self._game.loc_index[action.loc], ev)
+            elif kind is A.Palace:
+                self._enter_palace(p, ev)
+            elif kind is A.Discover:
+                self._discover(p, ev)
+            elif kind is A.Go:
+                self.turn = action.player
+                self.phase = MAIN
+                ev.append(Event("turn", {"player": action.player, "day": self.day}))
+            elif kind is A.Equip:
+                self._equip(p, self._game.shadow_index[action.shadow], ev)
+            elif kind is A.Unequip:
+                self._unequip(p, self._game.shadow_index[action.shadow], ev)
+        self._run(ev)
+        return ev
+
+    def _target(self, text: str) -> int:
+        return BOSS if text == "boss" else self._game.shadow_index[text]
+
+    def _answer(self, action: Any, ev: list[Event]) -> None:
+        g = self._game
+        d = self.dec.pop()
+        kind, p = d[0], d[1]
+        if kind == D_ENTER:
+            text = action.source
+            src = next(s for s in d[2] if g.source_text(s).source == text)
+            rest = tuple(s for s in d[2] if s != src)
+            self.work.append((W_ENTER, rest))
+            self._push_effects(self._source_effects(src))
+            ev.append(Event("enter_effect", {"source": text}))
+        elif kind == D_STAT:
+            self._raise_stat(p, STATS.index(action.stat), d[3], ev)
+        elif kind == D_ALLOC:
+            rem = self._rem_of(d[2])
+            assert rem is not None
+            v = action.counts()
+            for k in range(4):
+                rem[k] -= v[k]
+            ev.append(Event("damage", {"target": g.target_id(d[2]), "any_as": str(action)[7:]}))
+        else:  # D_MIX
+            v = action.counts()
+            for k in range(4):
+                self.spent[p][k] -= v[k]
+                self.fresh[p][k] += v[k]
+            ev.append(Event("restore", {"player": p, "tokens": str(action)[7:]}))
+
+    # --- the driver --------------------------------------------------------------------------
+
+    def _run(self, ev: list[Event]) -> None:
+        """Run queued effects until a decision is needed or the phase waits for the player."""
+        while True:
+            if self.result:
+                self.work.clear()
+                self.dec.clear()
+                self.phase = OVER
+                return
+            if self.dec:
+                return
+            if self.work:
+                self._do(self.work.pop(), ev)
+                continue
+            if self.phase == FIGHT and not self.rev and self.alert < 4:
+                self._rise(ev)
+                continue
+            if self.phase == ENDING:
+                self._end_turn(ev)
+                continue
+            return
+
+    def _do(self, item: tuple[Any, ...], ev: list[Event]) -> None:
+        kind = item[0]
+        if kind == W_EFF:
+            self._effect(self.turn, item[1], ev)
+        elif kind == W_DEFEAT:
+            self._defeat_check(self.turn, item[1], ev)
+        elif kind == W_ALLOC:
+            self._alloc(item[1], item[2], ev)
+        else:  # W_ENTER
+            sources = item[1]
+            if len(sources) == 1:
+                self._push_effects(self._source_effects(sources[0]))
+                ev.append(
+                    Event("enter_effect", {"source": self._game.source_text(sources[0]).source})
+                )
+            elif sources:
+                self.dec.append((D_ENTER, self.turn, sources))
+
+    def _push_effects(self, ids: Sequence[int]) -> None:
+        for e in reversed(ids):
+            self.work.append((W_EFF, e))
+
+    def _source_effects(self, src: int) -> tuple[int, ...]:
+        g = self._game
+        if src >= ABIL_SRC:
+            return g.ab_effects[src - ABIL_SRC]
+        if src == BOSS_SRC:
+            return g.boss_enter[self.palace]
+        if src >= ROW_SRC:
+            return g.row_enter[self.palace][src - ROW_SRC]
+        return g.shadow_enter[src]
+
+    # --- effects -----------------------------------------------------------------------------
+
+    def _roll(self, dice: int) -> list[int]:
+        return [self.rng.randbelow(6) + 1 for _ in range(dice)]
+
+    def _check(self, p: int, stat: int, ev: list[Event]) -> bool:
+        """P5-CHECK-1: roll as many dice as the stat (plus passive bonus dice)."""
+        faces = self._roll(self.stats[p][stat] + self.dice_bonus(p, stat))
+        ok = any(_success(f) for f in faces)
+        ev.append(Event("check", {"player": p, "stat": STATS[stat], "dice": faces, "success": ok}))
+        return ok
+
+    def _raise_stat(self, p: int, stat: int, n: int, ev: list[Event]) -> None:
+        before = self.stats[p][stat]
+        self.stats[p][stat] = min(self._game.stat_cap, before + n)
+        ev.append(Event("stat", {"player": p, "stat": STATS[stat], "value": self.stats[p][stat]}))
+
+    def _gain(self, p: int, amount: Sequence[int], ev: list[Event]) -> None:
+        """P5-TERM-GAIN: fresh tokens from the supply, as many as it holds (P5-COMP-3)."""
+        got = [0, 0, 0, 0]
+        for k in range(4):
+            x = min(amount[k], self.supply[k])
+            if x:
+                self.supply[k] -= x
+                self.fresh[p][k] += x
+                got[k] = x
+        ev.append(Event("gain", {"player": p, "tokens": _fmt(got), "asked": _fmt(amount)}))
+
+    def _pay(self, p: int, amount: Sequence[int], ev: list[Event]) -> bool:
+        """P5-TERM-SPEND / P5-TERM-PAY: all or nothing; Cash goes back to the supply."""
+        fresh = self.fresh[p]
+        if any(fresh[k] < amount[k] for k in range(4)):
+            ev.append(Event("ignored", {"player": p, "cannot_pay": _fmt(amount)}))
+            return False
+        for k in range(3):
+            fresh[k] -= amount[k]
+            self.spent[p][k] += amount[k]
+        fresh[CA] -= amount[CA]
+        self.supply[CA] += amount[CA]
+        if any(amount):
+            ev.append(Event("spend", {"player": p, "tokens": _fmt(amount)}))
+        return True
+
+    def _effect(self, p: int, e: int, ev: list[Event]) -> None:
+        g = self._game
+        op = g.eff_op[e]
+        if op == O_GAIN:
+            self._gain(p, g.eff_amount[e], ev)
+        elif op == O_RESTORE:
+            amount = g.eff_amount[e]
+            got = [0, 0, 0, 0]
+            for k in range(3):
+                x = min(amount[k], self.spent[p][k])
+                self.spent[p][k] -= x
+                self.fresh[p][k] += x
+                got[k] = x
+            ev.append(Event("restore", {"player": p, "tokens": _fmt(got)}))
+        elif op in (O_PAY, O_SPEND):
+            if self._pay(p, g.eff_amount[e], ev):
+                self._push_effects(g.eff_then[e])
+        elif op == O_STAT:
+            self._raise_stat(p, g.eff_stat[e], g.eff_n[e], ev)
+        elif op == O_CHOICE:
+            options = g.eff_stats[e]
+            if len(options) == 1:
+                self._raise_stat(p, options[0], g.eff_n[e], ev)
+            else:
+                self.dec.append((D_STAT, p, options, g.eff_n[e]))
+        elif op == O_CHECK:
+            ok = self._check(p, g.eff_stat[e], ev)
+            self._push_effects(g.eff_then[e] if ok else g.eff_else[e])
+        elif op == O_DICE:
+            face = self._roll(1)
+            ok = _success(face[0])
+            ev.append(Event("dice", {"player": p, "dice": face, "success": ok}))
+            self._push_effects(g.eff_then[e] if ok else g.eff_else[e])
+        elif op == O_MIX:
+            n = self.bonds(p) if g.eff_bonds[e] else g.eff_n[e]
+            kinds = g.eff_kinds[e]
+            caps = [self.spent[p][k] if k in kinds else 0 for k in range(4)]
+            total = min(n, sum(caps))
+            splits = _splits(caps, total)
+            if len(splits) == 1:
+                v = splits[0]
+                for k in range(4):
+                    self.spent[p][k] -= v[k]
+                    self.fresh[p][k] += v[k]
+                ev.append(Event("restore", {"player": p, "tokens": _fmt(v)}))
+            else:
+                self.dec.append((D_MIX, p, total, kinds))
+        elif op == O_DRAW:
+            for _ in range(g.eff_n[e]):
+                if not self.shadow_deck:
+                    break
+                s = self.shadow_deck.pop()
+                self.held[p].append(s)
+                self.drawn[p].append(s)
+                ev.append(Event("draw_persona", {"player": p, "shadow": g.cards.shadows[s].id}))
+
+    # --- turn actions ------------------------------------------------------------------------
+
+    def _visit(self, p: int, li: int, ev: list[Event]) -> None:
+        self.loc[p] = li
+        ev.append(Event("visit", {"player": p, "location": self._game.cards.locations[li].id}))
+        self._push_effects(self._game.loc_effects[li])
+        self.phase = ENDING
+
+    def _recruit(self, p: int, li: int, ev: list[Event]) -> None:
+        g = self._game
+        self.loc[p] = li
+        i = self.locs.index(li)
+        c = self.loc_conf[i]
+        s1, s2 = g.conf_checks[c]
+        ok1 = self._check(p, s1, ev)
+        ok2 = self._check(p, s2, ev)
+        self.phase = ENDING
+        if ok1 and ok2:
+            self.loc_conf[i] = -1
+            self.conf[p].append(c)
+            ev.append(Event("recruit", {"player": p, "confidant": g.cards.confidants[c].id}))
+            a = g.conf_abil[c]
+            if g.ab_trigger[a] == T_RECRUIT:
+                self._push_effects(g.ab_effects[a])
+            return
+        ev.append(Event("recruit_failed", {"player": p, "confidant": g.cards.confidants[c].id}))
+        if ok1 or s1 == s2:
+            self._raise_stat(p, s2 if ok1 else s1, 1, ev)
+        elif ok2:
+            self._raise_stat(p, s1, 1, ev)
+        else:
+            self.dec.append((D_STAT, p, (s1, s2), 1))
+
+    def _discover(self, p: int, ev: list[Event]) -> None:
+        g = self._game
+        self.fresh[p][CA] -= 1
+        self.supply[CA] += 1
+        li = self.loc_deck.pop()
+        c = self.conf_deck.pop() if self.conf_deck else -1
+        self.locs.append(li)
+        self.loc_conf.append(c)
+        self.disc = li
+        self.phase = DISCOVER
+        ev.append(
+            Event(
+                "discover",
+                {
+                    "player": p,
+                    "location": g.cards.locations[li].id,
+                    "confidant": g.cards.confidants[c].id if c >= 0 else None,
+                },
+            )
+        )
+
+    def _enter_palace(self, p: int, ev: list[Event]) -> None:
+        g = self._game
+        self.loc[p] = IN_PALACE
+        self.used_pal[p].clear()
+        self.phase = FIGHT
+        ev.append(Event("enter_palace", {"player": p, "alert": self.alert * 25}))
+        sources: list[int] = []
+        if self.alert < 4:
+            sources += [ROW_SRC + r for r in range(self.alert + 1) if g.row_enter[self.palace][r]]
+        elif g.boss_enter[self.palace]:
+            sources.append(BOSS_SRC)
+        sources += [s for s in self.rev if g.shadow_enter[s]]
+        sources += [ABIL_SRC + a for a in self.abilities(p) if g.ab_trigger[a] == T_ENTER]
+        self.work.append((W_ENTER, tuple(sources)))
+
+    def _end_turn(self, ev: list[Event]) -> None:
+        self.went[self.turn] = True
+        if all(self.went):
+            self.day += 1
+            self.went = [False] * self.n
+            for used in self.used_day:
+                used.clear()
+            if self.day > self._game.days:
+                self.result = -1
+                ev.append(Event("game_over", {"result": "defeat", "rule": "P5-END-2"}))
+                return
+            ev.append(Event("day", {"day": self.day}))
+        left = [q for q in range(self.n) if not self.went[q]]
+        if len(left) > 1:
+            self.phase = ORDER
+        else:
+            self.turn = left[0]
+            self.phase = MAIN
+
+    # --- party -------------------------------------------------------------------------------
+
+    def _equip(self, p: int, s: int, ev: list[Event]) -> None:
+        g = self._game
+        self.party[p].append(s)
+        want = g.ab_grant[g.shadow_abil[s]]
+        got = [0, 0, 0, 0]
+        for k in range(3):
+            x = min(want[k], self.supply[k])
+            self.supply[k] -= x
+            self.spent[p][k] += x
+            got[k] = x
+        self.grants[p].append(got)
+        ev.append(
+            Event(
+                "equip", {"player": p, "shadow": g.cards.shadows[s].id, "spent_tokens": _fmt(got)}
+            )
+        )
+
+    def _unequip(self, p: int, s: int, ev: list[Event]) -> None:
+        i = self.party[p].index(s)
+        self.party[p].pop(i)
+        got = self.grants[p].pop(i)
+        for k in range(3):
+            lose = got[k]
+            from_fresh = min(lose, self.fresh[p][k])
+            self.fresh[p][k] -= from_fresh
+            self.spent[p][k] -= lose - from_fresh
+            self.supply[k] += lose
+        ev.append(
+            Event(
+                "unequip",
+                {"player": p, "shadow": self._game.cards.shadows[s].id, "lost": _fmt(got)},
+            )
+        )
+
+    # --- combat ------------------------------------------------------------------------------
+
+    def _hit(self, p: int, k: int, t: int, ev: list[Event]) -> None:
+        amount = [0, 0, 0, 0]
+        amount[k] = 1
+        self._pay(p, amount, ev)
+        rem = self._rem_of(t)
+        assert rem is not None
+        rem[k] -= 1
+        ev.append(Event("damage", {"target": self._game.target_id(t), RESOURCES[k]: 1}))
+        self._defeat_check(p, t, ev)
+
+    def _use(self, p: int, a: int, target: str, ev: list[Event]) -> None:
+        g = self._game
+        self._pay(p, g.ab_cost[a], ev)
+        if g.ab_limit[a] == 1:
+            self.used_day[p].append(a)
+        elif g.ab_limit[a] == 2:
+            self.used_pal[p].append(a)
+        ev.append(Event("use", {"player": p, "skill": g.ab_key[a], "target": target}))
+        if not g.ab_attack[a]:
+            self._push_effects(g.ab_effects[a])
+            return
+        typ = g.ab_type[a]
+        targets = [self._target(target)] if target else self.targets()
+        rolled: bool | None = None
+        if g.ab_dice[a] and any(not self._weak(t, typ) for t in targets):
+            face = self._roll(1)
+            rolled = _success(face[0])
+            ev.append(Event("dice", {"player": p, "dice": face, "success": rolled}))
+        amp = sum(1 for b in self.abilities(p) if g.ab_amp[b] == typ and g.ab_trigger[b] == T_AUTO)
+        base = g.ab_damage[a]
+        hit_any = False
+        pending: list[tuple[Any, ...]] = []
+        for t in targets:
+            weak = self._weak(t, typ)
+            if rolled is False and not weak:
+                ev.append(Event("miss", {"target": g.target_id(t)}))
+                continue
+            hit_any = True
+            dmg = [base[0], base[1], base[2] + amp, base[3]]
+            anyd = base[4]
+            if weak:
+                anyd += sum(dmg)
+                dmg = [0, 0, 0, 0]
+            rem = self._rem_of(t)
+            assert rem is not None
+            dealt = [min(rem[k], dmg[k]) for k in range(4)]
+            for k in range(4):
+                rem[k] -= dealt[k]
+            ev.append(
+                Event(
+                    "damage",
+                    {"target": g.target_id(t), "weak": weak, "typed": _fmt(dealt), "any": anyd},
+                )
+            )
+            pending.append((W_ALLOC, t, anyd))
+            pending.append((W_DEFEAT, t))
+        if hit_any:
+            self._push_effects(g.ab_effects[a])
+        self.work += reversed(pending)
+
+    def _alloc(self, t: int, n: int, ev: list[Event]) -> None:
+        """P5-COMBAT-4/9: ANY damage meets requirements; the player decides unless only one way."""
+        rem = self._rem_of(t)
+        if rem is None or n <= 0:
+            return
+        total = sum(rem)
+        if n >= total:
+            rem[:] = [0, 0, 0, 0]
+            ev.append(Event("damage", {"target": self._game.target_id(t), "any_as": "all"}))
+            return
+        kinds = [k for k in range(4) if rem[k]]
+        if len(kinds) == 1:
+            rem[kinds[0]] -= n
+            ev.append(
+                Event(
+                    "damage",
+                    {"target": self._game.target_id(t), "any_as": f"{RESOURCES[kinds[0]]}={n}"},
+                )
+            )
+            return
+        self.dec.append((D_ALLOC, self.turn, t, n))
+
+    def _defeat_check(self, p: int, t: int, ev: list[Event]) -> None:
+        g = self._game
+        rem = self._rem_of(t)
+        if rem is None or any(rem):
+            return
+        if t == BOSS:
+            self.boss_rem = []
+            self.result = 1
+            ev.append(Event("boss_defeated", {"player": p, "rule": "P5-END-1"}))
+            return
+        i = self.rev.index(t)
+        self.rev.pop(i)
+        self.rem.pop(i)
+        self.taken[p].append(t)
+        if g.persona_party[self.persona[p]]:
+            self.held[p].append(t)
+        ev.append(Event("defeat", {"player": p, "shadow": g.cards.shadows[t].id}))
+        self._push_effects(g.shadow_death[t])
+
+    def _reveal(self, count: int, ev: list[Event]) -> None:
+        for _ in range(count):
+            if not self.shadow_deck:
+                break
+            s = self.shadow_deck.pop()
+            self.rev.append(s)
+            self.rem.append(list(self._game.shadow_health[s]))
+            ev.append(Event("reveal", {"shadow": self._game.cards.shadows[s].id}))
+
+    def _rise(self, ev: list[Event]) -> None:
+        """P5-PALACE-3 / P5-BOSS-1: the alert rises a row; new shadows or the boss appear."""
+        g = self._game
+        self.alert += 1
+        ev.append(Event("alert", {"alert": self.alert * 25}))
+        if self.alert == 4:
+            self.boss_rem = list(g.boss_health[self.palace])
+            ev.append(Event("boss", {"name": g.cards.palaces[self.palace].boss.name}))
+            self._reveal(g.boss_reveal[self.palace] * self.n, ev)
+        else:
+            per = g.row_reveal[self.palace][self.alert]
+            self._reveal((g.reveal_per_player if per is None else per) * self.n, ev)
+
+    # --- illegal actions -----------------------------------------------------------------------
+
+    def explain_illegal(self, action: Any) -> IllegalActionError:
+        from velvet.p5.illegal import explain
+
+        return explain(self, action)
+
+    # --- views and JSON ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {f: getattr(self, f) for f in _FIELDS}
+        d["rng"] = self.rng.to_json()
+        d["dec"] = [_listify(x) for x in self.dec]
+        d["work"] = [_listify(x) for x in self.work]
+        d = {k: (v if not isinstance(v, list) else _listify(v)) for k, v in d.items()}
+        return d
+
+    def view(self, player: int) -> dict[str, Any]:
+        return make_view(self, player)
+
+
+def _listify(x: Any) -> Any:
+    if isinstance(x, list | tuple):
+        return [_listify(v) for v in x]
+    return x
+
+
+def _fmt(v: Sequence[int]) -> str:
+    return " ".join(f"{RESOURCES[k]}={v[k]}" for k in range(4) if v[k]) or "none"
+
+
+# --- construction ----------------------------------------------------------------------------
+
+
+def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
+    """Set-up in the rulebook's order (P5-SETUP-1..12)."""
+    thieves, personas, palace = g.check_config(config)
+    n = len(thieves)
+    s = P5State.__new__(P5State)
+    s._game = g
+    s.rng = Rng(seed)
+    s.n = n
+    s.day = 1
+    s.turn = 0
+    s.went = [False] * n
+    s.thief = thieves
+    s.persona = personas
+    s.fresh = [[0, 0, 0, 0] for _ in range(n)]
+    s.spent = [[0, 0, 0, 0] for _ in range(n)]
+    s.stats = [list(g.thief_stats[t]) for t in thieves]
+    s.loc = [OFF] * n
+    for f in ("conf", "held", "drawn", "party", "grants", "taken", "used_day", "used_pal"):
+        setattr(s, f, [[] for _ in range(n)])
+    s.supply = list(g.supply0)  # P5-SETUP-1
+    s.locs = list(g.loc_start)  # P5-SETUP-2
+    s.loc_deck = list(g.loc_other)
+    s.rng.shuffle(s.loc_deck)
+    s.result = 0
+    s.dec = []
+    s.work = []
+    s.disc = -1
+    ev: list[Event] = []
+    for p in range(n):  # P5-SETUP-4
+        for a in [g.thief_abil[thieves[p]], *g.persona_abils[personas[p]]]:
+            if g.ab_trigger[a] == T_SETUP:
+                for e in g.ab_effects[a]:
+                    if g.eff_op[e] == O_GAIN:
+                        s._gain(p, g.eff_amount[e], ev)
+                    else:
+                        s._raise_stat(p, g.eff_stat[e], g.eff_n[e], ev)
+    arsene = any(g.persona_party[x] for x in personas)
+    conf_deck = [  # P5-SETUP-5
+        c
+        for c in range(len(g.cards.confidants))
+        if g.conf_thief[c] not in thieves and (arsene or not g.conf_arsene_only[c])
+    ]
+    s.rng.shuffle(conf_deck)  # P5-SETUP-6
+    s.loc_conf = [conf_deck.pop() if conf_deck else -1 for _ in s.locs]
+    s.conf_deck = conf_deck
+    s.palace = palace  # P5-SETUP-7
+    s.alert = 0
+    s.boss_rem = []
+    s.shadow_deck = list(range(len(g.cards.shadows)))
+    s.rng.shuffle(s.shadow_deck)
+    s.rev = []
+    s.rem = []
+    s._reveal(g.reveal_per_player * n, ev)  # P5-SETUP-8
+    if n == 1:  # P5-SETUP-10
+        s._gain(0, g.solo_gain, ev)
+    for p in range(n):  # P5-SETUP-11
+        if g.persona_party[personas[p]]:
+            for _ in range(g.arsene_shadows):
+                if s.shadow_deck:
+                    s.held[p].append(s.shadow_deck.pop())
+    s.phase = ORDER if n > 1 else MAIN  # P5-SETUP-9 / P5-SETUP-12: day 1, off the board
+    return s
+
+
+def state_from_json(g: P5Game, data: Any) -> P5State:
+    if not isinstance(data, dict) or set(data) != set(_FIELDS):
+        raise RecordError(f"p5 state: expected an object with keys {', '.join(_FIELDS)}")
+    s = P5State.__new__(P5State)
+    s._game = g
+    for f in _FIELDS:
+        setattr(s, f, data[f])
+    s.rng = Rng.from_json(data["rng"])
+    s.dec = [_tuplify(x) for x in data["dec"]]
+    s.work = [_tuplify(x) for x in data["work"]]
+    s.grants = [[list(x) for x in gl] for gl in data["grants"]]
+    # shallow sanity checks: every index in range
+    ns = len(g.cards.shadows)
+    for sh in s.rev + s.shadow_deck + [x for h in s.held for x in h]:
+        if not 0 <= sh < ns:
+            raise RecordError(f"p5 state: shadow index {sh} out of range")
+    if not 0 <= s.palace < len(g.cards.palaces) or s.n not in (1, 2):
+        raise RecordError("p5 state: palace or player count out of range")
+    if s.phase not in range(6):
+        raise RecordError("p5 state: unknown phase")
+    return s
+
+
+def _tuplify(x: Any) -> Any:
+    if isinstance(x, list):
+        return tuple(_tuplify(v) for v in x)
+    return x
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def describe_decision(s: P5State) -> dict[str, Any]:
+    """What is being decided now and by whom (for views and UIs)."""
+    g = s.game
+    if s.phase == OVER:
+        return {"kind": "over", "player": None, "text": s.outcome_text()}
+    if s.dec:
+        d = s.dec[-1]
+        names = {
+            D_ENTER: "enter_order",
+            D_STAT: "stat",
+            D_ALLOC: "allocate_any",
+            D_MIX: "restore_mix",
+        }
+        texts = {
+            D_ENTER: "choose the next On Palace Enter effect to resolve",
+            D_STAT: "choose which social stat gets +1",
+            D_ALLOC: "choose which requirements the ANY damage meets",
+            D_MIX: "choose how the restored tokens split",
+        }
+        out = {"kind": names[d[0]], "player": d[1], "text": texts[d[0]]}
+        if d[0] == D_ALLOC:
+            out["target"] = g.target_id(d[2])
+            out["any"] = d[3]
+        return out
+    texts = {
+        ORDER: "choose who takes the next turn today",
+        MAIN: "take one action: visit, recruit, discover or palace",
+        DISCOVER: "visit the discovered location or try to recruit its confidant",
+        FIGHT: "fight in the palace, or end the turn",
+    }
+    return {"kind": PHASES[s.phase], "player": s.current_player, "text": texts.get(s.phase, "")}
+
+
+def _loc_name(g: P5Game, li: int) -> str:
+    if li == OFF:
+        return "off"
+    if li == IN_PALACE:
+        return "palace"
+    return g.cards.locations[li].id
+
+
+def make_view(s: P5State, player: int) -> dict[str, Any]:
+    """Everything public (P5 is co-operative and open) minus deck orders and the RNG."""
+    g = s.game
+    if not 0 <= player < s.n:
+        raise ConfigError(f"no player {player}: players are 0..{s.n - 1}")
+    cs = g.cards
+    sh = cs.shadows
+    players = []
+    for p in range(s.n):
+        players.append(
+            {
+                "thief": cs.thieves[s.thief[p]].id,
+                "persona": cs.personas[s.persona[p]].id,
+                "stats": dict(zip(STATS, s.stats[p], strict=True)),
+                "fresh": dict(zip(RESOURCES, s.fresh[p], strict=True)),
+                "spent": dict(zip(RESOURCES[:3], s.spent[p][:3], strict=True)),
+                "location": _loc_name(g, s.loc[p]),
+                "confidants": [cs.confidants[c].id for c in s.conf[p]],
+                "held": [sh[x].id for x in s.held[p]],
+                "drawn": [sh[x].id for x in s.drawn[p]],
+                "party": [sh[x].id for x in s.party[p]],
+                "grants": [dict(zip(RESOURCES[:3], x[:3], strict=True)) for x in s.grants[p]],
+                "taken": [sh[x].id for x in s.taken[p]],
+                "used_day": sorted(g.ab_key[a] for a in s.used_day[p]),
+                "used_palace": sorted(g.ab_key[a] for a in s.used_pal[p]),
+                "went": s.went[p],
+            }
+        )
+    return {
+        "game": "p5",
+        "me": player,
+        "day": s.day,
+        "days": g.days,
+        "phase": PHASES[s.phase],
+        "turn": s.turn,
+        "result": s.result,
+        "players": players,
+        "supply": dict(zip(RESOURCES, s.supply, strict=True)),
+        "locations": [
+            {"id": cs.locations[li].id, "confidant": cs.confidants[c].id if c >= 0 else None}
+            for li, c in zip(s.locs, s.loc_conf, strict=True)
+        ],
+        "discovered": cs.locations[s.disc].id if s.disc >= 0 else None,
+        "palace": {
+            "id": cs.palaces[s.palace].id,
+            "alert": s.alert * 25,
+            "shadows": [
+                {"id": sh[x].id, "remaining": dict(zip(RESOURCES, r, strict=True))}
+                for x, r in zip(s.rev, s.rem, strict=True)
+            ],
+            "boss": dict(zip(RESOURCES, s.boss_rem, strict=True)) if s.boss_rem else None,
+        },
+        "decks": {
+            "locations": len(s.loc_deck),
+            "confidants": len(s.conf_deck),
+            "shadows": len(s.shadow_deck),
+        },
+        "decision": describe_decision(s),
+        "dec": [_listify(x) for x in s.dec],
+        "work": [_listify(x) for x in s.work],
+    }
+
+
+def determinize(g: P5Game, view: dict[str, Any], player: int, rng: Rng) -> P5State:
+    """A full state consistent with ``view``; deck orders and the RNG are sampled."""
+    cs = g.cards
+    sidx, cidx, lidx = g.shadow_index, g.conf_index, g.loc_index
+    s = P5State.__new__(P5State)
+    s._game = g
+    s.rng = Rng(rng.randbelow(1 << 62))
+    ps = view["players"]
+    s.n = len(ps)
+    s.day = view["day"]
+    s.phase = PHASES.index(view["phase"])
+    s.turn = view["turn"]
+    s.result = view["result"]
+    s.went = [p["went"] for p in ps]
+    s.thief = [g.thief_index[p["thief"]] for p in ps]
+    s.persona = [g.persona_index[p["persona"]] for p in ps]
+    s.stats = [[p["stats"][k] for k in STATS] for p in ps]
+    s.fresh = [[p["fresh"][k] for k in RESOURCES] for p in ps]
+    s.spent = [[*(p["spent"][k] for k in RESOURCES[:3]), 0] for p in ps]
+    s.loc = [
+        OFF
+        if p["location"] == "off"
+        else IN_PALACE
+        if p["location"] == "palace"
+        else lidx[p["location"]]
+        for p in ps
+    ]
+    s.conf = [[cidx[c] for c in p["confidants"]] for p in ps]
+    s.held = [[sidx[x] for x in p["held"]] for p in ps]
+    s.drawn = [[sidx[x] for x in p["drawn"]] for p in ps]
+    s.party = [[sidx[x] for x in p["party"]] for p in ps]
+    s.grants = [[[x["stamina"], x["sp"], x["bullet"], 0] for x in p["grants"]] for p in ps]
+    s.taken = [[sidx[x] for x in p["taken"]] for p in ps]
+    s.used_day = [[g.ab_index[k] for k in p["used_day"]] for p in ps]
+    s.used_pal = [[g.ab_index[k] for k in p["used_palace"]] for p in ps]
+    s.supply = [view["supply"][k] for k in RESOURCES]
+    s.locs = [lidx[x["id"]] for x in view["locations"]]
+    s.loc_conf = [cidx[x["confidant"]] if x["confidant"] else -1 for x in view["locations"]]
+    s.disc = lidx[view["discovered"]] if view["discovered"] else -1
+    pal = view["palace"]
+    s.palace = g.palace_index[pal["id"]]
+    s.alert = pal["alert"] // 25
+    s.rev = [sidx[x["id"]] for x in pal["shadows"]]
+    s.rem = [[x["remaining"][k] for k in RESOURCES] for x in pal["shadows"]]
+    s.boss_rem = [pal["boss"][k] for k in RESOURCES] if pal["boss"] else []
+    s.dec = [_tuplify(x) for x in view["dec"]]
+    s.work = [_tuplify(x) for x in view["work"]]
+    # hidden: the decks. Locations not in play; confidants not seen and not removed at set-up;
+    # shadows not seen anywhere.
+    in_play = set(s.locs)
+    s.loc_deck = [i for i in g.loc_other if i not in in_play]
+    arsene = any(g.persona_party[x] for x in s.persona)
+    seen_c = {c for c in s.loc_conf if c >= 0} | {c for cl in s.conf for c in cl}
+    s.conf_deck = [
+        c
+        for c in range(len(cs.confidants))
+        if c not in seen_c
+        and g.conf_thief[c] not in s.thief
+        and (arsene or not g.conf_arsene_only[c])
+    ]
+    seen_s = set(s.rev) | {x for h in s.held for x in h} | {x for h in s.taken for x in h}
+    s.shadow_deck = [i for i in range(len(cs.shadows)) if i not in seen_s]
+    for deck in (s.loc_deck, s.conf_deck, s.shadow_deck):
+        s.rng.shuffle(deck)
+    del s.conf_deck[view["decks"]["confidants"] :]
+    del s.shadow_deck[view["decks"]["shadows"] :]
+    return s
