@@ -180,7 +180,7 @@ def play_row(
         returns = state.returns()
         summary = dict(sim_game.summarize(state))
     except Exception as exc:  # recorded in the row, not hidden
-        row.update(winner=None, length=None, turns=None, error=_one_line(exc), outcome="")
+        row.update(winner=None, length=None, turns=None, error=_one_line(exc), outcome=None)
         row["seconds"] = round(time.perf_counter() - start, 6)
         return row
     row["winner"] = _winner(returns)
@@ -188,7 +188,7 @@ def play_row(
     turns = summary.get(sim_game.turns_key) if sim_game.turns_key else None
     row["turns"] = turns if isinstance(turns, int) and not isinstance(turns, bool) else None
     row["seconds"] = round(time.perf_counter() - start, 6)
-    row["error"] = ""
+    row["error"] = None
     row["outcome"] = state.outcome_text()
     for seat, value in enumerate(returns):
         row[f"return_{seat}"] = float(value)
