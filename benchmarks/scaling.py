@@ -1,0 +1,70 @@
+#!/usr/bin/env python
+"""Simulation throughput: games/s with 1 and 2 processes, and Ray (local) vs the pool.
+
+    python benchmarks/scaling.py vs --games 200 --seat random --seat random
+    PYTHONPATH=tests/bots python benchmarks/scaling.py velvet_toys:DUEL --seat ismcts:20 \
+        --seat random --games 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from velvet.engine.errors import VelvetError
+from velvet.sim.games import resolve_game
+from velvet.sim.run import run_sim
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="p5, vs, or package.module:SIMGAME")
+    parser.add_argument("--seat", action="append", default=None, metavar="BOT",
+                        help="bot per seat (repeat); default random in each seat")
+    parser.add_argument("--games", type=int, default=200, help="games per measurement")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2],
+                        help="process counts to measure (default 1 2)")
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray measurement")
+    parser.add_argument("--config", default=None, help="game configuration as JSON")
+    parser.add_argument("--seed", type=int, default=0, help="base seed")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        sim_game = resolve_game(args.game)
+        loaded = sim_game.load(())
+        seats = args.seat or ["random"] * min(loaded.num_players)
+        config = json.loads(args.config) if args.config else sim_game.config_for(loaded, len(seats))
+        runs = [("pool", w) for w in args.workers]
+        if not args.no_ray:
+            runs.append(("ray", max(args.workers)))
+        print(f"{args.game}: {args.games} games, seats {' '.join(seats)}, "
+              f"{os.cpu_count()} cores here")
+        print(f"{'backend':<8}{'workers':>8}{'games/s':>12}{'wall s':>10}{'speed-up':>10}")
+        base = None
+        for backend, workers in runs:
+            with tempfile.TemporaryDirectory() as tmp:
+                began = time.perf_counter()
+                summary = run_sim(args.game, args.games, seats, config, args.seed,
+                                  Path(tmp) / "r", workers=workers, backend=backend,
+                                  progress=False)
+                wall = time.perf_counter() - began
+            rate = summary.played_now / wall
+            base = base or rate
+            print(f"{backend:<8}{workers:>8}{rate:>12.1f}{wall:>10.2f}{rate / base:>9.2f}x")
+        print("(wall time includes starting workers, and Ray itself for the ray row)")
+    except (VelvetError, json.JSONDecodeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
