@@ -1,0 +1,82 @@
+"""Small helpers to build Persona VS positions and play actions by text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from velvet.engine.core import Event
+from velvet.engine.rng import Rng
+from velvet.vs.game import VsGame, load_vs_game
+from velvet.vs.state import PLAN, VsState
+
+FILLER = "006"  # Bicorn: a plain cost-1 persona used to pad decks and hands
+
+
+def game() -> VsGame:
+    return load_vs_game()
+
+
+def position(
+    *,
+    turn: int = 0,
+    hands: Sequence[Sequence[str]] = ((), ()),
+    fields: Sequence[Sequence[Sequence[str]]] = (((), (), ()), ((), (), ())),
+    decks: Sequence[Sequence[str]] | None = None,
+    discards: Sequence[Sequence[str]] = ((), ()),
+    hp: Sequence[int] = (30, 30),
+    step: int = PLAN,
+    more_used: bool = False,
+    seed: int = 1,
+) -> VsState:
+    """A state with exactly these zones (card ids); decks default to 10 fillers each."""
+    g = game()
+    ix = g.index
+    s = VsState.blank(g)
+    s.rng = Rng(seed)
+    s.pcs = ("p5", "p4")
+    s.turn = turn
+    s.step = step
+    s.more_used = more_used
+    s.hp = list(hp)
+    if decks is None:
+        decks = ([FILLER] * 10, [FILLER] * 10)
+    s.hand = [[ix[c] for c in h] for h in hands]
+    s.deck = [[ix[c] for c in d] for d in decks]
+    s.disc = [[ix[c] for c in d] for d in discards]
+    s.field = [[tuple(ix[c] for c in st) for st in f] for f in fields]
+    s.decklists = (
+        tuple(sorted(s.zones(0).elements())),
+        tuple(sorted(s.zones(1).elements())),
+    )
+    return s
+
+
+def act(state: VsState, *texts: str) -> list[Event]:
+    """Apply actions by text through the checked path; returns all their events."""
+    events: list[Event] = []
+    for text in texts:
+        events += state.apply(state.game.parse_action(text))
+    return events
+
+
+def legal(state: VsState) -> set[str]:
+    return {str(a) for a in state.legal_actions()}
+
+
+def kinds(events: Sequence[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def field_ids(state: VsState, p: int) -> list[list[str]]:
+    ids = state.game.ids
+    return [[ids[c] for c in st] for st in state.field[p]]
+
+
+def hand_ids(state: VsState, p: int) -> list[str]:
+    ids = state.game.ids
+    return [ids[c] for c in state.hand[p]]
+
+
+def disc_ids(state: VsState, p: int) -> list[str]:
+    ids = state.game.ids
+    return [ids[c] for c in state.disc[p]]

@@ -1,0 +1,571 @@
+"""Rule tests for Persona VS, one clause (or a table of cases) at a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.vs.helpers import act, disc_ids, field_ids, hand_ids, kinds, legal, position
+from velvet.engine.errors import IllegalActionError
+from velvet.vs.state import DECLARE, ORDER, PLAN, REACT1, REACT2
+
+E = ((), (), ())
+
+
+def illegal_rule(state, text: str) -> str:  # type: ignore[no-untyped-def]
+    before = state.canonical()
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(state.game.parse_action(text))
+    assert state.canonical() == before, "an illegal action must change nothing"
+    return info.value.rule_id
+
+
+# --- the turn -----------------------------------------------------------------------------
+
+
+def test_turn_runs_planning_skill_draw_then_passes() -> None:
+    # rule: VS-TURN-1
+    s = position(hands=(["001", "006"], ["026"]), fields=((["003"], (), ()), E))
+    assert s.step == PLAN and s.current_player == 0
+    act(s, "end")
+    assert s.step == DECLARE
+    events = act(s, "noskill")
+    assert s.turn == 1 and s.step == PLAN and s.turn_no == 2
+    assert "draw" in kinds(events) and "turn" in kinds(events)
+    assert len(s.hand[0]) == 5
+
+
+def test_planning_allows_any_order_and_repeats() -> None:
+    # rule: VS-PLAN-1
+    s = position(hands=(["002", "004", "015", "016", "006", "006"], []), fields=((["001"], (), ()), E))
+    act(s, "support 016")  # draw 2 first
+    act(s, "summon 002", "pay hand 006")
+    act(s, "change s1")
+    act(s, "summon 004", "pay hand 006")
+    act(s, "support 015")
+    assert field_ids(s, 0) == [["002"], ["001"], ["004"]]
+    assert s.step == PLAN and "end" in legal(s)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("summon 002", "VS-PLAN-1"),
+        ("fuse 002 m", "VS-PLAN-1"),
+        ("change s1", "VS-CHANGE-1"),
+        ("support 015", "VS-SUPPORT-1"),
+    ],
+)
+def test_planning_actions_only_in_the_planning_step(text: str, rule: str) -> None:
+    # rule: VS-PLAN-1, VS-CHANGE-1, VS-SUPPORT-1
+    s = position(hands=(["002", "015", "006"], []), fields=((["001"], ["003"], ()), E), step=DECLARE)
+    assert illegal_rule(s, text) == rule
+
+
+# --- summoning and costs -------------------------------------------------------------------
+
+
+def test_summon_pays_cost_with_hand_cards_one_decision_each() -> None:
+    # rule: VS-SUMMON-1
+    s = position(hands=(["012", "006", "003", "005", "002"], []))
+    act(s, "summon 012")
+    assert s.frames and s.current_player == 0
+    assert legal(s) == {"pay hand 006", "pay hand 003", "pay hand 005", "pay hand 002"}
+    act(s, "pay hand 006", "pay hand 003")
+    assert field_ids(s, 0)[0] == []
+    events = act(s, "pay hand 005")
+    assert field_ids(s, 0) == [["012"], [], []]
+    assert disc_ids(s, 0) == ["006", "003", "005"]
+    assert "summon" in kinds(events)
+
+
+def test_summon_cost_with_a_field_stack_counts_as_one() -> None:
+    # rule: VS-SUMMON-1
+    s = position(hands=(["012", "006", "003"], []), fields=((["002", "004"], ["001"], ()), E))
+    act(s, "summon 012")
+    assert "pay field m" in legal(s) and "pay field s1" in legal(s)
+    act(s, "pay field m", "pay hand 006", "pay hand 003")
+    # the two-card stack paid 1; it went whole to the discard pile
+    assert sorted(disc_ids(s, 0)) == ["002", "003", "004", "006"]
+    assert field_ids(s, 0) == [["012"], ["001"], []]
+
+
+def test_summon_refused_when_cost_cannot_be_paid() -> None:
+    # rule: VS-SUMMON-1
+    s = position(hands=(["013", "006"], []))
+    assert "summon 013" not in legal(s)
+    assert illegal_rule(s, "summon 013") == "VS-SUMMON-1"
+    assert illegal_rule(s, "summon 002") == "VS-SUMMON-1"  # not in hand
+
+
+def test_cost_payment_only_offers_choices_that_can_still_finish() -> None:
+    # rule: VS-SUMMON-1, VS-FIELD-1
+    # Field full: one of the 2 payments must be a field persona.
+    s = position(hands=(["007", "006"], []), fields=((["001"], ["003"], ["005"]), E))
+    act(s, "summon 007")
+    assert legal(s) == {"pay hand 006", "pay field m", "pay field s1", "pay field s2"}
+    act(s, "pay hand 006")
+    assert legal(s) == {"pay field m", "pay field s1", "pay field s2"}
+    assert illegal_rule(s, "pay hand 006") in ("VS-FIELD-1", "VS-SUMMON-1")
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        (((), (), ()), [["002"], [], []]),  # no main: it must be the main
+        ((["001"], (), ()), [["001"], ["002"], []]),
+        ((["001"], ["003"], ()), [["001"], ["003"], ["002"]]),
+        ((["001"], (), ["003"]), [["001"], ["002"], ["003"]]),
+    ],
+)
+def test_summoned_persona_takes_a_free_slot(fields, expected) -> None:  # type: ignore[no-untyped-def]
+    # rule: VS-FIELD-1
+    s = position(hands=(["002", "006"], []), fields=(fields, E))
+    act(s, "summon 002", "pay hand 006")
+    assert field_ids(s, 0) == expected
+
+
+def test_field_full_summon_must_send_a_persona() -> None:
+    # rule: VS-FIELD-1
+    s = position(hands=(["001", "002", "006"], []), fields=((["003"], ["004"], ["005"]), E))
+    assert "summon 001" not in legal(s)  # cost 0: nothing can make room
+    assert illegal_rule(s, "summon 001") == "VS-FIELD-1"
+    act(s, "summon 002", "pay field s1")
+    assert field_ids(s, 0) == [["003"], ["002"], ["005"]]
+    assert sum(1 for st in s.field[0] if st) == 3
+
+
+def test_sending_the_main_as_cost_puts_the_summon_in_main() -> None:
+    # rule: VS-FIELD-1
+    s = position(hands=(["002"], []), fields=((["003"], ["004"], ["005"]), E))
+    act(s, "summon 002", "pay field m")
+    assert field_ids(s, 0) == [["002"], ["004"], ["005"]]
+
+
+# --- field roles --------------------------------------------------------------------------
+
+
+def test_only_main_skills_outside_one_more() -> None:
+    # rule: VS-FIELD-2
+    s = position(fields=((["001"], ["003"], ()), E), step=DECLARE)
+    assert legal(s) == {"noskill", "skill m 001 0", "skill m 001 1"}
+    assert illegal_rule(s, "skill s1 003 0") == "VS-FIELD-2"
+
+
+def test_sub_abilities_work() -> None:
+    # rule: VS-FIELD-2
+    # Kelpie's Wind Boost (+2 to wind skills) works from a sub.
+    s = position(fields=((["010"], ["011"], ()), (["026"], (), ())), step=DECLARE)
+    act(s, "skill m 010 0", "pass")
+    assert s.hp[1] == 30 - 6
+
+
+def test_main_weakness_counts_not_subs() -> None:
+    # rule: VS-FIELD-3
+    # Defender main Izanagi is weak to wind; its sub Tomoe is weak to fire.
+    s = position(fields=((["003"], (), ()), (["026"], ["028"], ())), step=DECLARE)
+    events = act(s, "skill m 003 0", "pass")  # fire at Izanagi: no weakness
+    assert "one_more" not in kinds(events)
+    s = position(fields=((["010"], (), ()), (["026"], ["028"], ())), step=DECLARE)
+    events = act(s, "skill m 010 0", "pass")  # wind at Izanagi: weakness
+    assert "one_more" in kinds(events)
+
+
+# --- fusion -------------------------------------------------------------------------------
+
+
+def test_fuse_places_hand_card_on_top_paying_its_full_cost() -> None:
+    # rule: VS-FUSE-1
+    s = position(hands=(["007", "006", "003"], []), fields=((["001"], ["002"], ()), E))
+    act(s, "fuse 007 s1")
+    assert s.frames[-1][4] == 2  # the materials pay nothing
+    assert "pay field s1" not in legal(s)  # a material cannot pay
+    act(s, "pay hand 006", "pay hand 003")
+    assert field_ids(s, 0) == [["001"], ["002", "007"], []]
+
+
+def test_fused_persona_has_every_skill_of_its_stack() -> None:
+    # rule: VS-FUSE-1
+    s = position(fields=((["001", "002", "007"], (), ()), E), step=DECLARE)
+    assert legal(s) == {
+        "noskill", "skill m 001 0", "skill m 001 1", "skill m 002 0", "skill m 007 0",
+    }
+
+
+def test_fuse_any_number_of_personas_into_one() -> None:
+    # rule: VS-FUSE-2
+    s = position(hands=(["012", "006", "003", "005"], []), fields=((["001"], ["002"], ["004"]), E))
+    act(s, "fuse 012 m+s1+s2", "pay hand 006", "pay hand 003", "pay hand 005")
+    assert field_ids(s, 0) == [["001", "002", "004", "012"], [], []]
+    assert illegal_rule(position(hands=(["002", "006"], []), fields=((["001"], (), ()), E)),
+                        "fuse 002 s1") == "VS-FUSE-2"
+
+
+@pytest.mark.parametrize("leave", ["bounce", "destroy"])
+def test_stack_leaving_sends_materials_to_discard(leave: str) -> None:
+    # rule: VS-FUSE-3
+    card = "018" if leave == "bounce" else "043"
+    s = position(hands=([card], []), fields=((["003"], (), ()), (["026"], ["002", "004"], ())))
+    act(s, f"support {card}", "target p1 s1")
+    assert field_ids(s, 1) == [["026"], [], []]
+    if leave == "bounce":
+        assert hand_ids(s, 1) == ["004"]
+        assert disc_ids(s, 1) == ["002"]
+    else:
+        assert sorted(disc_ids(s, 1)) == ["002", "004"]
+
+
+def test_cannot_fuse_into_a_copy_of_itself() -> None:
+    # rule: VS-FUSE-4
+    s = position(hands=(["002", "006"], []), fields=((["002"], ["003"], ()), E))
+    assert "fuse 002 m" not in legal(s)
+    assert illegal_rule(s, "fuse 002 m") == "VS-FUSE-4"
+    s = position(hands=(["002", "006"], []), fields=((["002", "007"], ["003"], ()), E))
+    assert illegal_rule(s, "fuse 002 m") == "VS-FUSE-4"  # a copy inside the stack counts
+    # ruling: a card inside another stack is not a persona you control, so this is fine
+    assert "fuse 002 s1" in legal(s)
+
+
+def test_repeated_abilities_in_a_stack_stack() -> None:
+    # rule: VS-FUSE-5
+    # Jack Frost (Resist Ice -2) fused under Koropokkur (Resist Ice -2): -4 to ice.
+    s = position(fields=((["007"], (), ()), (["004", "007"], (), ())), step=DECLARE, turn=0)
+    s.field[0][0] = (s.game.index["032"],)  # attacker: Kintoki-Douji, Bufu ice 2
+    act(s, "skill m 032 0", "pass")
+    assert s.hp[1] == 30  # 2 - 2 - 2 -> 0
+    s = position(fields=((["013"], (), ()), (["004", "007"], (), ())), step=DECLARE)
+    s.field[0][0] = (s.game.index["007"],)  # Bufu ice 4 against -2 -2
+    act(s, "skill m 007 0", "pass")
+    assert s.hp[1] == 30
+    s = position(fields=((["007"], (), ()), (["004"], (), ())), step=DECLARE)
+    act(s, "skill m 007 0", "pass")
+    assert s.hp[1] == 28  # one copy only: 4 - 2
+
+
+def test_change_swaps_main_and_sub() -> None:
+    # rule: VS-CHANGE-1
+    s = position(fields=((["001"], ["003"], ["004"]), E))
+    assert {"change s1", "change s2"} <= legal(s)
+    act(s, "change s2")
+    assert field_ids(s, 0) == [["004"], ["003"], ["001"]]
+    s = position(fields=((["001"], (), ()), E))
+    assert illegal_rule(s, "change s1") == "VS-CHANGE-1"
+
+
+# --- supports and low HP --------------------------------------------------------------------
+
+
+def test_any_number_of_supports_in_planning() -> None:
+    # rule: VS-SUPPORT-1
+    s = position(hands=(["015", "015", "016"], []), hp=(20, 30))
+    act(s, "support 015", "support 015", "support 016")
+    assert s.hp[0] == 26
+    assert len(s.hand[0]) == 2
+    assert disc_ids(s, 0) == ["015", "015", "016"]
+
+
+@pytest.mark.parametrize(
+    ("card", "hp", "expected_hp"),
+    [("015", 11, 14), ("015", 10, 16), ("015", 3, 9), ("044", 5, 6)],
+)
+def test_low_hp_box_replaces_normal_effect(card: str, hp: int, expected_hp: int) -> None:
+    # rule: VS-LOWHP-1
+    s = position(hands=([card], []), hp=(hp, 30))
+    events = act(s, f"support {card}")
+    assert s.hp[0] == expected_hp
+    assert events[0].data["lowhp"] == (hp <= 10 and card == "015")
+
+
+def test_low_hp_box_on_a_react() -> None:
+    # rule: VS-LOWHP-1
+    # Makarakarn: -3 damage, or negate at 10 HP or less.
+    for hp, expected in ((20, 20 - 5), (10, 10)):  # (7 - 3) + 1 Attack Boost
+        s = position(hands=([], ["021"]), fields=((["013"], (), ()), (["026"], (), ())),
+                     step=DECLARE, hp=(30, hp))
+        act(s, "skill m 013 0", "react 021", "pass")
+        assert s.hp[1] == expected
+
+
+# --- the skill step ------------------------------------------------------------------------
+
+
+def test_skill_step_windows_are_the_defenders_decisions() -> None:
+    # rule: VS-SKILL-1
+    s = position(hands=(["024"], ["024", "021"]), fields=((["013"], (), ()), (["026"], (), ())),
+                 step=DECLARE)
+    act(s, "skill m 013 0")
+    assert s.step == REACT1 and s.current_player == 1
+    assert legal(s) == {"pass", "react 021"}  # the resolution React waits
+    act(s, "pass")
+    assert s.hp[1] == 30 - 8  # Hassou Tobi 7 + Attack Boost 1
+    assert s.step == REACT2 and s.current_player == 1
+    assert legal(s) == {"pass", "react 024"}
+    act(s, "react 024")
+    assert s.hp[1] == 24
+    assert s.turn == 1  # Skill Step ended, Draw Step done
+    assert illegal_rule(position(), "react 021") == "VS-SKILL-1"
+
+
+def test_only_one_react_per_window() -> None:
+    # rule: VS-SKILL-1
+    s = position(hands=([], ["021", "045"]), fields=((["013"], (), ()), (["026"], (), ())),
+                 step=DECLARE)
+    act(s, "skill m 013 0", "react 021")
+    assert s.step == REACT2
+    assert "react 045" not in legal(s)
+
+
+def test_declared_skill_cannot_change_even_after_a_swap() -> None:
+    # rule: VS-SKILL-2
+    # Traesto returns the attacker's main to hand; the declared skill still resolves.
+    s = position(hands=([], ["050"]), fields=((["013"], ["001"], ()), (["026"], (), ())),
+                 step=DECLARE)
+    act(s, "skill m 013 0", "react 050", "target p0 m")  # attacker's main bounced
+    assert s.current_player == 0 and s.frames  # the attacker promotes a sub
+    act(s, "promote s1")
+    assert field_ids(s, 0)[0] == ["001"]
+    assert s.hp[1] == 30 - 7  # Hassou Tobi still resolved (no Attack Boost left on the field)
+    assert illegal_rule(s, "skill m 001 0") == "VS-SKILL-2"
+
+
+def test_declared_skill_resolves_after_a_react_swaps_the_attackers_main(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # rule: VS-SKILL-2
+    from velvet.vs.game import load_vs_game
+
+    custom = tmp_path / "swap.toml"
+    custom.write_text(
+        '[[react]]\nid = "901"\nname = "Forced Change"\ntiming = "declaration"\n'
+        'effects = [{ op = "swap", who = "opponent" }]\n',
+        encoding="utf-8",
+    )
+    g = load_vs_game([custom])
+    s = position(fields=((["010"], ["003"], ()), (["026"], (), ())), step=DECLARE)
+    s._game = g
+    ix = g.index
+    s.hand[1] = [ix["901"]]
+    s.field = [[tuple(ix[c] for c in st) for st in f] for f in (
+        (["010"], ["003"], ()), (["026"], (), ()))]
+    act(s, "skill m 010 0", "react 901", "target p0 s1")
+    assert field_ids(s, 0)[0] == ["003"]
+    # Garu (wind 4) still resolves, not Jack-o'-Lantern's Agi, and hits Izanagi's weakness
+    assert s.hp[1] == 26 and s.more_pending
+
+
+def test_defender_swap_react_changes_the_weakness_checked() -> None:
+    # rule: VS-SKILL-2, VS-FIELD-3
+    # Baton Pass swaps the defender's main (weak to wind) for a sub that is not.
+    s = position(hands=([], ["022"]), fields=((["010"], (), ()), (["026"], ["028"], ())),
+                 step=DECLARE)
+    events = act(s, "skill m 010 0", "react 022", "target p1 s1")
+    assert "one_more" not in kinds(events)
+    assert s.hp[1] == 26
+
+
+def test_reacts_modify_first_then_turn_player_orders_the_rest() -> None:
+    # rule: VS-SKILL-3
+    # Desperado (x2 this turn at low HP) and Rakukaja (-2 React) on Shiisaa (4).
+    s = position(hands=(["017"], ["045"]), fields=((["008"], ["011"], ()), (["033"], (), ())),
+                 hp=(10, 30))
+    act(s, "support 017", "end", "skill m 008 0", "react 045")
+    # React first: 4 - 2 = 2. Then x2 (support) and -1? none here: only one non-React -> applied.
+    assert s.hp[1] == 30 - 4
+    # Two different non-React modifiers: the turn player orders them.
+    s = position(hands=(["017"], []), fields=((["008"], (), ()), (["008"], (), ())), hp=(10, 30))
+    s.field[1][0] = (s.game.index["008"],)  # defender Shiisaa: Resist Physical -1
+    act(s, "support 017", "end", "skill m 008 0", "pass")
+    assert s.step == ORDER and s.current_player == 0
+    assert legal(s) == {"first 0", "first 1"}
+    mods = s.mods[:]
+    pick = next(i for i, m in enumerate(mods) if m == (1, 2))  # x2 first: 4*2-1 = 7
+    act(s, f"first {pick}")
+    assert s.hp[1] == 23
+    s = position(hands=(["017"], []), fields=((["008"], (), ()), (["008"], (), ())), hp=(10, 30))
+    act(s, "support 017", "end", "skill m 008 0", "pass")
+    pick = next(i for i, m in enumerate(s.mods) if m == (0, -1))  # -1 first: (4-1)*2 = 6
+    act(s, f"first {pick}")
+    assert s.hp[1] == 24
+    assert illegal_rule(s, "first 0") == "VS-SKILL-3"
+
+
+def test_no_order_decision_when_order_cannot_matter() -> None:
+    # rule: VS-SKILL-3
+    s = position(hands=(["017"], []), fields=((["013"], (), ()), (["008"], (), ())))
+    act(s, "support 017", "end", "skill m 013 0", "pass")  # +2, +1, -1 on 7: no clamping
+    assert s.step != ORDER
+    assert s.hp[1] == 30 - 9
+
+
+@pytest.mark.parametrize("who", ["choice", "no persona"])
+def test_skill_step_may_be_skipped(who: str) -> None:
+    # rule: VS-SKILL-4
+    if who == "choice":
+        s = position(fields=((["001"], (), ()), (["026"], (), ())))
+        act(s, "end", "noskill")
+    else:
+        s = position(fields=(E, (["026"], (), ())))
+        events = act(s, "end")
+        assert any(e.kind == "noskill" for e in events)
+    assert s.turn == 1 and s.hp == [30, 30]
+
+
+# --- 1 more ---------------------------------------------------------------------------------
+
+
+def test_weakness_hit_with_damage_triggers_one_more() -> None:
+    # rule: VS-MORE-1
+    s = position(fields=((["010"], (), ()), (["026"], (), ())), step=DECLARE)
+    events = act(s, "skill m 010 0")
+    events += act(s, "pass")
+    assert "one_more" in kinds(events)
+    act(s, "pass")
+    assert s.step == DECLARE and s.turn == 0 and s.more_used
+
+
+def test_subs_skills_during_one_more() -> None:
+    # rule: VS-MORE-2
+    s = position(fields=((["010"], ["003"], ()), (["026"], (), ())), step=DECLARE)
+    act(s, "skill m 010 0", "pass", "pass")
+    assert "skill s1 003 0" in legal(s)
+    act(s, "skill s1 003 0", "pass", "pass")
+    assert s.hp[1] == 30 - 4 - 3
+    assert s.turn == 1
+
+
+def test_one_more_only_once_per_skill_step() -> None:
+    # rule: VS-MORE-3
+    s = position(fields=((["010"], (), ()), (["026"], (), ())), step=DECLARE)
+    act(s, "skill m 010 0", "pass", "pass", "skill m 010 0", "pass")
+    assert not s.more_pending
+    events = act(s, "pass")
+    assert s.turn == 1 and "one_more" not in kinds(events)
+
+
+@pytest.mark.parametrize("react", ["020", "045"])
+def test_no_one_more_when_damage_negated_or_zero(react: str) -> None:
+    # rule: VS-MORE-3
+    # Tetrakarn negates physical; Rakukaja (-2) brings Lunge 2 to 0. Defender Himiko is weak to physical.
+    s = position(hands=([], [react]), fields=((["005"], (), ()), (["031"], (), ())), step=DECLARE)
+    events = act(s, "skill m 005 0", f"react {react}", "pass")
+    assert "weakness" not in kinds(events) and "one_more" not in kinds(events)
+    assert s.hp[1] == 30 and s.turn == 1
+
+
+def test_if_weakness_skill_effect() -> None:
+    # rule: VS-MORE-1
+    # Mandrake's Lunge makes the opponent discard at random only on a weakness hit.
+    s = position(hands=([], ["006", "006"]), fields=((["005"], (), ()), (["031"], (), ())),
+                 step=DECLARE)
+    act(s, "skill m 005 0", "pass")
+    assert len(s.hand[1]) == 1
+
+
+# --- draw step and the end ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("hand", "drawn"), [(0, 5), (2, 3), (5, 0), (6, 0)])
+def test_draw_step_fills_hand_to_five(hand: int, drawn: int) -> None:
+    # rule: VS-DRAW-1
+    s = position(hands=(["006"] * hand, []))
+    act(s, "end")
+    assert len(s.hand[0]) == max(5, hand)
+    assert len(s.deck[0]) == 10 - drawn
+
+
+def test_hp_zero_loses() -> None:
+    # rule: VS-END-1
+    s = position(fields=((["013"], (), ()), (["026"], (), ())), step=DECLARE, hp=(30, 8))
+    events = act(s, "skill m 013 0", "pass")
+    assert s.is_terminal() and s.returns() == [1.0, 0.0]
+    assert events[-1].kind == "game_over" and s.hp[1] <= 0
+    assert "HP" in s.outcome_text()
+
+
+def test_cannot_draw_required_cards_loses() -> None:
+    # rule: VS-END-2
+    s = position(hands=(["006", "006"], []), decks=(["006", "006"], ["006"] * 10))
+    act(s, "end")  # no persona: the Skill Step is skipped, then the Draw Step needs 3
+    assert s.is_terminal() and s.winner == 1 and "draw" in s.outcome_text()
+    s = position(hands=(["006"] * 5, []), decks=([], ["006"] * 10))
+    act(s, "end")
+    assert not s.is_terminal()  # a hand of 5 needs no draw
+
+
+def test_draw_effect_from_short_deck_is_not_a_loss() -> None:
+    # rule: VS-END-2
+    s = position(hands=(["016"], []), decks=(["006"], ["006"] * 10))
+    act(s, "support 016")
+    assert not s.is_terminal() and len(s.hand[0]) == 1 and not s.deck[0]
+
+
+def test_discards_go_to_owners_pile() -> None:
+    # rule: VS-DISCARD-1
+    s = position(hands=(["043", "042"], ["006", "003"]), fields=((["001"], (), ()), (["026"], ["002"], ())))
+    act(s, "support 043", "target p1 s1", "support 042")
+    assert s.current_player == 1  # the opponent chooses their own discard
+    act(s, "discard 003")
+    assert disc_ids(s, 1) == ["002", "003"]
+    assert disc_ids(s, 0) == ["043", "042"]
+
+
+# --- further rules ----------------------------------------------------------------------------
+
+
+def test_never_two_personas_of_one_name() -> None:
+    # rule: VS-RULE-NAME
+    s = position(hands=(["002", "006"], []), fields=((["002"], (), ()), E))
+    assert "summon 002" not in legal(s)
+    assert illegal_rule(s, "summon 002") == "VS-RULE-NAME"
+    s = position(hands=(["002", "006"], []), fields=((["001"], ["002"], ()), E))
+    assert illegal_rule(s, "fuse 002 m") == "VS-RULE-NAME"
+
+
+@pytest.mark.parametrize(("subs", "choices"), [((["003"], ()), {"promote s1"}),
+                                                 ((["003"], ["004"]), {"promote s1", "promote s2"}),
+                                                 (((), ()), set())])
+def test_losing_the_main_replaces_it_with_a_sub(subs, choices) -> None:  # type: ignore[no-untyped-def]
+    # rule: VS-RULE-LOSEMAIN
+    s = position(hands=(["043"], []), fields=((["001"], (), ()), (["026"], *subs)), hp=(5, 30))
+    act(s, "support 043", "target p1 m")  # low HP: destroy any
+    if choices:
+        assert s.current_player == 1 and legal(s) == choices
+        assert illegal_rule(s, "end") == "VS-RULE-LOSEMAIN"
+        act(s, sorted(choices)[0])
+        assert field_ids(s, 1)[0] == ["003"]
+    else:
+        assert s.current_player == 0 and field_ids(s, 1) == [[], [], []]
+        act(s, "end", "skill m 001 0", "pass")  # the game goes on without a persona
+        assert s.hp[1] == 27
+
+
+def test_ultimate_needs_the_named_persona_from_hand() -> None:
+    # rule: VS-RULE-ULT
+    hand = ["014", "001", "006", "006", "006", "006", "006"]
+    s = position(hands=(hand, []))
+    act(s, "summon 014")
+    assert legal(s) == {"pay hand 001"}
+    act(s, "pay hand 001")
+    assert s.frames[-1][4] == 5
+    act(s, *["pay hand 006"] * 5)
+    assert field_ids(s, 0)[0] == ["014"]
+    s = position(hands=(["014", *["006"] * 6], []))
+    assert "summon 014" not in legal(s)
+    assert illegal_rule(s, "summon 014") == "VS-RULE-ULT"
+
+
+def test_ultimate_takes_the_named_card_from_inside_a_stack() -> None:
+    # rule: VS-RULE-ULT
+    s = position(hands=(["014", *["006"] * 5], []), fields=((["001", "002", "007"], ["003"], ()), E))
+    act(s, "summon 014")
+    assert "pay stack m 001" in legal(s)
+    act(s, "pay stack m 001")
+    assert field_ids(s, 0)[0] == ["002", "007"]  # only the named card left the stack
+    assert disc_ids(s, 0) == ["001"]
+    act(s, *["pay hand 006"] * 5)
+    assert field_ids(s, 0) == [["002", "007"], ["003"], ["014"]]
+
+
+def test_ultimate_named_card_as_a_field_persona() -> None:
+    # rule: VS-RULE-ULT
+    s = position(hands=(["014", *["006"] * 5], []), fields=((["001"], (), ()), E))
+    act(s, "summon 014", "pay field m")
+    act(s, *["pay hand 006"] * 5)
+    assert field_ids(s, 0)[0] == ["014"]
