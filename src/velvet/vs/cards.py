@@ -357,7 +357,9 @@ def ability_text(ability: Ability) -> str:
         return f"{ability.name}: your{of} skills deal {change}."
     if ability.trigger == "defend":
         return f"{ability.name}:{of or ''} skills against you deal {change}."
-    return f"{ability.name}: when played, " + _effects_text(ability.effects)
+    return (
+        f"{ability.name}: when played, " + "; ".join(effect_text(e) for e in ability.effects) + "."
+    )
 
 
 def skill_text(skill: Skill) -> str:

@@ -293,6 +293,14 @@ class VsState(State):
         if self.winner == -1:
             self.winner = winner
             self.step = OVER
+            # Cards between zones settle: a persona being paid for returns to hand,
+            # a resolving Support/React goes to the discard pile.
+            for fr in self.frames:
+                if fr[0] == F_PAY:
+                    self.hand[fr[1]].append(fr[2])
+            for q, e, x in self.effq:
+                if e < 0:
+                    self.disc[q].append(x)
             self.frames.clear()
             self.effq.clear()
             ev.append(Event("game_over", {"winner": winner, "reason": reason}))
