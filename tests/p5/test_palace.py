@@ -1,0 +1,352 @@
+"""The palace, combat, the boss, dice and the terminology keywords."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts
+from velvet.engine.errors import IllegalActionError
+from velvet.p5.game import P5Game
+from velvet.p5.state import FIGHT, IN_PALACE, P5State
+
+
+def fighting(game: P5Game, *shadows: str, persona: str = "goemon", thief: str = "skull",
+             palace: str = "kamoshida", **tokens: int) -> P5State:
+    """A solo player already inside the palace (On Palace Enter done), facing ``shadows``."""
+    s = make(game, ((thief, persona),), palace=palace)
+    reveal(s, *shadows)
+    give(s, **tokens)
+    s.loc[0], s.phase = IN_PALACE, FIGHT
+    return s
+
+
+def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
+    # rule: P5-PALACE-1
+    s = make(game, (("mona", "goemon"),))
+    s.alert = 2
+    reveal(s, "bicorn", "pixie")
+    give(s, stamina=3, sp=3, bullet=2, spent_stamina=1)
+    play(s, "palace")
+    assert sorted(texts(s)) == ["first ability:mona", "first row:1", "first row:2",
+                                "first shadow:bicorn"]
+    s.stats[0][1] = 1
+    s.stats[0][4] = 1
+    dice(s, 1, 1)  # Bicorn's Charm check fails, then row 2's Guts check fails
+    events = play(s, "first shadow:bicorn", "first row:2", "first ability:mona")
+    order = [e.data["source"] for e in events if e.kind == "enter_effect"]
+    assert order == ["shadow:bicorn", "row:2", "ability:mona", "row:1"]
+    # cumulative: 1 Bullet (Bicorn) + 1 SP (row 2) + 1 Stamina (row 1) paid; Mona restored 1
+    assert s.fresh[0][:3] == [3, 2, 1]
+
+
+def test_fight_as_many_as_resources_allow(game: P5Game) -> None:
+    # rule: P5-PALACE-2
+    s = fighting(game, "bicorn", "pixie", stamina=5)
+    play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn",
+         "hit stamina @pixie")
+    assert rem(s, "pixie") == {"stamina": 1, "sp": 1}
+    assert "end" in texts(s)
+
+
+def test_alert_rises_and_new_shadows_without_their_on_enter(game: P5Game) -> None:
+    # rule: P5-PALACE-3
+    s = fighting(game, "bicorn", stamina=3)
+    s.shadow_deck[-2:] = [game.shadow_index["pixie"], game.shadow_index["lamia"]]
+    events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    assert s.alert == 1 and first(events, "alert") == {"alert": 25}
+    assert sorted(game.cards.shadows[i].id for i in s.rev) == ["lamia", "pixie"]
+    assert "enter_effect" not in kinds(events)  # Lamia's On Palace Enter is not triggered
+    assert s.phase == FIGHT and not s.dec
+    # a row that says more: Kamoshida's 75 % row reveals 3 per player
+    s2 = fighting(game, "bicorn", stamina=3)
+    s2.alert = 2
+    play(s2, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    assert s2.alert == 3 and len(s2.rev) == 3
+
+
+def test_damage_stays_after_leaving(game: P5Game) -> None:
+    # rule: P5-PALACE-4
+    s = fighting(game, "bicorn", "pixie", stamina=1)
+    play(s, "hit stamina @bicorn", "end", "visit home")
+    assert rem(s, "bicorn") == {"stamina": 2}
+
+
+def test_end_any_time_and_leave_by_another_action(game: P5Game) -> None:
+    # rule: P5-PALACE-5
+    s = fighting(game, "bicorn", stamina=5)
+    assert "end" in texts(s)
+    play(s, "end")
+    assert s.loc[0] == IN_PALACE and s.day == 2 and "palace" not in texts(s)
+    play(s, "visit home")
+    assert s.loc[0] == game.loc_index["home"]
+
+
+@pytest.mark.parametrize(
+    ("value", "faces", "ok"),
+    [(1, [6], True), (1, [4], False), (3, [1, 2, 5], True), (3, [1, 2, 3], False), (0, [], False)],
+)
+def test_stat_check_rolls_stat_dice(game: P5Game, value: int, faces: list[int], ok: bool) -> None:
+    # rule: P5-CHECK-1
+    s = make(game, (("skull", "goemon"),))
+    s.stats[0][0] = value
+    dice(s, *faces)
+    events: list = []
+    assert s._check(0, 0, events) is ok
+    assert events[0].data["dice"] == faces and s.rng.scripted == ()
+
+
+@pytest.mark.parametrize(
+    ("shadow", "face", "hit"),
+    [("bicorn", 6, True), ("bicorn", 4, False), ("pixie", None, True)],
+)
+def test_dice_skill_and_weakness_auto_success(
+    game: P5Game, shadow: str, face: int | None, hit: bool
+) -> None:
+    # rule: P5-CHECK-2
+    s = fighting(game, shadow, persona="arsene", bullet=2)  # Thief's Luck: Gun, Dice, 3 Bullet
+    if face is not None:
+        dice(s, face)
+    events = play(s, f"use arsene.thief-s-luck @{shadow}")
+    assert s.fresh[0][2] == 1  # the cost is paid either way
+    assert ("dice" in kinds(events)) is (face is not None)  # Pixie is weak to Gun: no roll
+    assert ("miss" not in kinds(events)) is hit
+
+
+def test_defeated_when_every_requirement_met(game: P5Game) -> None:
+    # rule: P5-COMBAT-1
+    s = fighting(game, "pixie", "bicorn", stamina=2, sp=1)
+    play(s, "hit stamina @pixie", "hit stamina @pixie")
+    assert rem(s, "pixie") == {"sp": 1}
+    events = play(s, "hit sp @pixie")
+    assert first(events, "defeat")["shadow"] == "pixie"
+
+
+def test_spend_own_tokens_of_the_required_kind(game: P5Game) -> None:
+    # rule: P5-COMBAT-2
+    s = fighting(game, "hua-po", stamina=3, sp=1, cash=1)
+    assert "hit stamina @hua-po" not in texts(s)  # Hua Po needs SP and Cash only
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "hit stamina @hua-po")
+    assert info.value.rule_id == "P5-COMBAT-9"
+    play(s, "hit sp @hua-po", "hit cash @hua-po")
+    assert rem(s, "hua-po") == {"sp": 2} and s.fresh[0][3] == 0 and s.spent[0][1] == 1
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "hit sp @hua-po")
+    assert info.value.rule_id == "P5-COMBAT-2"
+
+
+def test_skills_whenever_cost_can_be_paid(game: P5Game) -> None:
+    # rule: P5-COMBAT-3
+    s = fighting(game, "bicorn", sp=1, stamina=0)
+    assert "use goemon.bufu @bicorn" in texts(s)
+    assert "use goemon.cleave @bicorn" not in texts(s)
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "use goemon.cleave @bicorn")
+    assert info.value.rule_id == "P5-COMBAT-3"
+    play(s, "use goemon.bufu @bicorn")
+    assert "use goemon.bufu @bicorn" not in texts(s)
+
+
+def test_weakness_makes_damage_any(game: P5Game) -> None:
+    # rule: P5-COMBAT-4
+    # rule: P5-TERM-ANY
+    s = fighting(game, "berith", "bicorn", persona="arsene", stamina=1)  # 3 Stamina + 1 Bullet
+    s.rem[0] = [1, 0, 1, 0]
+    play(s, "use arsene.cleave @berith")  # Phys is not Berith's weakness: 2 Stamina, 1 lost
+    assert rem(s, "berith") == {"bullet": 1}
+    s = fighting(game, "mothman", "bicorn", persona="milady", sp=1)  # 2 SP + 2 Bullet, weak Psy
+    events = play(s, "use milady.psio @mothman")  # 2 SP of damage -> 2 ANY
+    assert first(events, "damage")["any"] == 2
+    assert texts(s) == ["assign sp=2", "assign sp=1 bullet=1", "assign bullet=2"]
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "assign stamina=2")
+    assert info.value.rule_id == "P5-COMBAT-4"
+    play(s, "assign bullet=2")
+    assert rem(s, "mothman") == {"sp": 2}
+
+
+@pytest.mark.parametrize(
+    ("shadow", "health", "after", "choices"),
+    [
+        ("kelpie", [1, 0, 2, 0], {"bullet": 1}, None),  # not weak: 2 Stamina (1 lost) + 1 Bullet
+        ("berith", [3, 0, 1, 0], None, ["assign stamina=3", "assign stamina=2 bullet=1"]),
+    ],
+)
+def test_amp_adds_a_bullet_that_follows_weakness(
+    game: P5Game, shadow: str, health: list[int], after: dict[str, int] | None,
+    choices: list[str] | None,
+) -> None:
+    # rule: P5-COMBAT-5
+    s = fighting(game, shadow, "bicorn", persona="goemon", sp=1)  # Bufu + Ice Amp (Auto)
+    s.rem[0] = health
+    events = play(s, f"use goemon.bufu @{shadow}")
+    if after is not None:
+        assert rem(s, shadow) == after and first(events, "damage")["typed"] == "stamina=1 bullet=1"
+    else:
+        assert first(events, "damage")["any"] == 3 and texts(s) == choices
+
+
+def test_on_death_affects_active_player(game: P5Game) -> None:
+    # rule: P5-COMBAT-6
+    s = make(game, (("skull", "goemon"), ("fox", "zorro")))
+    reveal(s, "jack-frost", "bicorn")
+    give(s, 1, sp=2, bullet=1)
+    play(s, "go p2", "palace")
+    s.rem[0] = [0, 1, 0, 0]
+    before = s.fresh[0][:]
+    events = play(s, "hit sp @jack-frost")
+    assert "defeat" in kinds(events) and s.fresh[1][1] == 2  # spent 1, On Death gained 1
+    assert s.fresh[0] == before
+
+
+def test_unpayable_enter_or_death_effect_ignored(game: P5Game) -> None:
+    # rule: P5-COMBAT-7
+    s = make(game, (("skull", "goemon"),))
+    reveal(s, "onmoraki")  # On Palace Enter: pay 1 SP
+    give(s, sp=0)
+    events = play(s, "palace")
+    assert first(events, "ignored")["cannot_pay"] == "sp=1" and s.phase == FIGHT
+
+
+@pytest.mark.parametrize(("persona", "holds"), [("goemon", False), ("arsene", True)])
+def test_defeated_shadow_taken_only_arsene_uses_it(
+    game: P5Game, persona: str, holds: bool
+) -> None:
+    # rule: P5-COMBAT-8
+    s = fighting(game, "bicorn", "pixie", persona=persona, stamina=3)
+    play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    bicorn = game.shadow_index["bicorn"]
+    assert s.taken[0] == [bicorn]
+    assert (bicorn in s.held[0]) is holds
+    assert ("equip bicorn" in str(s.game.action_ids())) is True
+
+
+def test_overflow_lost_no_split(game: P5Game) -> None:
+    # rule: P5-COMBAT-9
+    s = fighting(game, "bicorn", "rakshasa", persona="goemon", stamina=1)
+    s.rem[0] = [1, 0, 0, 0]
+    play(s, "use goemon.cleave @bicorn")
+    assert s.rev == [game.shadow_index["rakshasa"]] and rem(s, "rakshasa") == {"stamina": 4}
+
+
+def test_boss_at_full_alert_rows_off(game: P5Game) -> None:
+    # rule: P5-BOSS-1
+    s = fighting(game, "bicorn", palace="kamoshida", stamina=3)
+    s.alert = 3
+    deck = len(s.shadow_deck)
+    events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    assert s.alert == 4 and s.boss_rem == [5, 4, 3, 0]
+    assert first(events, "boss")["name"] == "Asmodeus Kamoshida"
+    assert len(s.shadow_deck) == deck and s.rev == []  # no new shadows
+    play(s, "end", "visit home")
+    s.stats[0][1] = 6
+    dice(s, 6, 6, 6, 6, 6, 6)
+    events = play(s, "palace")
+    assert [e.data["source"] for e in events if e.kind == "enter_effect"] == ["boss"]
+    # a boss that says so reveals shadows (Madarame: 1 per player)
+    s2 = fighting(game, "bicorn", palace="madarame", stamina=3)
+    s2.alert = 3
+    play(s2, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    assert len(s2.rev) == 1
+
+
+def test_boss_counts_as_a_shadow(game: P5Game) -> None:
+    # rule: P5-BOSS-2
+    s = fighting(game, "pixie", persona="arsene", stamina=1)
+    s.alert, s.boss_rem = 4, [5, 4, 3, 0]
+    equip = game.shadow_index["koropokguru"]  # Mabufu: every shadow
+    s.party[0] = [equip]
+    s.grants[0] = [[0, 0, 0, 0]]
+    give(s, sp=2)
+    assert "use arsene.cleave @boss" in texts(s) and "hit stamina @boss" in texts(s)
+    play(s, "use koropokguru")
+    assert s.boss_rem == [4, 4, 3, 0]
+
+
+def test_earlier_shadows_stay_and_boss_fought_at_once(game: P5Game) -> None:
+    # rule: P5-BOSS-3
+    s = fighting(game, "bicorn", palace="okumura", stamina=4)
+    s.alert = 3
+    play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    assert s.alert == 4 and len(s.rev) == 1  # Okumura reveals 1 shadow with the boss
+    assert "hit stamina @boss" in texts(s)
+    play(s, "hit stamina @boss")
+    assert s.boss_rem[0] == 3 and len(s.rev) == 1
+
+
+@pytest.mark.parametrize(
+    ("rule", "location", "tokens", "fresh_after", "spent_after"),
+    [
+        ("P5-TERM-RESTORE", "home", {"stamina": 0, "spent_stamina": 4, "spent_sp": 1}, [3, 2, 1], [1, 0, 0]),
+        ("P5-TERM-SPEND", "batting-cages", {"stamina": 2}, [1, 1, 1], [1, 0, 0]),
+        ("P5-TERM-GAIN", "sales-clerk", {"stamina": 1}, [1, 1, 1], [0, 0, 0]),
+        ("P5-TERM-PAY", "weapons-shop", {"stamina": 1}, [1, 1, 4], [0, 0, 0]),
+    ],
+)
+def test_terminology(
+    game: P5Game, rule: str, location: str, tokens: dict[str, int], fresh_after: list[int],
+    spent_after: list[int],
+) -> None:
+    # rule: P5-TERM-RESTORE
+    # rule: P5-TERM-SPEND
+    # rule: P5-TERM-GAIN
+    # rule: P5-TERM-PAY
+    s = make(game, (("skull", "goemon"),))
+    give(s, **tokens)
+    li = game.loc_index[location]
+    if li not in s.locs:
+        s.locs.append(li)
+        s.loc_conf.append(-1)
+    play(s, f"visit {location}")
+    assert s.fresh[0][:3] == fresh_after and s.spent[0][:3] == spent_after, rule
+
+
+def test_gain_limited_by_supply(game: P5Game) -> None:
+    # rule: P5-TERM-GAIN
+    s = make(game, (("skull", "goemon"),))
+    give(s, cash=s.supply[3])  # take all but what the player holds
+    give(s, cash=game.supply0[3] - 1)
+    assert s.supply[3] == 1
+    events = play(s, "visit sales-clerk")
+    assert s.fresh[0][3] == game.supply0[3] and first(events, "gain")["tokens"] == "cash=1"
+
+
+def test_one_per_day_in_and_out_of_palace(game: P5Game) -> None:
+    # rule: P5-TERM-DAY
+    s = make(game, (("skull", "zorro"),))
+    give(s, sp=3, spent_stamina=3)
+    assert "use zorro.dia" in texts(s)
+    play(s, "use zorro.dia")
+    assert "use zorro.dia" not in texts(s)
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "use zorro.dia")
+    assert info.value.rule_id == "P5-TERM-DAY"
+    play(s, "palace")
+    assert "use zorro.dia" not in texts(s)
+    play(s, "end")  # next day
+    s.spent[0][0], s.fresh[0][0] = s.fresh[0][0], 0
+    play(s, "visit home", "palace")
+    assert "use zorro.dia" in texts(s)  # usable inside the palace too
+
+
+def test_one_per_palace_entry(game: P5Game) -> None:
+    # rule: P5-TERM-PALACE
+    s = make(game, (("skull", "goemon"),))
+    give(s, spent_stamina=4)
+    assert "use goemon.rakukaja" not in texts(s)  # only in the palace
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "use goemon.rakukaja")
+    assert info.value.rule_id == "P5-TERM-PALACE"
+    play(s, "palace", "use goemon.rakukaja")
+    assert "use goemon.rakukaja" not in texts(s)
+    play(s, "end", "visit school", "palace")
+    assert "use goemon.rakukaja" in texts(s)
+
+
+def test_auto_skills_are_passive(game: P5Game) -> None:
+    # rule: P5-TERM-AUTO
+    s = fighting(game, "bicorn", persona="goemon", sp=2, stamina=2)
+    assert not any("ice-amp" in t for t in texts(s))
+    assert not any(t.startswith("use goemon.ice-amp") for t in game.action_ids())
+    events = play(s, "use goemon.bufu @bicorn")
+    assert first(events, "damage")["typed"] == "stamina=2"  # Bicorn needs no Bullet
