@@ -36,7 +36,9 @@ def test_turn_runs_planning_skill_draw_then_passes() -> None:
 
 def test_planning_allows_any_order_and_repeats() -> None:
     # rule: VS-PLAN-1
-    s = position(hands=(["002", "004", "015", "016", "006", "006"], []), fields=((["001"], (), ()), E))
+    s = position(
+        hands=(["002", "004", "015", "016", "006", "006"], []), fields=((["001"], (), ()), E)
+    )
     act(s, "support 016")  # draw 2 first
     act(s, "summon 002", "pay hand 006")
     act(s, "change s1")
@@ -57,7 +59,9 @@ def test_planning_allows_any_order_and_repeats() -> None:
 )
 def test_planning_actions_only_in_the_planning_step(text: str, rule: str) -> None:
     # rule: VS-PLAN-1, VS-CHANGE-1, VS-SUPPORT-1
-    s = position(hands=(["002", "015", "006"], []), fields=((["001"], ["003"], ()), E), step=DECLARE)
+    s = position(
+        hands=(["002", "015", "006"], []), fields=((["001"], ["003"], ()), E), step=DECLARE
+    )
     assert illegal_rule(s, text) == rule
 
 
@@ -187,7 +191,11 @@ def test_fused_persona_has_every_skill_of_its_stack() -> None:
     # rule: VS-FUSE-1
     s = position(fields=((["001", "002", "007"], (), ()), E), step=DECLARE)
     assert legal(s) == {
-        "noskill", "skill m 001 0", "skill m 001 1", "skill m 002 0", "skill m 007 0",
+        "noskill",
+        "skill m 001 0",
+        "skill m 001 1",
+        "skill m 002 0",
+        "skill m 007 0",
     }
 
 
@@ -196,8 +204,12 @@ def test_fuse_any_number_of_personas_into_one() -> None:
     s = position(hands=(["012", "006", "003", "005"], []), fields=((["001"], ["002"], ["004"]), E))
     act(s, "fuse 012 m+s1+s2", "pay hand 006", "pay hand 003", "pay hand 005")
     assert field_ids(s, 0) == [["001", "002", "004", "012"], [], []]
-    assert illegal_rule(position(hands=(["002", "006"], []), fields=((["001"], (), ()), E)),
-                        "fuse 002 s1") == "VS-FUSE-2"
+    assert (
+        illegal_rule(
+            position(hands=(["002", "006"], []), fields=((["001"], (), ()), E)), "fuse 002 s1"
+        )
+        == "VS-FUSE-2"
+    )
 
 
 @pytest.mark.parametrize("leave", ["bounce", "destroy"])
@@ -279,8 +291,12 @@ def test_low_hp_box_on_a_react() -> None:
     # rule: VS-LOWHP-1
     # Makarakarn: -3 damage, or negate at 10 HP or less.
     for hp, expected in ((20, 20 - 5), (10, 10)):  # (7 - 3) + 1 Attack Boost
-        s = position(hands=([], ["021"]), fields=((["013"], (), ()), (["026"], (), ())),
-                     step=DECLARE, hp=(30, hp))
+        s = position(
+            hands=([], ["021"]),
+            fields=((["013"], (), ()), (["026"], (), ())),
+            step=DECLARE,
+            hp=(30, hp),
+        )
         act(s, "skill m 013 0", "react 021", "pass")
         assert s.hp[1] == expected
 
@@ -290,8 +306,9 @@ def test_low_hp_box_on_a_react() -> None:
 
 def test_skill_step_windows_are_the_defenders_decisions() -> None:
     # rule: VS-SKILL-1
-    s = position(hands=(["024"], ["024", "021"]), fields=((["013"], (), ()), (["026"], (), ())),
-                 step=DECLARE)
+    s = position(
+        hands=(["024"], ["024", "021"]), fields=((["013"], (), ()), (["026"], (), ())), step=DECLARE
+    )
     act(s, "skill m 013 0")
     assert s.step == REACT1 and s.current_player == 1
     assert legal(s) == {"pass", "react 021"}  # the resolution React waits
@@ -307,8 +324,9 @@ def test_skill_step_windows_are_the_defenders_decisions() -> None:
 
 def test_only_one_react_per_window() -> None:
     # rule: VS-SKILL-1
-    s = position(hands=([], ["021", "045"]), fields=((["013"], (), ()), (["026"], (), ())),
-                 step=DECLARE)
+    s = position(
+        hands=([], ["021", "045"]), fields=((["013"], (), ()), (["026"], (), ())), step=DECLARE
+    )
     act(s, "skill m 013 0", "react 021")
     assert s.step == REACT2
     assert "react 045" not in legal(s)
@@ -317,8 +335,9 @@ def test_only_one_react_per_window() -> None:
 def test_declared_skill_cannot_change_even_after_a_swap() -> None:
     # rule: VS-SKILL-2
     # Traesto returns the attacker's main to hand; the declared skill still resolves.
-    s = position(hands=([], ["050"]), fields=((["013"], ["001"], ()), (["026"], (), ())),
-                 step=DECLARE)
+    s = position(
+        hands=([], ["050"]), fields=((["013"], ["001"], ()), (["026"], (), ())), step=DECLARE
+    )
     act(s, "skill m 013 0", "react 050", "target p0 m")  # attacker's main bounced
     assert s.current_player == 0 and s.frames  # the attacker promotes a sub
     act(s, "promote s1")
@@ -342,8 +361,9 @@ def test_declared_skill_resolves_after_a_react_swaps_the_attackers_main(tmp_path
     s._game = g
     ix = g.index
     s.hand[1] = [ix["901"]]
-    s.field = [[tuple(ix[c] for c in st) for st in f] for f in (
-        (["010"], ["003"], ()), (["026"], (), ()))]
+    s.field = [
+        [tuple(ix[c] for c in st) for st in f] for f in ((["010"], ["003"], ()), (["026"], (), ()))
+    ]
     act(s, "skill m 010 0", "react 901", "target p0 s1")
     assert field_ids(s, 0)[0] == ["003"]
     # Garu (wind 4) still resolves, not Jack-o'-Lantern's Agi, and hits Izanagi's weakness
@@ -353,8 +373,9 @@ def test_declared_skill_resolves_after_a_react_swaps_the_attackers_main(tmp_path
 def test_defender_swap_react_changes_the_weakness_checked() -> None:
     # rule: VS-SKILL-2, VS-FIELD-3
     # Baton Pass swaps the defender's main (weak to wind) for a sub that is not.
-    s = position(hands=([], ["022"]), fields=((["010"], (), ()), (["026"], ["028"], ())),
-                 step=DECLARE)
+    s = position(
+        hands=([], ["022"]), fields=((["010"], (), ()), (["026"], ["028"], ())), step=DECLARE
+    )
     events = act(s, "skill m 010 0", "react 022", "target p1 s1")
     assert "one_more" not in kinds(events)
     assert s.hp[1] == 26
@@ -363,8 +384,9 @@ def test_defender_swap_react_changes_the_weakness_checked() -> None:
 def test_reacts_modify_first_then_turn_player_orders_the_rest() -> None:
     # rule: VS-SKILL-3
     # Desperado (x2 this turn at low HP) and Rakukaja (-2 React) on Shiisaa (4).
-    s = position(hands=(["017"], ["045"]), fields=((["008"], ["011"], ()), (["033"], (), ())),
-                 hp=(10, 30))
+    s = position(
+        hands=(["017"], ["045"]), fields=((["008"], ["011"], ()), (["033"], (), ())), hp=(10, 30)
+    )
     act(s, "support 017", "end", "skill m 008 0", "react 045")
     # React first: 4 - 2 = 2. Then x2 (support) and -1? none here: only one non-React -> applied.
     assert s.hp[1] == 30 - 4
@@ -442,7 +464,8 @@ def test_one_more_only_once_per_skill_step() -> None:
 @pytest.mark.parametrize("react", ["020", "045"])
 def test_no_one_more_when_damage_negated_or_zero(react: str) -> None:
     # rule: VS-MORE-3
-    # Tetrakarn negates physical; Rakukaja (-2) brings Lunge 2 to 0. Defender Himiko is weak to physical.
+    # Tetrakarn negates physical; Rakukaja (-2) brings Lunge 2 to 0.
+    # The defender, Himiko, is weak to physical.
     s = position(hands=([], [react]), fields=((["005"], (), ()), (["031"], (), ())), step=DECLARE)
     events = act(s, "skill m 005 0", f"react {react}", "pass")
     assert "weakness" not in kinds(events) and "one_more" not in kinds(events)
@@ -452,8 +475,9 @@ def test_no_one_more_when_damage_negated_or_zero(react: str) -> None:
 def test_if_weakness_skill_effect() -> None:
     # rule: VS-MORE-1
     # Mandrake's Lunge makes the opponent discard at random only on a weakness hit.
-    s = position(hands=([], ["006", "006"]), fields=((["005"], (), ()), (["031"], (), ())),
-                 step=DECLARE)
+    s = position(
+        hands=([], ["006", "006"]), fields=((["005"], (), ()), (["031"], (), ())), step=DECLARE
+    )
     act(s, "skill m 005 0", "pass")
     assert len(s.hand[1]) == 1
 
@@ -498,7 +522,9 @@ def test_draw_effect_from_short_deck_is_not_a_loss() -> None:
 
 def test_discards_go_to_owners_pile() -> None:
     # rule: VS-DISCARD-1
-    s = position(hands=(["043", "042"], ["006", "003"]), fields=((["001"], (), ()), (["026"], ["002"], ())))
+    s = position(
+        hands=(["043", "042"], ["006", "003"]), fields=((["001"], (), ()), (["026"], ["002"], ()))
+    )
     act(s, "support 043", "target p1 s1", "support 042")
     assert s.current_player == 1  # the opponent chooses their own discard
     act(s, "discard 003")
@@ -518,9 +544,14 @@ def test_never_two_personas_of_one_name() -> None:
     assert illegal_rule(s, "fuse 002 m") == "VS-RULE-NAME"
 
 
-@pytest.mark.parametrize(("subs", "choices"), [((["003"], ()), {"promote s1"}),
-                                                 ((["003"], ["004"]), {"promote s1", "promote s2"}),
-                                                 (((), ()), set())])
+@pytest.mark.parametrize(
+    ("subs", "choices"),
+    [
+        ((["003"], ()), {"promote s1"}),
+        ((["003"], ["004"]), {"promote s1", "promote s2"}),
+        (((), ()), set()),
+    ],
+)
 def test_losing_the_main_replaces_it_with_a_sub(subs, choices) -> None:  # type: ignore[no-untyped-def]
     # rule: VS-RULE-LOSEMAIN
     s = position(hands=(["043"], []), fields=((["001"], (), ()), (["026"], *subs)), hp=(5, 30))
@@ -553,7 +584,9 @@ def test_ultimate_needs_the_named_persona_from_hand() -> None:
 
 def test_ultimate_takes_the_named_card_from_inside_a_stack() -> None:
     # rule: VS-RULE-ULT
-    s = position(hands=(["014", *["006"] * 5], []), fields=((["001", "002", "007"], ["003"], ()), E))
+    s = position(
+        hands=(["014", *["006"] * 5], []), fields=((["001", "002", "007"], ["003"], ()), E)
+    )
     act(s, "summon 014")
     assert "pay stack m 001" in legal(s)
     act(s, "pay stack m 001")

@@ -87,9 +87,13 @@ def test_first_player_seeded_random_or_chosen() -> None:
 def test_setup_uses_the_state_rng_only() -> None:
     # rule: VS-SETUP-2
     cfg = G.default_config()
-    s = VsState.setup(G, ["p5", "p4"], [
-        [G.index[c] for c in cfg["players"][p]["deck"]] for p in (0, 1)
-    ], 0, Rng(3, script=[0] * 78))
+    s = VsState.setup(
+        G,
+        ["p5", "p4"],
+        [[G.index[c] for c in cfg["players"][p]["deck"]] for p in (0, 1)],
+        0,
+        Rng(3, script=[0] * 78),
+    )
     assert s.turn == 0 and len(s.hand[0]) == 5
 
 
@@ -99,8 +103,11 @@ def test_setup_uses_the_state_rng_only() -> None:
         (lambda d: d.pop(), DeckError, "39 cards"),
         (lambda d: d.__setitem__(0, "999"), DeckError, "unknown card '999'"),
         (lambda d: d.__setitem__(slice(4, 7), ["002", "002", "002"]), DeckError, "named Pixie"),
-        (lambda d: d.__setitem__(slice(None), [x for x in d if x != "001"] + ["002", "003"]),
-         DeckError, "lacks its VS starter"),
+        (
+            lambda d: d.__setitem__(slice(None), [x for x in d if x != "001"] + ["002", "003"]),
+            DeckError,
+            "lacks its VS starter",
+        ),
     ],
 )
 def test_deck_rules_in_config(change, error, words) -> None:  # type: ignore[no-untyped-def]
@@ -137,9 +144,31 @@ def test_bad_configs_raise_config_errors(config) -> None:  # type: ignore[no-unt
 def test_deck_file_by_id_or_name(tmp_path: Path) -> None:
     # rule: VS-DECK-1
     path = tmp_path / "deck.toml"
-    rows = "".join(f'[[cards]]\ncard = "{c}"\ncount = 2\n' for c in (
-        "Arsène", "pixie", "003", "004", "005", "006", "007", "008", "009", "010",
-        "011", "012", "013", "015", "016", "017", "018", "019", "020", "021"))
+    rows = "".join(
+        f'[[cards]]\ncard = "{c}"\ncount = 2\n'
+        for c in (
+            "Arsène",
+            "pixie",
+            "003",
+            "004",
+            "005",
+            "006",
+            "007",
+            "008",
+            "009",
+            "010",
+            "011",
+            "012",
+            "013",
+            "015",
+            "016",
+            "017",
+            "018",
+            "019",
+            "020",
+            "021",
+        )
+    )
     path.write_text('player_card = "p5"\n' + rows, encoding="utf-8")
     ids = load_deck(path, G)
     assert ids[:4] == ["001", "001", "002", "002"]
@@ -159,7 +188,9 @@ def test_card_errors_name_file_card_and_field(tmp_path: Path) -> None:
     bad.write_text('[[persona]]\nid = "900"\nname = "X"\ncost = 1\nwings = 2\n', encoding="utf-8")
     with pytest.raises(CardDataError, match=r"bad.toml: card '900': field 'wings'"):
         load_vs_game([bad])
-    bad.write_text('[[persona]]\nid = "900"\nname = "X"\ncost = 1\nweakness = "dark"\n', encoding="utf-8")
+    bad.write_text(
+        '[[persona]]\nid = "900"\nname = "X"\ncost = 1\nweakness = "dark"\n', encoding="utf-8"
+    )
     with pytest.raises(CardDataError, match="field 'weakness'"):
         load_vs_game([bad])
     bad.write_text(
@@ -168,8 +199,10 @@ def test_card_errors_name_file_card_and_field(tmp_path: Path) -> None:
     )
     with pytest.raises(CardDataError, match="timing = 'declaration'"):
         load_vs_game([bad])
-    bad.write_text('[[persona]]\nid = "900"\nname = "X"\ncost = 5\nextra_cost_name = "Nobody"\n',
-                   encoding="utf-8")
+    bad.write_text(
+        '[[persona]]\nid = "900"\nname = "X"\ncost = 5\nextra_cost_name = "Nobody"\n',
+        encoding="utf-8",
+    )
     with pytest.raises(CardDataError, match="extra_cost_name"):
         check_files([bad])
 
@@ -196,7 +229,11 @@ def test_custom_cards_extend_or_replace(tmp_path: Path) -> None:
 
 def test_ultimate_extra_cost_is_data() -> None:
     # rule: VS-RULE-ULT
-    ults = {c.name: c.extra_cost_name for c in G.all_cards if isinstance(c, Persona) and c.extra_cost_name}
+    ults = {
+        c.name: c.extra_cost_name
+        for c in G.all_cards
+        if isinstance(c, Persona) and c.extra_cost_name
+    }
     assert ults == {"Satanael": "Arsène", "Izanagi-no-Okami": "Izanagi", "Thanatos": "Orpheus"}
 
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.vs.helpers import act, position
+from tests.vs.helpers import position
 from velvet.engine.errors import IllegalActionError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
@@ -136,8 +136,9 @@ def test_determinize_is_consistent_with_the_view() -> None:
             for q in (0, 1):
                 assert d.zones(q) == s.zones(q)
             if not s.is_terminal():
-                assert [str(a) for a in d.legal_actions()] == [str(a) for a in s.legal_actions()] \
-                    or d.current_player != p
+                assert [str(a) for a in d.legal_actions()] == [
+                    str(a) for a in s.legal_actions()
+                ] or d.current_player != p
 
 
 def test_determinize_samples_hidden_cards() -> None:
