@@ -10,8 +10,14 @@ from velvet.p5.game import P5Game
 from velvet.p5.state import FIGHT, IN_PALACE, P5State
 
 
-def fighting(game: P5Game, *shadows: str, persona: str = "goemon", thief: str = "skull",
-             palace: str = "kamoshida", **tokens: int) -> P5State:
+def fighting(
+    game: P5Game,
+    *shadows: str,
+    persona: str = "goemon",
+    thief: str = "skull",
+    palace: str = "kamoshida",
+    **tokens: int,
+) -> P5State:
     """A solo player already inside the palace (On Palace Enter done), facing ``shadows``."""
     s = make(game, ((thief, persona),), palace=palace)
     reveal(s, *shadows)
@@ -27,8 +33,12 @@ def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
     reveal(s, "bicorn", "pixie")
     give(s, stamina=3, sp=3, bullet=2, spent_stamina=1)
     play(s, "palace")
-    assert sorted(texts(s)) == ["first ability:mona", "first row:1", "first row:2",
-                                "first shadow:bicorn"]
+    assert sorted(texts(s)) == [
+        "first ability:mona",
+        "first row:1",
+        "first row:2",
+        "first shadow:bicorn",
+    ]
     s.stats[0][1] = 1
     s.stats[0][4] = 1
     dice(s, 1, 1)  # Bicorn's Charm check fails, then row 2's Guts check fails
@@ -42,8 +52,9 @@ def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
 def test_fight_as_many_as_resources_allow(game: P5Game) -> None:
     # rule: P5-PALACE-2
     s = fighting(game, "bicorn", "pixie", stamina=5)
-    play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn",
-         "hit stamina @pixie")
+    play(
+        s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @pixie"
+    )
     assert rem(s, "pixie") == {"stamina": 1, "sp": 1}
     assert "end" in texts(s)
 
@@ -173,7 +184,10 @@ def test_weakness_makes_damage_any(game: P5Game) -> None:
     ],
 )
 def test_amp_adds_a_bullet_that_follows_weakness(
-    game: P5Game, shadow: str, health: list[int], after: dict[str, int] | None,
+    game: P5Game,
+    shadow: str,
+    health: list[int],
+    after: dict[str, int] | None,
     choices: list[str] | None,
 ) -> None:
     # rule: P5-COMBAT-5
@@ -209,9 +223,7 @@ def test_unpayable_enter_or_death_effect_ignored(game: P5Game) -> None:
 
 
 @pytest.mark.parametrize(("persona", "holds"), [("goemon", False), ("arsene", True)])
-def test_defeated_shadow_taken_only_arsene_uses_it(
-    game: P5Game, persona: str, holds: bool
-) -> None:
+def test_defeated_shadow_taken_only_arsene_uses_it(game: P5Game, persona: str, holds: bool) -> None:
     # rule: P5-COMBAT-8
     s = fighting(game, "bicorn", "pixie", persona=persona, stamina=3)
     play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
@@ -277,14 +289,24 @@ def test_earlier_shadows_stay_and_boss_fought_at_once(game: P5Game) -> None:
 @pytest.mark.parametrize(
     ("rule", "location", "tokens", "fresh_after", "spent_after"),
     [
-        ("P5-TERM-RESTORE", "home", {"stamina": 0, "spent_stamina": 4, "spent_sp": 1}, [3, 2, 1], [1, 0, 0]),
+        (
+            "P5-TERM-RESTORE",
+            "home",
+            {"stamina": 0, "spent_stamina": 4, "spent_sp": 1},
+            [3, 2, 1],
+            [1, 0, 0],
+        ),
         ("P5-TERM-SPEND", "batting-cages", {"stamina": 2}, [1, 1, 1], [1, 0, 0]),
         ("P5-TERM-GAIN", "sales-clerk", {"stamina": 1}, [1, 1, 1], [0, 0, 0]),
         ("P5-TERM-PAY", "weapons-shop", {"stamina": 1}, [1, 1, 4], [0, 0, 0]),
     ],
 )
 def test_terminology(
-    game: P5Game, rule: str, location: str, tokens: dict[str, int], fresh_after: list[int],
+    game: P5Game,
+    rule: str,
+    location: str,
+    tokens: dict[str, int],
+    fresh_after: list[int],
     spent_after: list[int],
 ) -> None:
     # rule: P5-TERM-RESTORE

@@ -176,5 +176,11 @@ def test_players_start_off_board(game: P5Game) -> None:
     s = make(game)
     assert s.loc == [OFF]
     legal = {str(a) for a in s.legal_actions()}
-    assert {"visit home", "visit school", "visit sales-clerk", "visit weapons-shop",
-            "visit clinic", "palace"} <= legal
+    assert {
+        "visit home",
+        "visit school",
+        "visit sales-clerk",
+        "visit weapons-shop",
+        "visit clinic",
+        "palace",
+    } <= legal

@@ -117,14 +117,18 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
         lim = g.ab_limit[a]
         if lim == 1 and a in s.used_day[p]:
             return IllegalActionError("P5-TERM-DAY", f"{action.skill} is 1/Day: already used today")
-        if lim == 2:
-            return IllegalActionError(
-                "P5-TERM-PALACE",
-                f"{action.skill} is 1/Palace: once per palace entry, only in the palace",
-            )
         if g.ab_palace_only[a] and s.phase != FIGHT:
-            rule = "P5-CONF-MISHIMA" if not g.ab_attack[a] else "P5-PALACE-2"
+            if g.abilities[a].palace_only:
+                rule = "P5-CONF-MISHIMA"
+            elif g.ab_attack[a]:
+                rule = "P5-PALACE-2"
+            else:
+                rule = "P5-TERM-PALACE"
             return IllegalActionError(rule, f"{action.skill} can only be used in the palace")
+        if lim == 2 and a in s.used_pal[p]:
+            return IllegalActionError(
+                "P5-TERM-PALACE", f"{action.skill} is 1/Palace: already used on this entry"
+            )
         if not s._can_use(p, a, s.phase == FIGHT):
             return IllegalActionError("P5-COMBAT-3", f"you cannot pay the cost of {action.skill}")
         return IllegalActionError(
