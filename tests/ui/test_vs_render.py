@@ -1,0 +1,88 @@
+"""The VS renderer shows the key facts of a view and never the opponent's hand."""
+
+from __future__ import annotations
+
+import random
+
+from rich.console import Console
+
+from velvet.engine.core import Event
+from velvet.ui.vs_render import action_label, event_line, render
+from velvet.vs.cards import card_text
+from velvet.vs.game import load_vs_game
+
+G = load_vs_game()
+
+
+def text_of(view: dict, game=G) -> str:  # type: ignore[no-untyped-def, type-arg]
+    console = Console(width=200, record=True, color_system=None)
+    console.print(render(view, game))
+    return console.export_text()
+
+
+def played(seed: int, steps: int):  # type: ignore[no-untyped-def]
+    s = G.new_state(G.default_config("p5", "p3"), seed)
+    r = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        s.apply_unchecked(legal[r.randrange(len(legal))])
+    return s
+
+
+def test_render_shows_key_facts_and_own_hand_text() -> None:
+    s = played(3, 25)
+    for p in (0, 1):
+        out = text_of(s.view(p))
+        assert "HP" in out and str(s.hp[0]) in out and str(s.hp[1]) in out
+        assert "main" in out and "sub 1" in out and "sub 2" in out
+        assert f"{len(s.deck[0])} cards" in out and "Pending:" in out
+        for c in s.hand[p]:
+            assert G.all_cards[c].name in out
+        assert f"Turn {s.turn_no}" in out
+
+
+def test_render_never_shows_the_opponents_hand() -> None:
+    checked = 0
+    for seed in range(15):
+        s = played(seed, seed * 3)
+        for p in (0, 1):
+            view = s.view(p)
+            out = text_of(view)
+            shown = set(view["hand"])
+            for zone in view["field"]:
+                for st in zone:
+                    shown.update(st)
+            for pile in view["discard"]:
+                shown.update(pile)
+            shown_text = " ".join(G.card(i).name + " " + card_text(G.card(i)) for i in shown)
+            for c in s.hand[1 - p]:
+                name = G.all_cards[c].name
+                if name not in shown_text:
+                    assert name not in out, f"opponent's {name} leaked"
+                    checked += 1
+    assert checked > 20
+
+
+def test_render_shows_fusion_stacks_and_pending_defender() -> None:
+    from tests.vs.helpers import act, position
+
+    s = position(hands=([], ["021"]), fields=((["001", "002", "007"], (), ()), (["026"], (), ())))
+    act(s, "end", "skill m 007 0")
+    out = text_of(s.view(0))
+    assert "Koropokkur" in out and "fused over: Pixie, Arsène" in out
+    assert "declaration React window" in out and "player 2 (defending)" in out
+    assert "Makarakarn" not in out
+    assert "Makarakarn" in text_of(s.view(1))
+
+
+def test_event_lines_and_labels() -> None:
+    assert "1 MORE!" in event_line(Event("one_more", {"player": 0}))
+    assert "takes 3 damage" in event_line(
+        Event("damage", {"player": 1, "amount": 3, "hp": 27, "source": "skill"})
+    )
+    s = played(1, 0)
+    view = s.view(s.current_player)
+    for action in s.legal_actions():
+        assert action_label(action, view)
