@@ -169,7 +169,9 @@ def action_label(action: Any, view: dict[str, Any]) -> str:
 
     game = load_vs_game()
     card = getattr(action, "card", None)
-    name = game.card(card).name if card is not None and card in game.index else card
+    if card is not None and card not in game.index:
+        return str(action)  # a custom card set: the text form is the label
+    name = game.card(card).name if card is not None else None
     t = type(action)
     if t is A.Summon:
         return f"Summon {name} (cost {game.cost[game.index[card]]})"  # type: ignore[index]

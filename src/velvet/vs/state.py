@@ -671,9 +671,6 @@ class VsState(State):
                 self._place(p, c, mask, ev)
             else:
                 self.frames.append((F_PAY, p, c, mask, g.cost[c], g.extra[c]))
-                if g.extra[c] < 0 and g.cost[c] <= 0:
-                    self.frames.pop()
-                    self._place(p, c, mask, ev)
         elif t is A.Change:
             p = self.turn
             fld = self.field[p]
