@@ -1,0 +1,75 @@
+"""The P5 board renders legibly and shows the key facts."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from tests.p5.helpers import give, make, play, reveal
+from velvet.engine.core import Event
+from velvet.engine.rng import Rng
+from velvet.p5.game import load_p5_game
+from velvet.ui.p5_render import action_label, event_line, render
+
+
+def _text(view: dict, game: object) -> str:
+    console = Console(record=True, width=120)
+    console.print(render(view, game))  # type: ignore[arg-type]
+    return console.export_text()
+
+
+def test_board_shows_key_facts() -> None:
+    game = load_p5_game()
+    s = make(game, (("joker", "arsene"), ("noir", "goemon")))
+    reveal(s, "pixie", "thoth")
+    play(s, "go p2", "visit home")
+    text = _text(s.view(0), game)
+    for fact in (
+        "Day 1 of 28",
+        "Home",
+        "P2",
+        "alert 0%",
+        "Pixie",
+        "Thoth",
+        "Elec",
+        "Joker",
+        "Noir",
+        "Stamina 0/2",
+        "fresh",
+        "spent",
+        "Supply left",
+        "Now: P1",
+        "held:",
+        "Castle of Lust",
+    ):
+        assert fact in text, fact
+
+
+def test_boss_and_decision_shown() -> None:
+    game = load_p5_game()
+    s = make(game, (("skull", "goemon"),))
+    s.alert, s.boss_rem, s.rev, s.rem = 4, [5, 4, 3, 0], [], []
+    give(s, stamina=2)
+    play(s, "palace")
+    while s.dec:
+        play(s, str(s.legal_actions()[0]))
+    text = _text(s.view(0), game)
+    assert "BOSS Asmodeus Kamoshida" in text and "alert 100%" in text
+    assert "fight in the palace" in text
+
+
+def test_every_event_and_action_has_a_line() -> None:
+    game = load_p5_game()
+    s = make(game, (("joker", "arsene"), ("noir", "goemon")))
+    rng = Rng(3)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        view = s.view(s.current_player)
+        for action in legal:
+            assert action_label(action, view)
+        for event in s.apply(legal[rng.randbelow(len(legal))]):
+            line = event_line(event)
+            assert line and "{" not in line
+    check = event_line(
+        Event("check", {"player": 0, "stat": "guts", "dice": [2, 6], "success": True})
+    )
+    assert check == "P1 Guts check: [2] [6★] → success"
