@@ -602,3 +602,30 @@ def test_ultimate_named_card_as_a_field_persona() -> None:
     act(s, "summon 014", "pay field m")
     act(s, *["pay hand 006"] * 5)
     assert field_ids(s, 0)[0] == ["014"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "text", "rule"),
+    [
+        ("plan", "skill m 001 0", "VS-SKILL-1"),
+        ("plan", "first 0", "VS-SKILL-3"),
+        ("plan", "summon 015", "VS-SUMMON-1"),
+        ("plan", "support 002", "VS-SUPPORT-1"),
+        ("declare", "react 024", "VS-SKILL-1"),
+        ("react1", "react 024", "VS-SKILL-1"),
+        ("react1", "react 046", "VS-COMP-2"),
+        ("react1", "skill m 001 1", "VS-SKILL-2"),
+        ("react1", "promote s1", "VS-TURN-1"),
+    ],
+)
+def test_explain_illegal_names_the_rule(setup: str, text: str, rule: str) -> None:
+    # rule: VS-SKILL-1, VS-SKILL-2, VS-SKILL-3, VS-COMP-2, VS-TURN-1
+    s = position(
+        hands=(["002", "015", "006"], ["024", "046"]),
+        fields=((["001"], ["003"], ()), (["026"], (), ())),
+    )
+    if setup != "plan":
+        act(s, "end")
+    if setup == "react1":
+        act(s, "skill m 001 0")
+    assert illegal_rule(s, text) == rule

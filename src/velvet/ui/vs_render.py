@@ -47,14 +47,21 @@ def _name(game: VsGame, ident: str) -> str:
     return game.card(ident).name if ident in game.index else ident
 
 
-def pending_text(view: dict[str, Any]) -> str:
+def pending_text(view: dict[str, Any], game: VsGame | None = None) -> str:
     """Who decides what, in words."""
     if view["winner"] != -1:
         return "nobody: the game is over"
     who = view["current_player"]
     if view["frames"]:
-        kind = view["frames"][-1][0]
-        return f"player {who + 1} must {PENDING.get(kind, kind)}"
+        frame = view["frames"][-1]
+        kind = frame[0]
+        text = f"player {who + 1} must {PENDING.get(kind, kind)}"
+        if kind == "pay" and game is not None:
+            _, _, card, _, left, extra = frame
+            text += f" for {_name(game, card)}: {left} left"
+            if extra:
+                text += f", first a persona named {extra}"
+        return text
     step = view["step"]
     if step == "planning":
         return f"player {who + 1} plans (summon, fuse, change, supports) or ends the step"
@@ -128,7 +135,7 @@ def render(view: dict[str, Any], game: VsGame) -> RenderableType:
         card = game.card(ident)
         hand.add_row(Text(ident), Text(card.name), Text(card_text(card)))
     parts.append(hand)
-    parts.append(Text("Pending: " + pending_text(view), style="cyan"))
+    parts.append(Text("Pending: " + pending_text(view, game), style="cyan"))
     return Group(*parts)
 
 
