@@ -379,9 +379,12 @@ def effect_text(effects: Sequence[Effect]) -> str:
             text = f"+{e.n} to {which} (your choice)"
         elif e.op in ("check", "dice"):
             head = f"{e.stat.capitalize()} check" if e.op == "check" and e.stat else "Dice"
-            text = f"{head}: {effect_text(e.then) or 'nothing'}"
-            if e.else_:
-                text += f"; otherwise {effect_text(e.else_)}"
+            if e.then:
+                text = f"{head}: {effect_text(e.then)}"
+                if e.else_:
+                    text += f"; on a failure {effect_text(e.else_)}"
+            else:
+                text = f"{head}, on a failure: {effect_text(e.else_) or 'nothing'}"
         elif e.op == "restore_mix":
             count = "1 per recruited confidant" if e.per == "bonds" else str(e.n)
             text = f"Restore {count} of {'/'.join(_RES_NAME[k] for k in e.kinds)} (mixed)"
