@@ -174,6 +174,16 @@ def test_determinize_matches_the_view(game: P5Game, seed: int) -> None:
             {"players": [{"thief": "joker", "persona": "arsene"}] * 2, "palace": "kamoshida"},
             ["same Phantom Thief"],
         ),
+        (
+            {
+                "players": [
+                    {"thief": "joker", "persona": "zorro"},
+                    {"thief": "skull", "persona": "zorro"},
+                ],
+                "palace": "kamoshida",
+            },
+            ["same persona", "P5-SETUP-11"],
+        ),
     ],
 )
 def test_bad_config(game: P5Game, config: dict, words: list[str]) -> None:
@@ -255,3 +265,17 @@ def test_keywords_on_cards(game: P5Game) -> None:
         assert word in text, word
     skill_types = {a.type for p in game.cards.personas for a in p.skills if a.type}
     assert len(skill_types) >= 8
+
+
+def test_every_p5_rule_is_cited_by_a_test() -> None:
+    index = Path("/work/shared/rules/RULE-INDEX.md")
+    if not index.exists():
+        pytest.skip("rule index not available here")
+    import re
+
+    ids = set(re.findall(r"\*\*(P5-[A-Z]+-[A-Z0-9]+)\*\*", index.read_text(encoding="utf-8")))
+    here = Path(__file__).parent
+    cited: set[str] = set()
+    for path in [*here.glob("test_*.py"), here.parent / "ui" / "test_p5_render.py"]:
+        cited |= set(re.findall(r"rule: (P5-[A-Z]+-[A-Z0-9]+)", path.read_text(encoding="utf-8")))
+    assert len(ids) >= 60 and ids <= cited, sorted(ids - cited)

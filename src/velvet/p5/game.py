@@ -355,6 +355,11 @@ class P5Game(Game):
             personas.append(self.persona_index[p["persona"]])
         if len(set(thieves)) != len(thieves):
             raise ConfigError("two players cannot play the same Phantom Thief")
+        if len(set(personas)) != len(personas) and not self.persona_party[personas[0]]:
+            raise ConfigError(
+                "two players cannot play the same persona; only a persona-party persona "
+                "(Arsene) may be picked by both (P5-SETUP-11)"
+            )
         palace = config.get("palace")
         if palace not in self.palace_index:
             raise ConfigError(f"unknown palace '{palace}'; allowed: {', '.join(self.palace_index)}")
