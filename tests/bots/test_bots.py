@@ -303,3 +303,18 @@ def test_state_type_is_never_handed_to_a_bot() -> None:
 
     state, _ = play_game(DuelGame(), {}, 3, [Recorder(), Recorder()])
     assert state.is_terminal()
+
+
+def test_final_choice_by_mean_also_finds_the_winning_card() -> None:
+    state = duel_position([2], [3, 7], table=[6], score=[1, 0], leader=0, gone=[4, 1])
+    bot = ISMCTSBot(Budget(count=100), final="mean")
+    assert bot.choose(state.game, state.view(1), state.legal_actions(), Rng(2)) == Play(7)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [({"final": "best"}, "choose visits or mean"), ({"max_playout": -1}, "0 or more")],
+)
+def test_search_options_are_checked(kwargs: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        MCTSBot(Budget(count=5), **kwargs)

@@ -1,5 +1,6 @@
 """Bots: each sees only a player's view and the legal actions."""
 
+from velvet.bots import heuristics  # registers the p5 and vs evaluators
 from velvet.bots.base import Bot, RandomBot
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import get_evaluator, neutral_evaluator, register_evaluator
@@ -18,6 +19,7 @@ __all__ = [
     "MCTSBot",
     "RandomBot",
     "get_evaluator",
+    "heuristics",
     "make_bot",
     "neutral_evaluator",
     "register_evaluator",

@@ -15,6 +15,8 @@ different samples allow different actions.
 * :class:`ISMCTSBot` credits each node with the return of the seat that chose
   it, so opponents are modelled as playing for themselves (Persona VS).
 
+The move played is the root action with most visits (``final="visits"``,
+ties by mean value) or with the best mean (``final="mean"``).
 Neither reads anything but the view: the true state never reaches a bot.
 """
 
@@ -28,6 +30,7 @@ from velvet.bots.budget import Budget
 from velvet.bots.evaluators import Evaluator, determinize, get_evaluator
 from velvet.bots.greedy import seat_of
 from velvet.engine.core import Game, State
+from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 
 _SEED_RANGE = 1 << 62
@@ -58,12 +61,18 @@ class MCTSBot:
         *,
         exploration: float = 1.4,
         max_playout: int = 300,
+        final: str = "visits",
         evaluator: Evaluator | None = None,
         name: str = "",
     ) -> None:
         self.budget = budget or Budget(count=100)
         self.exploration = exploration
+        if final not in ("visits", "mean"):
+            raise ConfigError(f"unknown final choice '{final}': choose visits or mean")
+        if max_playout < 0:
+            raise ConfigError(f"max_playout must be 0 or more, not {max_playout}")
         self.max_playout = max_playout
+        self.final = final
         self._evaluator = evaluator
         self.name = name or f"{self.kind}:{self.budget}"
         self.seat: int | None = None
@@ -82,14 +91,18 @@ class MCTSBot:
             state = determinize(game, view, me, Rng(rng.randbelow(_SEED_RANGE)))
             self._iterate(game, state, root, me, rng, evaluate)
         self.last_iterations = meter.done
-        best_visits = -1
+        best_score: tuple[float, float] = (-math.inf, -math.inf)
         best: list[Any] = []
         for action in legal:
             child = root.children.get(action)
-            visits = child.visits if child is not None else 0
-            if visits > best_visits:
-                best_visits, best = visits, [action]
-            elif visits == best_visits:
+            if child is None or not child.visits:
+                score = (-math.inf, -math.inf)
+            else:
+                mean = child.total / child.visits
+                score = (child.visits, mean) if self.final == "visits" else (mean, child.visits)
+            if score > best_score:
+                best_score, best = score, [action]
+            elif score == best_score:
                 best.append(action)
         return best[rng.randbelow(len(best))]
 

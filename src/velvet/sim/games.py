@@ -20,6 +20,8 @@ from velvet.engine.errors import ConfigError
 
 Scalar = str | int | float | bool | None
 Summarizer = Callable[[State], Mapping[str, Any]]
+Tracker = Callable[[State, Any, dict[str, Any]], None]
+"""``track(state, action, columns)``: called before each action; may add to ``columns``."""
 
 
 def no_summary(state: State) -> dict[str, Any]:
@@ -34,6 +36,10 @@ class SimGame:
     name: str
     load: Callable[[Sequence[str]], Game]
     summarize: Summarizer = no_summary
+    """Columns read from the finished state."""
+    start: Summarizer = no_summary
+    """Columns read from the state as the game begins (decks, first player ...)."""
+    track: Tracker | None = None
     turns_key: str | None = None
     """Which summary column counts days or turns (copied to the ``turns`` column)."""
     default_config: Mapping[str, Any] = field(default_factory=dict)
@@ -73,6 +79,8 @@ def builtin_games() -> dict[str, SimGame]:
             "vs",
             _load_builtin("vs"),
             summaries.summarize_vs,
+            start=summaries.start_vs,
+            track=summaries.track_vs,
             turns_key="turns",
             make_config=summaries.vs_config,
         ),

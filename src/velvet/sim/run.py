@@ -128,9 +128,12 @@ def play_game(
     bots: Sequence[Bot],
     max_actions: int = MAX_ACTIONS,
     on_action: Callable[[State, Any], None] | None = None,
+    on_start: Callable[[State], None] | None = None,
 ) -> tuple[State, int]:
     """Play one game to its end; each bot sees only its seat's view. Returns (state, length)."""
     state = game.new_state(config, seed)
+    if on_start is not None:
+        on_start(state)
     rngs: list[Rng] = []
     length = 0
     while not state.is_terminal():
@@ -175,10 +178,25 @@ def play_row(
     seed = game_seed(base_seed, index)
     row: Row = {"index": index, "seed": seed}
     start = time.perf_counter()
+    columns: dict[str, Any] = {}
+    track = sim_game.track
+
+    def on_action(state: State, action: Any) -> None:
+        if track is not None:
+            track(state, action, columns)
+
     try:
-        state, length = play_game(game, config, seed, make_bots(seats, sim_game.name), max_actions)
+        state, length = play_game(
+            game,
+            config,
+            seed,
+            make_bots(seats, sim_game.name),
+            max_actions,
+            on_action=on_action if track is not None else None,
+            on_start=lambda first: columns.update(sim_game.start(first)),
+        )
         returns = state.returns()
-        summary = dict(sim_game.summarize(state))
+        summary = {**columns, **sim_game.summarize(state)}
     except Exception as exc:  # recorded in the row, not hidden
         row.update(winner=None, length=None, turns=None, error=_one_line(exc), outcome=None)
         row["seconds"] = round(time.perf_counter() - start, 6)
@@ -194,15 +212,17 @@ def play_row(
         row[f"return_{seat}"] = float(value)
         row[f"bot_{seat}"] = seats[seat] if seat < len(seats) else ""
     for key, value in summary.items():
+        if key == sim_game.turns_key and key in RESERVED:
+            continue
         row[key if key not in RESERVED else f"g_{key}"] = _cell(value)
     return row
 
 
 def _winner(returns: Sequence[float]) -> int | None:
-    """The one seat with the best return, or None (draw, co-op, or everyone lost)."""
+    """The one seat with the best return, or None (a draw, or a co-op game)."""
     best = max(returns)
     top = [i for i, v in enumerate(returns) if v == best]
-    return top[0] if len(top) == 1 else None
+    return top[0] if len(top) == 1 and len(returns) > 1 else None
 
 
 def _cell(value: Any) -> Any:

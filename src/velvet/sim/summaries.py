@@ -1,4 +1,11 @@
-"""Game-specific columns for results rows, and default configs for the CLI (p5, vs)."""
+"""Game-specific columns for results rows, and default configs for the CLI (p5, vs).
+
+Columns ending in ``_<seat>`` are per seat; list values become ``;``-joined
+text, which the report reads as "items" (confidants, shadows, cards).
+P5 columns come from the final view (which names every card by id); VS
+columns from the start (decks, first player), each action (cards played)
+and the end (turn count).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ def p5_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
 
 def vs_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
     """The default VS match (P5 deck against P4 deck), or the two --deck files given."""
-    if seats not in (1, 2):
+    if seats != 2:
         raise ConfigError(f"vs is for 2 players: give 2 --seat bots, not {seats}")
     if decks and len(decks) != 2:
         raise ConfigError(f"vs needs 0 or 2 --deck files, not {len(decks)}")
@@ -28,24 +35,68 @@ def vs_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
 
 
 def summarize_p5(state: State) -> dict[str, Any]:
-    """P5 columns: palace, thief/persona per seat, day ended, confidants, shadows defeated."""
-    return _pick(state.to_json(), P5_KEYS)
+    """P5 columns: palace, thief/persona/confidants/shadows defeated per seat, day ended."""
+    view = state.view(0)
+    out: dict[str, Any] = {"day": view.get("day")}
+    palace = view.get("palace")
+    if isinstance(palace, dict):
+        out["palace"] = palace.get("id")
+    for seat, player in enumerate(view.get("players", [])):
+        out[f"thief_{seat}"] = player.get("thief")
+        out[f"persona_{seat}"] = player.get("persona")
+        out[f"confidants_{seat}"] = sorted(player.get("confidants", []))
+        out[f"confidant_count_{seat}"] = len(player.get("confidants", []))
+        out[f"shadows_defeated_{seat}"] = sorted(set(player.get("taken", [])))
+        out[f"shadow_count_{seat}"] = len(player.get("taken", []))
+    return out
+
+
+def start_vs(state: State) -> dict[str, Any]:
+    """VS columns known at the start: each seat's player card (deck) and who goes first."""
+    data = state.to_json()
+    out: dict[str, Any] = {"first_player": data.get("turn")}
+    for seat, card in enumerate(data.get("player_cards", [])):
+        out[f"deck_{seat}"] = card
+        out[f"cards_played_{seat}"] = set()
+        out[f"plays_{seat}"] = 0
+    return out
+
+
+PLAY_VERBS = frozenset({"summon", "fuse", "support", "react"})
+
+
+def track_vs(state: State, action: Any, columns: dict[str, Any]) -> None:
+    """Collect, per seat, the cards it summoned, fused, supported or reacted with."""
+    card = getattr(action, "card", None)
+    if card is None or str(action).split(" ", 1)[0] not in PLAY_VERBS:
+        return
+    seat = state.current_player
+    name = _card_names(state.game).get(str(card), str(card))
+    played = columns.setdefault(f"cards_played_{seat}", set())
+    played.add(name)
+    key = f"plays_{seat}"
+    columns[key] = columns.get(key, 0) + 1
 
 
 def summarize_vs(state: State) -> dict[str, Any]:
-    """VS columns: decks, first player, turns, cards played per player."""
-    return _pick(state.to_json(), VS_KEYS)
+    """VS columns at the end: the number of turns played."""
+    return {"turns": state.to_json().get("turn_no")}
 
 
-P5_KEYS = ("palace", "day", "thieves", "personas", "confidants", "shadows_defeated")
-VS_KEYS = ("decks", "first_player", "turns", "turn", "cards_played")
+_NAMES: dict[int, dict[str, str]] = {}
 
 
-def _pick(data: Any, keys: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if not isinstance(data, dict):
-        return out
-    for key in keys:
-        if key in data:
-            out[key] = data[key]
-    return out
+def _card_names(game: Game) -> dict[str, str]:
+    """Card id -> "id name" from the game's card set, found once per game object."""
+    key = id(game)
+    names = _NAMES.get(key)
+    if names is None:
+        names = {}
+        cards = getattr(game, "cards", None)
+        for attr in ("personas", "supports", "reacts", "players"):
+            for card in getattr(cards, attr, None) or ():
+                cid, cname = getattr(card, "id", None), getattr(card, "name", None)
+                if isinstance(cid, str) and isinstance(cname, str):
+                    names[cid] = f"{cid} {cname}"
+        _NAMES[key] = names
+    return names
