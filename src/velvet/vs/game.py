@@ -184,7 +184,10 @@ class VsGame(Game):
         self.a_discard = tuple(A.Discard(i) for i in ids)
         self.a_search = tuple(A.Search(i) for i in ids)
         self.a_recover = tuple(A.Recover(i) for i in ids)
-        self.a_first = tuple(A.First(k) for k in range(32))
+        # Every distinct non-React damage modifier the card set can produce (VS-SKILL-3).
+        distinct = {m[1:] for table in (self.attack, self.defend) for row in table for m in row}
+        distinct |= {(e[3], e[2]) for e in self.effects if e[0] == OPS.index("modify")}
+        self.a_first = tuple(A.First(k) for k in range(max(2, len(distinct))))
         self.a_skill = tuple(
             tuple(
                 tuple(A.DeclareSkill(s, ids[c], k) for k in range(len(self.skills[c])))

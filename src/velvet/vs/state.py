@@ -492,18 +492,13 @@ class VsState(State):
         if step == DECLARE:
             return self._skill_actions()
         if step == ORDER:
-            out: list[Any] = []
-            seen: set[Mod] = set()
-            for i, m in enumerate(self.mods):
-                if m not in seen:
-                    seen.add(m)
-                    out.append(g.a_first[i])
-            return out
+            # ``first K`` picks the K-th distinct modifier (sorted) to apply next.
+            return list(g.a_first[: len(set(self.mods))])
         # React windows.
         d = 1 - self.turn
         timing = 0 if step == REACT1 else 1
         sk_type = g.skills[self.sk_c][self.sk_k][0]
-        out = [g.a_pass]
+        out: list[Any] = [g.a_pass]
         seen_c: set[int] = set()
         for x in self.hand[d]:
             if x not in seen_c and g.timing[x] == timing and g.vs_type[x] in (-1, sk_type):
@@ -726,7 +721,8 @@ class VsState(State):
             ev.append(Event("noskill", {"player": self.turn}))
             self._draw_step(ev)
         elif t is A.First:
-            m = self.mods.pop(action.index)
+            m = sorted(set(self.mods))[action.index]
+            self.mods.remove(m)
             self.dmg = apply_mod(self.dmg, m[0], m[1])
             ev.append(Event("modify", {"mode": MODES[m[0]], "amount": m[1], "damage": self.dmg}))
             if not order_matters(self.dmg, self.mods):
