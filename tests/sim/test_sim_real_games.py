@@ -1,0 +1,59 @@
+"""The simulator and report on the real engines: P5 and VS columns, a 1,000-game sweep."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from velvet.games import get_game
+from velvet.sim.report import write_report
+from velvet.sim.results import load_results
+from velvet.sim.run import replay_game, run_sim
+
+
+def test_p5_rows_carry_p5_columns_and_replay(tmp_path: Path) -> None:
+    config = get_game("p5").default_config(2)  # type: ignore[attr-defined]
+    summary = run_sim("p5", 12, ["greedy", "random"], config, 1, tmp_path / "r",
+                      workers=1, progress=False)
+    assert summary.errors == 0
+    _, rows = load_results(tmp_path / "r")
+    row = rows[0]
+    for column in ("palace", "day", "thief_0", "persona_0", "thief_1", "confidants_0",
+                   "shadows_defeated_1", "shadow_count_0", "confidant_count_1"):
+        assert column in row
+    assert row["turns"] == row["day"] and row["winner"] is None
+    assert row["return_0"] == row["return_1"]  # co-op: one shared outcome
+    state, actions = replay_game("p5", config, ["greedy", "random"], 1, 3)
+    assert len(actions) == rows[3]["length"] and state.outcome_text() == rows[3]["outcome"]
+    page = write_report(tmp_path / "r", tmp_path / "p5.html").read_text()
+    assert "Day or turn of victory and defeat" in page and "Impact of confidants" in page
+
+
+def test_vs_rows_carry_vs_columns_and_report(tmp_path: Path) -> None:
+    config = get_game("vs").default_config("p5", "p4")  # type: ignore[attr-defined]
+    run_sim("vs", 30, ["ismcts:5", "random"], config, 2, tmp_path / "r",
+            workers=2, progress=False)
+    _, rows = load_results(tmp_path / "r")
+    row = rows[0]
+    assert row["deck_0"] == "p5" and row["deck_1"] == "p4"
+    assert row["first_player"] in (0, 1) and isinstance(row["turns"], int)
+    assert row["plays_0"] >= 1 and ";" in row["cards_played_0"]
+    assert {r["winner"] for r in rows} <= {0, 1}
+    page = write_report(tmp_path / "r", tmp_path / "vs.html").read_text()
+    for title in ("First-player advantage", "Impact of cards_played", "Game length"):
+        assert title in page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["p5", "vs"])
+def test_thousand_random_games_finish_without_errors(tmp_path: Path, name: str) -> None:
+    game = get_game(name)
+    config = (game.default_config(1) if name == "p5"  # type: ignore[attr-defined]
+              else game.default_config("p5", "p4"))  # type: ignore[attr-defined]
+    seats = ["random"] if name == "p5" else ["random", "random"]
+    summary = run_sim(name, 1000, seats, config, 9, tmp_path / "r", workers=2, progress=False)
+    assert summary.finished == 1000 and summary.errors == 0
+    stored = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert stored["finished"] == 1000
