@@ -629,3 +629,16 @@ def test_explain_illegal_names_the_rule(setup: str, text: str, rule: str) -> Non
     if setup == "react1":
         act(s, "skill m 001 0")
     assert illegal_rule(s, text) == rule
+
+
+def test_fusing_an_ultimate_cannot_pay_with_a_material_top() -> None:
+    # rule: VS-RULE-ULT, VS-FUSE-1
+    hand = ["014", *["006"] * 5]
+    s = position(hands=(hand, []), fields=((["001"], ["003"], ()), E))
+    assert "fuse 014 m" not in legal(s)  # Arsène would be both material and named cost
+    assert "fuse 014 s1" in legal(s)  # Arsène pays as a field persona, 003 is the material
+    act(s, "fuse 014 s1", "pay field m", *["pay hand 006"] * 5)
+    assert field_ids(s, 0) == [["003", "014"], [], []]
+    s = position(hands=(hand, []), fields=((["001", "002"], (), ()), E))
+    act(s, "fuse 014 m", "pay stack m 001", *["pay hand 006"] * 5)
+    assert field_ids(s, 0) == [["002", "014"], [], []]
