@@ -22,7 +22,9 @@ def cited_ids() -> set[str]:
     for path in (ROOT / "tests").rglob("*.py"):
         if path.name == Path(__file__).name:
             continue
-        cited.update(re.findall(r"rule:\s*((?:P5|VS)-[A-Z0-9-]+)", path.read_text(encoding="utf-8")))
+        cited.update(
+            re.findall(r"rule:\s*((?:P5|VS)-[A-Z0-9-]+)", path.read_text(encoding="utf-8"))
+        )
         cited.update(re.findall(r"#\s*rules?:[^\n]*", path.read_text(encoding="utf-8")))
     flat: set[str] = set()
     for item in cited:

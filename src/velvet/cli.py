@@ -58,11 +58,9 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _seed(seed: int | None, console: Console) -> int:
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-        console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
-    return seed
+def _seed(seed: int | None) -> int:
+    """The given seed, or one drawn from the OS (printed once the game starts)."""
+    return int.from_bytes(os.urandom(4), "big") if seed is None else seed
 
 
 def make_seat(spec: str, game_name: str) -> Bot | None:
@@ -96,6 +94,7 @@ def _run(
     if record is None:
         state = game.new_state(config, seed)
         record = GameRecord.start(game, config, seed)
+        console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
     console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
     Session(
         game,
@@ -168,7 +167,7 @@ def play_p5(
             config["players"][seat][option] = value
     if palace:
         config["palace"] = palace
-    seed = _seed(seed, console)
+    seed = _seed(seed)
     _run(game, config, seed, _seats(seats, players, "p5"), console, cards=cards)
 
 
@@ -217,7 +216,7 @@ def play_vs(
         )
         return
     config = vs_config(game, player_cards, decks, first)
-    seed = _seed(seed, console)
+    seed = _seed(seed)
     _run(game, config, seed, _seats(seats, 2, "vs"), console, cards=cards)
 
 

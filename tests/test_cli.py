@@ -1,0 +1,139 @@
+"""The `velvet` command end to end, through click's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from velvet.cli import main
+from velvet.engine import GameRecord
+from velvet.games import get_game
+from velvet.vs.decks import default_deck_path
+
+
+def run(*args: str, input: str | None = "") -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["play"],
+        ["play", "p5"],
+        ["play", "vs"],
+        ["cards", "list"],
+        ["cards", "check"],
+        ["deck", "check"],
+        ["replay"],
+        ["resume"],
+    ],
+)
+def test_every_command_has_help(args: list[str]) -> None:
+    code, out = run(*args, "--help")
+    assert code == 0
+    assert "Usage:" in out
+
+
+@pytest.mark.parametrize("game", ["p5", "vs"])
+def test_bots_play_a_whole_game_and_the_record_replays(game: str, tmp_path: Path) -> None:
+    record = tmp_path / "record.json"
+    seats = ["--seat", "random"] * (2 if game == "vs" else 1)
+    code, out = run("play", game, "--seed", "5", *seats, input=f"{record}\n")
+    assert code == 0, out
+    assert "Game over" in out
+    assert "Seed 5" in out
+    data = json.loads(record.read_text())
+    final = GameRecord.from_json(data).replay(get_game(game))
+    assert final.is_terminal()
+    code, out = run("replay", str(record))
+    assert code == 0, out
+    assert final.outcome_text() in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "p5", "--thief", "nobody"], "unknown thief 'nobody'"),
+        (["play", "p5", "--persona", "nobody"], "unknown persona 'nobody'"),
+        (["play", "p5", "--palace", "nowhere"], "unknown palace 'nowhere'"),
+        (["play", "p5", "--thief", "joker", "--thief", "skull"], "2 --thief options for 1"),
+        (["play", "p5", "--seat", "genius"], "genius"),
+        (["play", "vs", "--deck", "/no/such/deck.toml"], "no such deck file"),
+        (["play", "vs", "--player-card", "p9"], "p9"),
+        (["resume", "/no/such/save.json"], "no such file"),
+        (["replay", "/no/such/record.json"], "no such file"),
+        (["cards", "check", "/no/such/cards.toml"], "no such file"),
+        (["cards", "list", "--kind", "dragon"], "no cards of kind 'dragon'"),
+    ],
+)
+def test_bad_input_is_one_line_with_status_2(args: list[str], message: str) -> None:
+    code, out = run(*args)
+    assert code == 2, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines[-1].startswith("error: "), out
+    assert message in lines[-1]
+    assert "Traceback" not in out
+
+
+def test_a_corrupt_save_is_refused(tmp_path: Path) -> None:
+    save = tmp_path / "save.json"
+    code, _ = run("play", "p5", "--seed", "2", input=f"save {save}\nquit\n\n")
+    assert code == 0
+    data = json.loads(save.read_text())
+    data["record"]["seed"] = 3
+    save.write_text(json.dumps(data))
+    code, out = run("resume", str(save))
+    assert code == 2
+    assert "corrupt save" in out
+
+
+def test_save_and_resume_continue_the_same_game(tmp_path: Path) -> None:
+    save = tmp_path / "save.json"
+    code, out = run("play", "p5", "--seed", "4", input=f"1\nsave {save}\nquit\n\n")
+    assert code == 0, out
+    code, out = run("resume", str(save), "--seat", "random", input="\n")
+    assert code == 0, out
+    assert "Game over" in out
+
+
+@pytest.mark.parametrize("game", ["p5", "vs"])
+def test_cards_list_prints_the_set(game: str) -> None:
+    code, out = run("cards", "list", "--game", game)
+    assert code == 0
+    assert ("Joker" if game == "p5" else "Arsène") in out
+
+
+@pytest.mark.parametrize(("game", "doc"), [("p5", "p5-cards.md"), ("vs", "vs-cards.md")])
+def test_docs_card_lists_are_generated_from_the_data(game: str, doc: str) -> None:
+    code, out = run("cards", "list", "--game", game, "--markdown")
+    assert code == 0
+    expected = (Path(__file__).resolve().parents[1] / "docs" / doc).read_text(encoding="utf-8")
+    assert out == expected, f"docs/{doc} is stale: velvet cards list --game {game} --markdown"
+
+
+def test_cards_check_names_file_card_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[thief]]\nid = "x"\n')
+    code, out = run("cards", "check", str(bad))
+    assert code == 2
+    assert f"{bad}: card 'x': field 'name'" in out
+
+
+def test_deck_check_accepts_the_default_decks() -> None:
+    paths = [str(default_deck_path(card)) for card in ("p5", "p4", "p3")]
+    code, out = run("deck", "check", *paths)
+    assert code == 0, out
+    assert out.count("40 cards") == 3
+
+
+def test_an_illegal_move_at_the_prompt_names_its_rule() -> None:
+    code, out = run("play", "p5", "--seed", "1", input="visit nowhere\nbanana\nquit\n\n")
+    assert code == 0
+    assert "Not allowed" in out
+    assert "Traceback" not in out
