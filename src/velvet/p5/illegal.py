@@ -135,6 +135,8 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
             "P5-COMBAT-1", f"'{action.target}' is not a shadow you can target"
         )
     if isinstance(action, A.Hit):
+        if action.res not in RESOURCES:
+            return IllegalActionError("P5-COMBAT-2", f"unknown resource '{action.res}'")
         t = g.shadow_index.get(action.target, -2) if action.target != "boss" else -1
         rem = s._rem_of(t) if t != -2 else None
         if rem is None:

@@ -24,8 +24,10 @@ def measure(games: int = 300) -> dict[str, float]:
         players = 1 + seed % 2
         config = {
             "players": [
-                {"thief": cs.thieves[(seed + 3 * i) % len(cs.thieves)].id,
-                 "persona": cs.personas[(seed + 5 * i) % len(cs.personas)].id}
+                {
+                    "thief": cs.thieves[(seed + 3 * i) % len(cs.thieves)].id,
+                    "persona": cs.personas[(seed + 5 * i) % len(cs.personas)].id,
+                }
                 for i in range(players)
             ],
             "palace": cs.palaces[seed % len(cs.palaces)].id,
@@ -39,7 +41,7 @@ def measure(games: int = 300) -> dict[str, float]:
             if steps % 997 == 0:
                 mid.append(state.clone())
     play_time = time.perf_counter() - start
-    sample = mid[: 50] or [state]
+    sample = mid[:50] or [state]
     n = 20_000
     start = time.perf_counter()
     for i in range(n):

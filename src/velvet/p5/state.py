@@ -9,6 +9,7 @@ stack ``dec``; effects waiting to run sit on a stack ``work``;
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -589,7 +590,7 @@ class P5State(State):
         self.phase = ENDING
         if ok1 and ok2:
             self.loc_conf[i] = -1
-            self.conf[p].append(c)
+            insort(self.conf[p], c)
             ev.append(Event("recruit", {"player": p, "confidant": g.cards.confidants[c].id}))
             a = g.conf_abil[c]
             if g.ab_trigger[a] == T_RECRUIT:
@@ -710,9 +711,9 @@ class P5State(State):
         g = self._game
         self._pay(p, g.ab_cost[a], ev)
         if g.ab_limit[a] == 1:
-            self.used_day[p].append(a)
+            insort(self.used_day[p], a)
         elif g.ab_limit[a] == 2:
-            self.used_pal[p].append(a)
+            insort(self.used_pal[p], a)
         ev.append(Event("use", {"player": p, "skill": g.ab_key[a], "target": target}))
         if not g.ab_attack[a]:
             self._push_effects(g.ab_effects[a])
