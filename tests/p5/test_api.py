@@ -279,3 +279,10 @@ def test_every_p5_rule_is_cited_by_a_test() -> None:
     for path in [*here.glob("test_*.py"), here.parent / "ui" / "test_p5_render.py"]:
         cited |= set(re.findall(r"rule: (P5-[A-Z]+-[A-Z0-9]+)", path.read_text(encoding="utf-8")))
     assert len(ids) >= 60 and ids <= cited, sorted(ids - cited)
+
+
+def test_determinize_rejects_a_bad_view(game: P5Game) -> None:
+    view = make(game).view(0)
+    view["palace"]["id"] = "mementos"
+    with pytest.raises(RecordError):
+        game.determinize(view, 0, Rng(1))

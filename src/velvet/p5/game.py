@@ -385,7 +385,10 @@ class P5Game(Game):
     def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> Any:
         from velvet.p5.state import determinize
 
-        return determinize(self, view, player, rng)
+        try:
+            return determinize(self, view, player, rng)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise RecordError(f"p5 view: not a view of this card set ({error!r})") from None
 
 
 def _splits(caps: Sequence[int], total: int) -> list[tuple[int, ...]]:
