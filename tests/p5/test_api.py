@@ -286,3 +286,36 @@ def test_determinize_rejects_a_bad_view(game: P5Game) -> None:
     view["palace"]["id"] = "mementos"
     with pytest.raises(RecordError):
         game.determinize(view, 0, Rng(1))
+
+
+def _in_fight(state: P5State) -> None:
+    play(state, "palace")
+    while state.dec:
+        play(state, str(state.legal_actions()[0]))
+
+
+@pytest.mark.parametrize(
+    ("prepare", "text", "rule"),
+    [
+        (lambda s: None, "end", "P5-PALACE-2"),
+        (lambda s: None, "hit stamina @boss", "P5-PALACE-2"),
+        (lambda s: None, "visit mementos", "P5-VISIT-1"),
+        (lambda s: None, "first row:0", "P5-DAY-2"),
+        (lambda s: None, "go p2", "P5-DAY-1"),
+        (lambda s: None, "use nobody.nothing", "P5-COMBAT-3"),
+        (_in_fight, "visit home", "P5-DAY-2"),
+        (_in_fight, "hit stamina @thoth", "P5-COMBAT-1"),
+        (lambda s: play(s, "discover"), "palace", "P5-DISCOVER-2"),
+        (lambda s: setattr(s, "day", 99) or play(s, "visit home"), "visit school", "GAME-OVER"),
+    ],
+)
+def test_illegal_actions_name_their_rule(
+    game: P5Game, prepare: object, text: str, rule: str
+) -> None:
+    state = make(game, (("skull", "goemon"),))
+    prepare(state)  # type: ignore[operator]
+    before = state.canonical()
+    with pytest.raises(IllegalActionError) as info:
+        play(state, text)
+    assert info.value.rule_id == rule and f"[{rule}]" in str(info.value)
+    assert state.canonical() == before
