@@ -71,23 +71,30 @@ def velvet_subject(game_name: str, seconds: float) -> Result:
     seed = [0]
     samples: list[Any] = []
 
+    sizes: list[int] = []
+
     def playout() -> int:
         seed[0] += 1
         state = game.new_state(config, seed[0])
         steps = 0
-        keep_at = rng.randrange(1, 60)
+        keep_at = rng.randrange(1, 120)
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply_unchecked(legal[rng.randrange(len(legal))])
             steps += 1
             if steps == keep_at and len(samples) < 200:
                 samples.append(state.clone())
+        if len(sizes) < 200:
+            sizes.append(len(state.canonical().encode()))
         return steps
 
     elapsed, steps, games = timed_loop(seconds, playout)
     fast = clones_per_s(samples, lambda s: s.clone(), seconds / 2)
-    deep = clones_per_s(samples[:20], copy.deepcopy, seconds / 2)
-    size = max(len(s.canonical().encode()) for s in samples)
+    # The immutable Game (card database) is shared, not copied, as clone() shares it.
+    deep = clones_per_s(
+        samples[:50], lambda s: copy.deepcopy(s, {id(s.game): s.game}), seconds / 2
+    )
+    size = max(sizes + [len(s.canonical().encode()) for s in samples])
     return Result(
         f"velvet {game_name}",
         steps / elapsed,
@@ -101,6 +108,7 @@ def velvet_subject(game_name: str, seconds: float) -> Result:
 
 
 def openspiel_subject(name: str, seconds: float) -> Result:
+    """An OpenSpiel game; ``python_*`` games are pure Python, the others C++."""
     import pyspiel
 
     if name.startswith("python_"):
@@ -128,7 +136,7 @@ def openspiel_subject(name: str, seconds: float) -> Result:
 
     elapsed, steps, games = timed_loop(seconds, playout)
     return Result(
-        f"openspiel {name}",
+        f"openspiel {name}" + ("" if name.startswith("python_") else " (C++)"),
         steps / elapsed,
         games / elapsed,
         clones_per_s(samples, lambda s: s.clone(), seconds / 2),
@@ -183,8 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     for game_name in ("p5", "vs"):
         results.append(velvet_subject(game_name, args.seconds))
     peers: list[tuple[str, Callable[[], Result]]] = [
-        ("hearts", lambda: openspiel_subject("hearts", args.seconds)),
-        ("crazy_eights", lambda: openspiel_subject("crazy_eights", args.seconds)),
+        ("hearts (C++)", lambda: openspiel_subject("hearts", args.seconds)),
+        ("crazy_eights (C++)", lambda: openspiel_subject("crazy_eights", args.seconds)),
         ("python_block_dominoes", lambda: openspiel_subject("python_block_dominoes", args.seconds)),
         ("uno", lambda: rlcard_uno(args.seconds)),
     ]
