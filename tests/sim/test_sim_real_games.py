@@ -57,3 +57,20 @@ def test_thousand_random_games_finish_without_errors(tmp_path: Path, name: str) 
     assert summary.finished == 1000 and summary.errors == 0
     stored = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert stored["finished"] == 1000
+
+
+def test_cli_vs_with_a_deck_file_and_a_built_in_deck(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from velvet.sim.cli import sim_command
+
+    deck_file = Path(__file__).resolve().parents[2] / "src/velvet/vs/data/decks/p5.toml"
+    result = CliRunner().invoke(sim_command, [
+        "vs", "-n", "4", "--seat", "random", "--seat", "greedy", "--deck", "p3",
+        "--deck", str(deck_file), "--workers", "1", "--out", str(tmp_path / "r"),
+    ])
+    assert result.exit_code == 0, result.output
+    _, rows = load_results(tmp_path / "r")
+    assert (rows[0]["deck_0"], rows[0]["deck_1"]) == ("p3", "p5")
+    bad = CliRunner().invoke(sim_command, ["vs", "--deck", "p3", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "needs 0 or 2 --deck" in bad.output

@@ -99,3 +99,10 @@ def test_report_of_an_empty_or_foreign_directory_is_a_config_error(tmp_path: Pat
     with pytest.raises(ConfigError, match="not a results directory"):
         write_report(tmp_path / "empty", tmp_path / "x.html")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_report_refuses_to_merge_different_runs(tmp_path: Path) -> None:
+    run_sim("velvet_toys:RACE", 3, ["random"], {}, 1, tmp_path / "a", workers=1, progress=False)
+    run_sim("velvet_toys:RACE", 3, ["random"], {}, 2, tmp_path / "b", workers=1, progress=False)
+    with pytest.raises(ConfigError, match="not a shard of the same run"):
+        write_report([tmp_path / "a", tmp_path / "b"], tmp_path / "x.html")

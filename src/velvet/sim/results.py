@@ -154,7 +154,16 @@ def load_results(*dirs: Path) -> tuple[dict[str, Any], list[Row]]:
         found = store.read_meta()
         if found is None:
             raise ConfigError(f"{root}: not a results directory (no {RUN_FILE})")
-        meta = meta or found
+        if meta:
+            for key in ("game", "seats", "config", "base_seed", "cards"):
+                if found.get(key) != meta.get(key):
+                    raise ConfigError(
+                        f"{root} is not a shard of the same run as {dirs[0]}: "
+                        f"{key} differs ({found.get(key)!r} vs {meta.get(key)!r})"
+                    )
+            meta = {**meta, "n_games": max(meta.get("n_games", 0), found.get("n_games", 0))}
+        else:
+            meta = found
         for row in store.load_rows():
             rows.setdefault(int(row["index"]), row)
     return meta, [rows[i] for i in sorted(rows)]

@@ -9,6 +9,7 @@ and the end (turn count).
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,12 +26,29 @@ def p5_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
 
 
 def vs_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
-    """The default VS match (P5 deck against P4 deck), or the two --deck files given."""
+    """The default VS match (P5 deck against P4 deck), or the two --deck given.
+
+    A deck is a built-in player card's deck (``p5``, ``p4``, ``p3``) or a deck file.
+    """
     if seats != 2:
         raise ConfigError(f"vs is for 2 players: give 2 --seat bots, not {seats}")
-    if decks and len(decks) != 2:
-        raise ConfigError(f"vs needs 0 or 2 --deck files, not {len(decks)}")
-    config: dict[str, Any] = getattr(game, "default_config")(*(decks or ("p5", "p4")))  # noqa: B009
+    if not decks:
+        decks = ("p5", "p4")
+    if len(decks) != 2:
+        raise ConfigError(f"vs needs 0 or 2 --deck (files or p5/p4/p3), not {len(decks)}")
+    config: dict[str, Any] = getattr(game, "default_config")()  # noqa: B009
+    players = getattr(game, "players", {})
+    for seat, deck in enumerate(decks):
+        if deck in players:
+            built_in = getattr(game, "default_config")(deck, deck)  # noqa: B009
+            config["players"][seat] = built_in["players"][0]
+            continue
+        from velvet.vs.decks import load_deck
+
+        cards = load_deck(deck, game)  # type: ignore[arg-type]
+        with open(deck, "rb") as handle:
+            player_card = tomllib.load(handle)["player_card"]
+        config["players"][seat] = {"player_card": player_card, "deck": cards}
     return config
 
 
