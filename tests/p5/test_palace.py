@@ -372,3 +372,18 @@ def test_auto_skills_are_passive(game: P5Game) -> None:
     assert not any(t.startswith("use goemon.ice-amp") for t in game.action_ids())
     events = play(s, "use goemon.bufu @bicorn")
     assert first(events, "damage")["typed"] == "stamina=2"  # Bicorn needs no Bullet
+
+
+def test_rulebook_example_shadow(game: P5Game) -> None:
+    # rule: P5-COMBAT-1
+    # rule: P5-PALACE-1
+    s = make(game, (("skull", "goemon"),))
+    reveal(s, "jikokuten")
+    give(s, bullet=4, sp=1)
+    dice(s, 3)  # Skull's Charm 1: one die, a failure -> pay 1 Bullet
+    events = play(s, "palace")
+    assert first(events, "check")["stat"] == "charm" and s.fresh[0][2] == 3
+    assert rem(s, "jikokuten") == {"sp": 1, "bullet": 3}
+    play(s, "hit bullet @jikokuten", "hit bullet @jikokuten", "hit bullet @jikokuten")
+    events = play(s, "hit sp @jikokuten")
+    assert first(events, "defeat")["shadow"] == "jikokuten"
