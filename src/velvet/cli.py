@@ -153,11 +153,7 @@ def play_p5(
     console = _console()
     game = get_game("p5", cards)
     if load is not None:
-        record, state = load_game(load, lambda name: get_game(name, cards))
-        n = len(record.config.get("players", [])) or players
-        _run(
-            game, record.config, record.seed, _seats(seats, n, "p5"), console, record, state, cards
-        )
+        _resume(load, cards, seats, expect="p5")
         return
     config: dict[str, Any] = game.default_config(players)  # type: ignore[attr-defined]
     for option, values in (("thief", thief), ("persona", persona)):
@@ -210,10 +206,7 @@ def play_vs(
     console = _console()
     game = get_game("vs", cards)
     if load is not None:
-        record, state = load_game(load, lambda name: get_game(name, cards))
-        _run(
-            game, record.config, record.seed, _seats(seats, 2, "vs"), console, record, state, cards
-        )
+        _resume(load, cards, seats, expect="vs")
         return
     config = vs_config(game, player_cards, decks, first)
     seed = _seed(seed)
@@ -242,19 +235,19 @@ def vs_config(
 @click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
 def resume(save: Path, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
     """Resume a saved game of either game."""
+    _resume(save, cards, seats)
+
+
+def _resume(
+    save: Path, cards: Sequence[Path], seats: Sequence[str], expect: str | None = None
+) -> None:
     record, state = load_game(save, lambda name: get_game(name, cards))
+    if expect is not None and record.game != expect:
+        raise ConfigError(f"{save} is a saved game of '{record.game}': use velvet resume {save}")
     game = get_game(record.game, cards)
-    n = len(record.config.get("players", [])) or 1
-    _run(
-        game,
-        record.config,
-        record.seed,
-        _seats(seats, n, game.name),
-        _console(),
-        record,
-        state,
-        cards,
-    )
+    players = len(record.config.get("players", [])) or 1
+    seat_list = _seats(seats, players, game.name)
+    _run(game, record.config, record.seed, seat_list, _console(), record, state, cards)
 
 
 @main.command()
