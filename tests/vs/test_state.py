@@ -143,5 +143,7 @@ def test_determinize_is_consistent_with_the_view() -> None:
 
 def test_determinize_samples_hidden_cards() -> None:
     s = play(2, 0)
+    with pytest.raises(RecordError):
+        G.determinize(s.view(1), 0, Rng(1))
     hands = {tuple(sorted(G.determinize(s.view(0), 0, Rng(i)).hand[1])) for i in range(10)}
     assert len(hands) > 1

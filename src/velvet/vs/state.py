@@ -1238,6 +1238,8 @@ class VsState(State):
         """
         if player not in (0, 1):
             raise RecordError(f"determinize: player must be 0 or 1, not {player!r}")
+        if view.get("viewer") != player:
+            raise RecordError(f"determinize: this view belongs to player {view.get('viewer')!r}")
         s = cls._from_public(game, view)
         ix = game.index
         s.hand[player] = [ix[x] for x in view["hand"]]
