@@ -91,9 +91,7 @@ def velvet_subject(game_name: str, seconds: float) -> Result:
     elapsed, steps, games = timed_loop(seconds, playout)
     fast = clones_per_s(samples, lambda s: s.clone(), seconds / 2)
     # The immutable Game (card database) is shared, not copied, as clone() shares it.
-    deep = clones_per_s(
-        samples[:50], lambda s: copy.deepcopy(s, {id(s.game): s.game}), seconds / 2
-    )
+    deep = clones_per_s(samples[:50], lambda s: copy.deepcopy(s, {id(s.game): s.game}), seconds / 2)
     size = max(sizes + [len(s.canonical().encode()) for s in samples])
     return Result(
         f"velvet {game_name}",

@@ -116,7 +116,7 @@ class State(ABC):
         return hashlib.sha256(self.canonical().encode()).hexdigest()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
 
