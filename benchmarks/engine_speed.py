@@ -209,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         e = r.extra
         print(
             f"{r.name}: clone() {e['clone_vs_deepcopy']:.1f}x faster than copy.deepcopy "
-            f"({e['deepcopy_per_s']:,.0f}/s); largest serialized state {e['max_state_bytes']:,} bytes"
+            f"({e['deepcopy_per_s']:,.0f}/s); "
+            f"largest serialized state {e['max_state_bytes']:,} bytes"
         )
     print("\nRatios (Velvet / peer):")
     for r in results[:2]:
