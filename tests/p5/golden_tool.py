@@ -38,7 +38,7 @@ CASES: dict[str, tuple[dict[str, Any], int, str]] = {
     ),
     "solo-arsene-eager": (
         {"players": [{"thief": "mona", "persona": "arsene"}], "palace": "futaba"},
-        19,
+        18,
         "eager",
     ),
 }

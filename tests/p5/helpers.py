@@ -84,3 +84,9 @@ def total_tokens(state: P5State) -> list[int]:
         state.supply[k] + sum(state.fresh[p][k] + state.spent[p][k] for p in range(state.n))
         for k in range(4)
     ]
+
+
+def settle(state: P5State) -> None:
+    """Answer pending decisions with their first option (e.g. On Palace Enter order)."""
+    while state.dec:
+        state.apply(state.legal_actions()[0])

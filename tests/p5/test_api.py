@@ -319,3 +319,29 @@ def test_illegal_actions_name_their_rule(
         play(state, text)
     assert info.value.rule_id == rule and f"[{rule}]" in str(info.value)
     assert state.canonical() == before
+
+
+def test_skill_types_are_game_data(tmp_path: Path, game: P5Game) -> None:
+    assert game.skill_types == (
+        "phys",
+        "gun",
+        "fire",
+        "ice",
+        "elec",
+        "wind",
+        "psy",
+        "nuke",
+        "bless",
+        "curse",
+    )
+    odd = tmp_path / "odd.toml"
+    odd.write_text(
+        '[[shadow]]\nid = "slime"\nname = "Slime"\nweak = ["almighty"]\n'
+        "health = { stamina = 1 }\n"
+        'persona = { name = "Goo", trigger = "auto", amp = "ice" }\n'
+    )
+    with pytest.raises(CardDataError) as info:
+        load_p5_game([odd])
+    message = str(info.value)
+    assert "odd.toml" in message and "slime" in message and "weak" in message
+    assert "almighty" in message and "curse" in message

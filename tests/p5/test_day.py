@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.p5.helpers import dice, first, give, kinds, make, play, texts
+from tests.p5.helpers import dice, first, give, kinds, make, play, settle, texts
 from velvet.engine.errors import IllegalActionError
 from velvet.p5 import actions as A
 from velvet.p5.game import P5Game
@@ -36,6 +36,7 @@ def test_one_action_per_turn(game: P5Game) -> None:
     # rule: P5-DAY-2
     s = make(game, DUO)
     play(s, "go p1", "palace")
+    settle(s)
     assert _rule(s, "visit home") == "P5-DAY-2"
     play(s, "end")
     assert s.turn == 1
@@ -59,7 +60,9 @@ def test_occupied_locations_and_shared_palace(game: P5Game) -> None:
     play(s, "go p1", "visit home")
     assert "visit home" not in texts(s) and "recruit home" not in texts(s)
     assert _rule(s, "visit home") == "P5-DAY-4"
-    play(s, "visit school", "go p1", "palace", "end", "palace")
+    play(s, "visit school", "go p1", "palace")
+    settle(s)
+    play(s, "end", "palace")
     assert s.loc == [IN_PALACE, IN_PALACE]
 
 

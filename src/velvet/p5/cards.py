@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -24,13 +24,13 @@ DATA_DIR = Path(__file__).parent / "data"
 
 RESOURCES = ("stamina", "sp", "bullet", "cash")
 STATS = ("knowledge", "guts", "proficiency", "compassion", "charm")
-SKILL_TYPES = ("phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse")
 
 Res = Literal["stamina", "sp", "bullet", "cash"]
 Token = Literal["stamina", "sp", "bullet"]
 DamageKind = Literal["stamina", "sp", "bullet", "cash", "any"]
 Stat = Literal["knowledge", "guts", "proficiency", "compassion", "charm"]
-SkillType = Literal["phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse"]
+SkillType = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$")]
+"""A skill type id; the allowed ones are game data (``[[rules]] skill_types``)."""
 Count = Field(ge=0, le=20)
 
 SECTIONS = ("rules", "thief", "persona", "confidant", "shadow", "palace", "location")
@@ -237,6 +237,7 @@ class Rules(Model):
     reveal_per_player: int = Field(default=2, ge=1, le=5)
     arsene_shadows: int = Field(default=5, ge=0, le=10)
     solo_gain: dict[Res, int] = {}
+    skill_types: tuple[SkillType, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _shape(self) -> Rules:
@@ -301,12 +302,15 @@ def build_cardset(files: Sequence[CardFile]) -> CardSet:
         "location": Location,
     }
     last = files[-1].path if files else "<no files>"
+    origin: dict[str, str] = {}
     for f in files:
         if f.mode == "replace":
             acc = {s: [] for s in SECTIONS}
         for section in SECTIONS:
             cards = validate_cards(f, section, models[section], allowed_sections=SECTIONS)
             acc[section] = merge_by_id(acc[section], cards)
+            for card in cards:
+                origin[f"{section}:{getattr(card, 'id', '')}"] = f.path
         last = f.path
     if not acc["rules"]:
         raise CardDataError(last, None, "rules", "the card set has no [[rules]] table")
@@ -318,12 +322,13 @@ def build_cardset(files: Sequence[CardFile]) -> CardSet:
     for c in confidants:
         if c.thief is not None and c.thief not in thief_ids:
             raise CardDataError(last, c.id, "thief", f"unknown thief '{c.thief}'")
+    rules = acc["rules"][-1]
+    assert isinstance(rules, Rules)
+    _check_types(rules, acc, origin)
     locations = [c for c in acc["location"] if isinstance(c, Location)]
     if not any(loc.start for loc in locations):
         raise CardDataError(last, None, "location", "no starting location (start = true)")
     digest = hashlib.sha256("".join(f.digest for f in files).encode()).hexdigest()
-    rules = acc["rules"][-1]
-    assert isinstance(rules, Rules)
     return CardSet(
         rules,
         [c for c in acc["thief"] if isinstance(c, Thief)],
@@ -334,6 +339,44 @@ def build_cardset(files: Sequence[CardFile]) -> CardSet:
         locations,
         digest,
     )
+
+
+def _check_types(rules: Rules, acc: dict[str, list[BaseModel]], origin: dict[str, str]) -> None:
+    """Every skill type a card names must be one of the game data's ``skill_types``."""
+    allowed = set(rules.skill_types)
+
+    def fail(section: str, ident: str, field: str, value: str) -> None:
+        raise CardDataError(
+            origin.get(f"{section}:{ident}", "<cards>"),
+            ident,
+            field,
+            f"unknown skill type '{value}'; allowed: {', '.join(rules.skill_types)}",
+        )
+
+    def ability(section: str, ident: str, field: str, a: Ability) -> None:
+        for name, value in (("type", a.type), ("amp", a.amp)):
+            if value is not None and value not in allowed:
+                fail(section, ident, f"{field}.{name}", value)
+
+    for section, cards in acc.items():
+        for card in cards:
+            ident = str(getattr(card, "id", ""))
+            if isinstance(card, Thief):
+                ability(section, ident, "passive", card.passive)
+            elif isinstance(card, Persona):
+                for i, a in enumerate(card.skills):
+                    ability(section, ident, f"skills.{i}", a)
+            elif isinstance(card, Confidant):
+                ability(section, ident, "ability", card.ability)
+            elif isinstance(card, Shadow):
+                ability(section, ident, "persona", card.persona)
+                for w in card.weak:
+                    if w not in allowed:
+                        fail(section, ident, "weak", w)
+            elif isinstance(card, Palace):
+                for w in card.boss.weak:
+                    if w not in allowed:
+                        fail(section, ident, "boss.weak", w)
 
 
 def load_cardset(paths: Iterable[Path | str] = ()) -> CardSet:

@@ -17,7 +17,6 @@ from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
 from velvet.p5.cards import (
     RESOURCES,
-    SKILL_TYPES,
     STATS,
     Ability,
     CardSet,
@@ -63,6 +62,7 @@ class P5Game(Game):
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards
         r = cards.rules
+        self.skill_types: tuple[str, ...] = tuple(r.skill_types)
         self.supply0 = _vec(r.supply, RESOURCES)
         self.stat_cap = r.stat_cap
         self.party_size = r.party_size
@@ -124,7 +124,7 @@ class P5Game(Game):
         self.shadow_abil = tuple(self._ability(s.id, s.persona, s.id) for s in cards.shadows)
         self.shadow_health = tuple(_vec(s.health, RESOURCES) for s in cards.shadows)
         self.shadow_weak = tuple(
-            frozenset(SKILL_TYPES.index(w) for w in s.weak) for s in cards.shadows
+            frozenset(self.skill_types.index(w) for w in s.weak) for s in cards.shadows
         )
         self.shadow_enter = tuple(self._compile(s.on_enter) for s in cards.shadows)
         self.shadow_death = tuple(self._compile(s.on_death) for s in cards.shadows)
@@ -134,7 +134,7 @@ class P5Game(Game):
         self.row_reveal = tuple(tuple(r.reveal for r in p.rows) for p in cards.palaces)
         self.boss_health = tuple(_vec(p.boss.health, RESOURCES) for p in cards.palaces)
         self.boss_weak = tuple(
-            frozenset(SKILL_TYPES.index(w) for w in p.boss.weak) for p in cards.palaces
+            frozenset(self.skill_types.index(w) for w in p.boss.weak) for p in cards.palaces
         )
         self.boss_enter = tuple(self._compile(p.boss.on_enter) for p in cards.palaces)
         self.boss_reveal = tuple(p.boss.reveal for p in cards.palaces)
@@ -198,8 +198,8 @@ class P5Game(Game):
         self.ab_trigger.append(TRIGGERS[a.trigger])
         self.ab_cost.append(_vec(a.cost, RESOURCES))
         self.ab_damage.append(_vec(a.damage, (*RESOURCES, "any")))
-        self.ab_type.append(SKILL_TYPES.index(a.type) if a.type else -1)
-        self.ab_amp.append(SKILL_TYPES.index(a.amp) if a.amp else -1)
+        self.ab_type.append(self.skill_types.index(a.type) if a.type else -1)
+        self.ab_amp.append(self.skill_types.index(a.amp) if a.amp else -1)
         self.ab_bonus.append(_vec(a.check_bonus, STATS))
         self.ab_party.append(a.party_bonus)
         self.ab_grant.append(_vec(a.grant, RESOURCES))
