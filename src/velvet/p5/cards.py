@@ -40,6 +40,21 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+EffectOp = Literal[
+    "gain",
+    "restore",
+    "spend",
+    "pay",
+    "stat",
+    "stat_choice",
+    "check",
+    "dice",
+    "restore_mix",
+    "draw_persona",
+]
+"""The effect vocabulary of P5 cards; the engine interprets each op."""
+
+
 class Effect(Model):
     """One step of the effect vocabulary (RULE-INDEX P5-TERM-*).
 
@@ -50,18 +65,7 @@ class Effect(Model):
     ``kinds`` by the player; draw_persona draws shadows as personas.
     """
 
-    op: Literal[
-        "gain",
-        "restore",
-        "spend",
-        "pay",
-        "stat",
-        "stat_choice",
-        "check",
-        "dice",
-        "restore_mix",
-        "draw_persona",
-    ]
+    op: EffectOp
     amount: dict[Res, int] = {}
     stat: Stat | None = None
     stats: tuple[Stat, ...] = ()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from velvet.engine.core import Game
 from velvet.engine.errors import CardDataError, ConfigError, InvalidActionError, RecordError
@@ -21,21 +21,11 @@ from velvet.p5.cards import (
     Ability,
     CardSet,
     Effect,
+    EffectOp,
     load_cardset,
 )
 
-OPS = (
-    "gain",
-    "restore",
-    "spend",
-    "pay",
-    "stat",
-    "stat_choice",
-    "check",
-    "dice",
-    "restore_mix",
-    "draw_persona",
-)
+OPS: tuple[str, ...] = get_args(EffectOp)
 OP = {name: i for i, name in enumerate(OPS)}
 TRIGGERS = {"use": 0, "auto": 1, "setup": 2, "recruit": 3, "palace_enter": 4}
 ROW_SRC = 100_000

@@ -11,7 +11,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
@@ -22,6 +22,7 @@ from velvet.vs.cards import (
     AnyCard,
     CardSet,
     Effect,
+    Op,
     Persona,
     PlayerCard,
     React,
@@ -34,20 +35,7 @@ DECK_SIZE = 40
 MAX_COPIES = 2
 
 # Effect op codes (compiled from Effect.op).
-OPS = (
-    "heal",
-    "damage",
-    "draw",
-    "discard",
-    "discard_random",
-    "bounce",
-    "destroy",
-    "swap",
-    "modify",
-    "negate",
-    "search",
-    "recover",
-)
+OPS: tuple[str, ...] = get_args(Op)
 MODES = ("add", "mul", "half")
 SLOT_FILTERS = ("main", "sub", "any")
 KINDS = ("persona", "support", "react", "any")
