@@ -27,6 +27,8 @@ from velvet.sim.stats import Rate, wilson
 
 SKIP = {"index", "seed", "seconds", "error", "outcome", "length", "turns", "winner"}
 MAX_CATEGORIES = 40
+MAX_INT_CATEGORIES = 12
+"""Integer columns with more values than this (counts, lengths) are not categories."""
 MIN_ITEM_GAMES = 5
 _SEAT_COLUMN = re.compile(r"^(?P<base>.+)_(?P<seat>\d+)$")
 
@@ -132,7 +134,9 @@ def _figure(width: float = 8, height: float = 3.5) -> tuple[Any, Any]:
     return plt.subplots(figsize=(width, height))
 
 
-def _rate_bars(title: str, labels: list[str], rates: list[Rate]) -> str:
+def _rate_bars(
+    title: str, labels: list[str], rates: list[Rate], overall: float | None = None
+) -> str:
     """Horizontal bars of win rate with 95% CI whiskers."""
     fig, ax = _figure(8, max(1.6, 0.32 * len(labels) + 1))
     values = [r.rate for r in rates]
@@ -142,7 +146,9 @@ def _rate_bars(title: str, labels: list[str], rates: list[Rate]) -> str:
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("win rate (95% Wilson CI)")
+    if overall is not None:
+        ax.axvline(overall, color="#333", linestyle="--", linewidth=1)
+    ax.set_xlabel("win rate (95% Wilson CI)" + ("; dashed: overall" if overall is not None else ""))
     ax.set_title(title)
     return _png(fig)
 
@@ -257,7 +263,8 @@ def _categories(good: list[Row], seats: list[int]) -> dict[str, list[tuple[Any, 
         if any(isinstance(v, str) and ";" in v for v in values):
             continue
         distinct = {v for v in values if v is not None}
-        if not 2 <= len(distinct) <= MAX_CATEGORIES:
+        numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in distinct)
+        if not 2 <= len(distinct) <= (MAX_INT_CATEGORIES if numeric else MAX_CATEGORIES):
             continue
         m = _SEAT_COLUMN.match(column)
         seat = int(m.group("seat")) if m and int(m.group("seat")) in seats else None
@@ -269,13 +276,19 @@ def _categories(good: list[Row], seats: list[int]) -> dict[str, list[tuple[Any, 
     return found
 
 
+def _order(value: Any) -> tuple[bool, float, str]:
+    """Numbers in numeric order first, then text in text order."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return (not number, float(value) if number else 0.0, str(value))
+
+
 def _category_sections(good: list[Row], seats: list[int]) -> list[str]:
     out = []
     for key, pairs in sorted(_categories(good, seats).items()):
         groups: dict[Any, list[bool]] = defaultdict(list)
         for value, won in pairs:
             groups[value].append(won)
-        labels = sorted(groups, key=str)
+        labels = sorted(groups, key=_order)
         rates = [wilson(sum(groups[v]), len(groups[v])) for v in labels]
         table = _table(
             [key, "win rate", "95% CI", "games"],
@@ -327,6 +340,7 @@ def _item_sections(good: list[Row], seats: list[int]) -> list[str]:
             f"win rate with each {key} item (overall {base_rate.rate:.0%})",
             [t[1] for t in top],
             [t[2] for t in top],
+            overall=base_rate.rate,
         )
         out.append(_section(f"Impact of {key}", plot + table))
     return out
