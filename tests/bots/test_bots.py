@@ -318,3 +318,19 @@ def test_final_choice_by_mean_also_finds_the_winning_card() -> None:
 def test_search_options_are_checked(kwargs: dict[str, Any], fragment: str) -> None:
     with pytest.raises(ConfigError, match=fragment):
         MCTSBot(Budget(count=5), **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts", "ismcts"])
+def test_bots_do_not_cycle_through_free_actions(kind: str) -> None:
+    from velvet_toys import StallGame, dislikes_progress
+
+    budget = Budget(count=8)
+    bot: Any
+    if kind == "greedy":
+        bot = GreedyBot(budget, evaluator=dislikes_progress)
+    elif kind == "mcts":
+        bot = MCTSBot(budget, max_playout=0, evaluator=dislikes_progress)
+    else:
+        bot = ISMCTSBot(budget, max_playout=0, evaluator=dislikes_progress)
+    state, length = play_game(StallGame(), {}, 0, [bot], max_actions=50)
+    assert state.is_terminal() and length <= 12

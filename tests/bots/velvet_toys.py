@@ -355,6 +355,7 @@ DUEL = SimGame(
     load=lambda cards: DuelGame(),
     summarize=_duel_summary,
     default_config={"first": 0},
+    vary=lambda game, config, rng: {**config, "first": rng.randbelow(2)},
 )
 RACE = SimGame(
     name="race",
@@ -374,3 +375,103 @@ def _broken_summary(state: State) -> dict[str, Any]:
 
 BROKEN = SimGame(name="duel", load=lambda cards: DuelGame(), summarize=_broken_summary)
 NOT_A_SIMGAME = 42
+
+
+# --------------------------------------------------------------------- Stall
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    def __str__(self) -> str:
+        return "flip"
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    def __str__(self) -> str:
+        return "go"
+
+
+class StallGame(Game):
+    """One seat: ``flip`` toggles a light and changes nothing else; ``go`` three times wins.
+
+    With an evaluator that dislikes progress a bot could flip for ever: it tests
+    that bots avoid returning to a view they already decided from.
+    """
+
+    name = "stall"
+    rules_version = "toy-1"
+    num_players = (1,)
+
+    def new_state(self, config: Mapping[str, Any], seed: int) -> StallState:
+        return StallState(self, False, 0)
+
+    def parse_action(self, text: str) -> Flip | Go:
+        if text in ("flip", "go"):
+            return Flip() if text == "flip" else Go()
+        raise InvalidActionError(f"bad stall action {text!r}: use 'flip' or 'go'")
+
+    def state_from_json(self, data: Any) -> StallState:
+        return StallState(self, data["light"], data["steps"])
+
+    def cardset_hash(self) -> str:
+        return "stall"
+
+    def action_ids(self) -> Sequence[str]:
+        return ["flip", "go"]
+
+    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> StallState:
+        return StallState(self, view["light"], view["steps"])
+
+
+class StallState(State):
+    __slots__ = ("_game", "light", "steps")
+
+    def __init__(self, game: StallGame, light: bool, steps: int) -> None:
+        self._game = game
+        self.light = light
+        self.steps = steps
+
+    @property
+    def game(self) -> StallGame:
+        return self._game
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[Any]:
+        return [] if self.is_terminal() else [Flip(), Go()]
+
+    def apply_unchecked(self, action: Any) -> list[Event]:
+        if isinstance(action, Flip):
+            self.light = not self.light
+        else:
+            self.steps += 1
+        return []
+
+    def explain_illegal(self, action: Any) -> IllegalActionError:
+        return IllegalActionError("STALL-1", "the game is over")
+
+    def clone(self) -> StallState:
+        return StallState(self._game, self.light, self.steps)
+
+    def is_terminal(self) -> bool:
+        return self.steps >= 3
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.is_terminal() else 0.0]
+
+    def view(self, player: int) -> dict[str, Any]:
+        return {"player": player, "light": self.light, "steps": self.steps}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"light": self.light, "steps": self.steps}
+
+    def outcome_text(self) -> str:
+        return f"{self.steps} steps"
+
+
+def dislikes_progress(game: Game, view: dict[str, Any], player: int) -> float:
+    """An evaluator that prefers staying put: it would make a naive bot flip for ever."""
+    return 0.9 - 0.2 * view["steps"]

@@ -74,3 +74,25 @@ def test_cli_vs_with_a_deck_file_and_a_built_in_deck(tmp_path: Path) -> None:
     assert (rows[0]["deck_0"], rows[0]["deck_1"]) == ("p3", "p5")
     bad = CliRunner().invoke(sim_command, ["vs", "--deck", "p3", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "needs 0 or 2 --deck" in bad.output
+
+
+@pytest.mark.parametrize(("name", "seats"), [("p5", ["greedy", "greedy"]), ("vs", ["random"] * 2)])
+def test_varied_real_set_ups_cover_the_choices(tmp_path: Path, name: str, seats: list[str]) -> None:
+    game = get_game(name)
+    config = (game.default_config(2) if name == "p5"  # type: ignore[attr-defined]
+              else game.default_config("p5", "p4"))  # type: ignore[attr-defined]
+    summary = run_sim(name, 40, seats, config, 4, tmp_path / "r", workers=2, progress=False,
+                      vary=True)
+    assert summary.errors == 0
+    _, rows = load_results(tmp_path / "r")
+    if name == "p5":
+        assert len({r["palace"] for r in rows}) >= 3
+        assert len({r["thief_0"] for r in rows}) >= 4
+        assert all(r["thief_0"] != r["thief_1"] for r in rows)
+        page = write_report(tmp_path / "r", tmp_path / "r.html").read_text()
+        for title in ("Win rate by palace", "Win rate by thief", "Win rate by persona"):
+            assert title in page
+    else:
+        assert len({(r["deck_0"], r["deck_1"]) for r in rows}) >= 4
+        page = write_report(tmp_path / "r", tmp_path / "r.html").read_text()
+        assert "Matchup: seat 0 win rate by deck" in page

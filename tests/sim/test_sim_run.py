@@ -247,3 +247,21 @@ def test_ray_backend_matches_the_pool(tmp_path: Path) -> None:
     sim(tmp_path / "ray", n=8, backend="ray", workers=1, chunk_size=4)
     sim(tmp_path / "pool", n=8)
     assert strip(load_results(tmp_path / "ray")[1]) == strip(load_results(tmp_path / "pool")[1])
+
+
+def test_varied_set_ups_are_seeded_per_game_and_replay(tmp_path: Path) -> None:
+    sim(tmp_path / "v", n=40, vary=True)
+    _, rows = load_results(tmp_path / "v")
+    assert {r["first"] for r in rows} == {0, 1}
+    sim(tmp_path / "w", n=40, vary=True, workers=2, chunk_size=7)
+    assert strip(rows) == strip(load_results(tmp_path / "w")[1])
+    state, _ = replay_game(DUEL, {}, ["random", "greedy"], 7, 13, vary=True)
+    assert state.to_json()["first"] == rows[13]["first"]
+    assert state.outcome_text() == rows[13]["outcome"]
+    with pytest.raises(ConfigError, match="holds another run"):
+        sim(tmp_path / "v", n=40)  # the same directory without --vary-setup is another run
+
+
+def test_a_game_without_a_vary_hook_refuses_vary(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot vary its set-up"):
+        sim(tmp_path / "r", n=2, game=RACE, seats=["random"], vary=True)

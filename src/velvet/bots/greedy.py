@@ -7,6 +7,7 @@ from typing import Any
 
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import Evaluator, determinize, get_evaluator
+from velvet.bots.memory import REPEAT_PENALTY, ViewMemory
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
@@ -20,7 +21,8 @@ class GreedyBot:
     Each sample is one ``determinize(game, view, ...)`` shared by all actions
     (common random numbers), so actions are compared on the same hidden cards
     and dice. A finished game scores its true return; otherwise the evaluator
-    registered for the game scores the resulting *view*.
+    registered for the game scores the resulting *view*, less a penalty if that
+    view is one this bot already decided from (so it cannot cycle for ever).
     """
 
     def __init__(
@@ -30,6 +32,7 @@ class GreedyBot:
         self._evaluator = evaluator
         self.name = name or f"greedy:{self.budget}"
         self.seat: int | None = None
+        self.memory = ViewMemory()
 
     def choose(
         self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng
@@ -38,6 +41,8 @@ class GreedyBot:
             return legal[0]
         evaluate = self._evaluator or get_evaluator(game.name)
         player = seat_of(view, self.seat)
+        memory = self.memory
+        memory.remember(view)
         totals = [0.0] * len(legal)
         meter = self.budget.meter()
         while meter.more():
@@ -48,7 +53,10 @@ class GreedyBot:
                 if state.is_terminal():
                     totals[i] += state.returns()[player]
                 else:
-                    totals[i] += evaluate(game, state.view(player), player)
+                    after = state.view(player)
+                    totals[i] += evaluate(game, after, player)
+                    if memory.seen(after):
+                        totals[i] -= REPEAT_PENALTY
         best = max(totals)
         ties = [i for i, total in enumerate(totals) if total == best]
         return legal[ties[rng.randbelow(len(ties))]]

@@ -23,7 +23,10 @@ def _total(tokens: Any) -> float:
 
 
 def p5_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
-    """Palace progress (alert rows, shadow and boss health left) plus tokens, stats, days."""
+    """Palace progress (alert rows, shadow and boss health left) plus tokens and stats.
+
+    Nothing rewards time left: that would make waiting (free actions) look good.
+    """
     result = view.get("result")
     if result == 1:
         return 1.0
@@ -42,12 +45,7 @@ def p5_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
     players = [p for p in view.get("players", ()) if isinstance(p, Mapping)]
     tokens = sum(_total(p.get("fresh")) for p in players) / max(1, len(players))
     stats = sum(_total(p.get("stats")) for p in players) / max(1, len(players))
-    days = max(1.0, _num(view.get("days")) or 28.0)
-    time_left = max(0.0, days - _num(view.get("day"))) / days
-    value = (
-        0.02 + 0.7 * progress + 0.1 * min(1.0, tokens / 20.0)
-        + 0.05 * min(1.0, stats / 30.0) + 0.05 * time_left * progress
-    )
+    value = 0.02 + 0.75 * progress + 0.1 * min(1.0, tokens / 20.0) + 0.1 * min(1.0, stats / 30.0)
     return max(0.0, min(1.0, value))
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import Evaluator, determinize, get_evaluator
 from velvet.bots.greedy import seat_of
+from velvet.bots.memory import ViewMemory
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
@@ -77,6 +78,7 @@ class MCTSBot:
         self.name = name or f"{self.kind}:{self.budget}"
         self.seat: int | None = None
         self.last_iterations = 0
+        self.memory = ViewMemory()
 
     def choose(
         self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng
@@ -84,6 +86,7 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0]
         me = seat_of(view, self.seat)
+        self.memory.remember(view)
         evaluate = self._evaluator or get_evaluator(game.name)
         root = _Node(me)
         meter = self.budget.meter()
@@ -91,20 +94,45 @@ class MCTSBot:
             state = determinize(game, view, me, Rng(rng.randbelow(_SEED_RANGE)))
             self._iterate(game, state, root, me, rng, evaluate)
         self.last_iterations = meter.done
-        best_score: tuple[float, float] = (-math.inf, -math.inf)
-        best: list[Any] = []
-        for action in legal:
+        ranked: list[tuple[tuple[float, float], int]] = []
+        for i, action in enumerate(legal):
             child = root.children.get(action)
             if child is None or not child.visits:
                 score = (-math.inf, -math.inf)
             else:
                 mean = child.total / child.visits
                 score = (child.visits, mean) if self.final == "visits" else (mean, child.visits)
-            if score > best_score:
-                best_score, best = score, [action]
-            elif score == best_score:
-                best.append(action)
-        return best[rng.randbelow(len(best))]
+            ranked.append((score, i))
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        top = [i for score, i in ranked if score == ranked[0][0]]
+        choice = legal[top[rng.randbelow(len(top))]]
+        return self._avoid_repeats(game, view, me, legal, ranked, choice, rng)
+
+    def _avoid_repeats(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        me: int,
+        legal: Sequence[Any],
+        ranked: list[tuple[tuple[float, float], int]],
+        choice: Any,
+        rng: Rng,
+    ) -> Any:
+        """The choice, unless it leads straight back to a view already decided from.
+
+        Then the next best action that does not (checked on one sampled state),
+        so free no-progress actions cannot cycle for ever.
+        """
+        if not len(self.memory):
+            return choice
+        base = determinize(game, view, me, Rng(rng.randbelow(_SEED_RANGE)))
+        order = [choice] + [legal[i] for _, i in ranked if legal[i] != choice]
+        for action in order:
+            state = base.clone()
+            state.apply_unchecked(action)
+            if state.is_terminal() or not self.memory.seen(state.view(me)):
+                return action
+        return choice
 
     def _iterate(
         self, game: Game, state: State, root: _Node, me: int, rng: Rng, evaluate: Evaluator

@@ -49,6 +49,9 @@ class CommandError(click.ClickException):
                    "same directory resumes the missing games.")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default=None,
               help="Result chunk format (default parquet when pyarrow is installed).")
+@click.option("--vary-setup", "vary", is_flag=True,
+              help="Draw each game's set-up at random (p5: thieves, personas, palace; "
+                   "vs: player cards with their decks), seeded by the game's seed.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def sim_command(
     game: str,
@@ -64,6 +67,7 @@ def sim_command(
     address: str | None,
     out: str | None,
     fmt: str | None,
+    vary: bool,
     no_progress: bool,
 ) -> None:
     """Play many seeded bot games of GAME (p5, vs, or module:SIMGAME) and save the results.
@@ -104,6 +108,7 @@ def sim_command(
             progress=not no_progress and sys.stderr.isatty(),
             start=start,
             fmt=fmt,
+            vary=vary,
         )
     except VelvetError as exc:
         raise CommandError(str(exc)) from None

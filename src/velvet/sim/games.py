@@ -17,6 +17,7 @@ from typing import Any
 
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
+from velvet.engine.rng import Rng
 
 Scalar = str | int | float | bool | None
 Summarizer = Callable[[State], Mapping[str, Any]]
@@ -40,6 +41,8 @@ class SimGame:
     start: Summarizer = no_summary
     """Columns read from the state as the game begins (decks, first player ...)."""
     track: Tracker | None = None
+    vary: Callable[[Game, dict[str, Any], Rng], dict[str, Any]] | None = None
+    """``vary(game, config, rng)``: a random valid set-up like ``config`` (for --vary-setup)."""
     turns_key: str | None = None
     """Which summary column counts days or turns (copied to the ``turns`` column)."""
     default_config: Mapping[str, Any] = field(default_factory=dict)
@@ -73,6 +76,7 @@ def builtin_games() -> dict[str, SimGame]:
             _load_builtin("p5"),
             summaries.summarize_p5,
             turns_key="day",
+            vary=summaries.vary_p5,
             make_config=summaries.p5_config,
         ),
         "vs": SimGame(
@@ -81,6 +85,7 @@ def builtin_games() -> dict[str, SimGame]:
             summaries.summarize_vs,
             start=summaries.start_vs,
             track=summaries.track_vs,
+            vary=summaries.vary_vs,
             turns_key="turns",
             make_config=summaries.vs_config,
         ),

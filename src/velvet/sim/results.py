@@ -109,7 +109,7 @@ class ResultStore:
             self.root.mkdir(parents=True, exist_ok=True)
             atomic_write_json(self.root / RUN_FILE, meta)
             return
-        for key in ("game", "seats", "config", "base_seed", "cards"):
+        for key in ("game", "seats", "config", "base_seed", "cards", "vary"):
             if old.get(key) != meta.get(key):
                 raise ConfigError(
                     f"{self.root} holds another run ({key} was {old.get(key)!r}, "
@@ -155,7 +155,7 @@ def load_results(*dirs: Path) -> tuple[dict[str, Any], list[Row]]:
         if found is None:
             raise ConfigError(f"{root}: not a results directory (no {RUN_FILE})")
         if meta:
-            for key in ("game", "seats", "config", "base_seed", "cards"):
+            for key in ("game", "seats", "config", "base_seed", "cards", "vary"):
                 if found.get(key) != meta.get(key):
                     raise ConfigError(
                         f"{root} is not a shard of the same run as {dirs[0]}: "

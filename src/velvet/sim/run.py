@@ -169,6 +169,7 @@ def play_row(
     base_seed: int,
     index: int,
     max_actions: int = MAX_ACTIONS,
+    vary: bool = False,
 ) -> Row:
     """Play game ``index`` of a run and summarise it as one results row.
 
@@ -177,6 +178,7 @@ def play_row(
     """
     seed = game_seed(base_seed, index)
     row: Row = {"index": index, "seed": seed}
+    config = game_config(sim_game, game, config, seed, vary)
     start = time.perf_counter()
     columns: dict[str, Any] = {}
     track = sim_game.track
@@ -216,6 +218,22 @@ def play_row(
             continue
         row[key if key not in RESERVED else f"g_{key}"] = _cell(value)
     return row
+
+
+def setup_seed(seed: int) -> int:
+    """Seed of the RNG that picks game ``seed``'s set-up when set-ups vary."""
+    return _mix64(seed ^ 0x5EED5E7C0FF1CE) >> 1
+
+
+def game_config(
+    sim_game: SimGame, game: Game, config: Mapping[str, Any], seed: int, vary: bool
+) -> Mapping[str, Any]:
+    """The configuration of one game: ``config``, or a set-up drawn from it when varying."""
+    if not vary:
+        return config
+    if sim_game.vary is None:
+        raise ConfigError(f"game '{sim_game.name}' cannot vary its set-up")
+    return sim_game.vary(game, dict(config), Rng(setup_seed(seed)))
 
 
 def _winner(returns: Sequence[float]) -> int | None:
@@ -262,13 +280,16 @@ class Job:
     seats: tuple[str, ...]
     base_seed: int
     max_actions: int = MAX_ACTIONS
+    vary: bool = False
 
 
 def run_chunk(job: Job, indices: list[int]) -> list[Row]:
     """Play the games ``indices`` of a run (the unit of work sent to a worker)."""
     sim_game, game = _loaded(job.game_name, job.cards)
     return [
-        play_row(sim_game, game, job.config, job.seats, job.base_seed, i, job.max_actions)
+        play_row(
+            sim_game, game, job.config, job.seats, job.base_seed, i, job.max_actions, job.vary
+        )
         for i in indices
     ]
 
@@ -280,15 +301,17 @@ def replay_game(
     base_seed: int,
     index: int,
     cards: Sequence[str] = (),
+    vary: bool = False,
 ) -> tuple[State, list[str]]:
     """Replay game ``index`` of a run alone: its final state and its actions as text."""
     sim_game = resolve_game(game_name)
     game = sim_game.load(tuple(str(c) for c in cards))
     actions: list[str] = []
+    seed = game_seed(base_seed, index)
     state, _ = play_game(
         game,
-        config,
-        game_seed(base_seed, index),
+        game_config(sim_game, game, config, seed, vary),
+        seed,
         make_bots(seats, game_name),
         on_action=lambda _s, a: actions.append(str(a)),
     )
@@ -315,12 +338,15 @@ def run_sim(
     chunk_size: int | None = None,
     fmt: str | None = None,
     max_actions: int = MAX_ACTIONS,
+    vary: bool = False,
 ) -> Summary:
     """Play games ``start .. start+n_games-1`` of a run into ``out``; resume if begun.
 
     ``workers`` defaults to every core; ``workers=1`` plays in this process.
     ``backend="ray"`` sends chunks to Ray (a local cluster, or ``ray_address``).
     Ctrl-C stops early: finished chunks stay on disk and the summary is written.
+    ``vary=True`` draws each game's set-up (P5: thieves, personas, palace; VS:
+    player cards) from the game's choices, seeded by the game's seed.
     """
     if n_games <= 0:
         raise ConfigError(f"--games must be a positive number, not {n_games}")
@@ -333,7 +359,8 @@ def run_sim(
     cards = tuple(str(p) for p in card_paths)
     sim_game, game = _loaded(game_name, cards)
     make_bots(seats, sim_game.name)  # fail fast on a bad spec, before any process starts
-    game.new_state(config, game_seed(base_seed, start))  # and on a bad config
+    first = game_seed(base_seed, start)
+    game.new_state(game_config(sim_game, game, config, first, vary), first)  # bad config?
     store = ResultStore(Path(out), fmt)
     store.start(
         {
@@ -342,6 +369,7 @@ def run_sim(
             "config": config,
             "base_seed": base_seed,
             "cards": list(cards),
+            "vary": vary,
             "n_games": start + n_games,
             "seed_function": "velvet.sim.run.game_seed",
             "rules_version": game.rules_version,
@@ -353,7 +381,7 @@ def run_sim(
     n_workers = workers or os.cpu_count() or 1
     size = chunk_size or max(1, min(50, len(todo) // (n_workers * 8) or 1))
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-    job = Job(game_name, cards, config, tuple(seats), base_seed, max_actions)
+    job = Job(game_name, cards, config, tuple(seats), base_seed, max_actions, vary)
 
     began = time.perf_counter()
     played = 0

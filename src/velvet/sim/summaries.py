@@ -15,6 +15,7 @@ from typing import Any
 
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
+from velvet.engine.rng import Rng
 
 
 def p5_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
@@ -50,6 +51,34 @@ def vs_config(game: Game, seats: int, decks: Sequence[str]) -> dict[str, Any]:
             player_card = tomllib.load(handle)["player_card"]
         config["players"][seat] = {"player_card": player_card, "deck": cards}
     return config
+
+
+def _sample(rng: Rng, items: Sequence[str], k: int) -> list[str]:
+    pool = list(items)
+    rng.shuffle(pool)
+    return pool[:k]
+
+
+def vary_p5(game: Game, config: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """A random P5 set-up with as many players as ``config``: distinct thieves and personas."""
+    choices = getattr(game, "choices")()  # noqa: B009
+    n = len(config.get("players", [])) or 1
+    thieves = _sample(rng, [t for t, _ in choices["thieves"]], n)
+    personas = _sample(rng, [p for p, _ in choices["personas"]], n)
+    palaces = [p for p, _ in choices["palaces"]]
+    return {
+        **config,
+        "players": [{"thief": t, "persona": p} for t, p in zip(thieves, personas, strict=True)],
+        "palace": palaces[rng.randbelow(len(palaces))],
+    }
+
+
+def vary_vs(game: Game, config: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """A random VS match: each seat a random player card with its built-in deck."""
+    cards = list(getattr(game, "players", {}) or ("p5", "p4"))
+    picks = [cards[rng.randbelow(len(cards))] for _ in range(2)]
+    varied: dict[str, Any] = getattr(game, "default_config")(*picks)  # noqa: B009
+    return varied
 
 
 def summarize_p5(state: State) -> dict[str, Any]:
