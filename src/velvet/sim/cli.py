@@ -52,6 +52,8 @@ class CommandError(click.ClickException):
 @click.option("--vary-setup", "vary", is_flag=True,
               help="Draw each game's set-up at random (p5: thieves, personas, palace; "
                    "vs: player cards with their decks), seeded by the game's seed.")
+@click.option("--max-actions", type=int, default=20_000, show_default=True,
+              help="Stop a game after this many actions and record it as an error.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def sim_command(
     game: str,
@@ -68,6 +70,7 @@ def sim_command(
     out: str | None,
     fmt: str | None,
     vary: bool,
+    max_actions: int,
     no_progress: bool,
 ) -> None:
     """Play many seeded bot games of GAME (p5, vs, or module:SIMGAME) and save the results.
@@ -109,6 +112,7 @@ def sim_command(
             start=start,
             fmt=fmt,
             vary=vary,
+            max_actions=max_actions,
         )
     except VelvetError as exc:
         raise CommandError(str(exc)) from None

@@ -28,8 +28,9 @@ from velvet.sim.stats import wilson
 
 Backend = Literal["pool", "ray"]
 BACKENDS = ("pool", "ray")
-MAX_ACTIONS = 100_000
-"""A game still running after this many actions is stopped and recorded as an error."""
+MAX_ACTIONS = 20_000
+"""A game still running after this many actions is stopped and recorded as an error
+(real P5 and VS games take tens to hundreds of actions)."""
 
 RESERVED = ("index", "seed", "winner", "length", "turns", "seconds", "error", "outcome")
 _MASK = (1 << 64) - 1
@@ -356,6 +357,8 @@ def run_sim(
         raise ConfigError(f"--workers must be a positive number, not {workers}")
     if not seats:
         raise ConfigError("give at least one --seat bot")
+    if max_actions <= 0:
+        raise ConfigError(f"--max-actions must be a positive number, not {max_actions}")
     cards = tuple(str(p) for p in card_paths)
     sim_game, game = _loaded(game_name, cards)
     make_bots(seats, sim_game.name)  # fail fast on a bad spec, before any process starts
