@@ -49,11 +49,11 @@ def duel_position(hand0: list[int], hand1: list[int], table: list[int], score: l
         ("ismcts:0.25s", "vs", ISMCTSBot, Budget(seconds=0.25)),
         ("ISMCTS:30", "vs", ISMCTSBot, Budget(count=30)),
         ("easy", "vs", GreedyBot, Budget(count=1)),
-        ("normal", "p5", MCTSBot, Budget(count=64)),
-        ("normal", "vs", ISMCTSBot, Budget(count=64)),
-        ("hard", "p5", MCTSBot, Budget(count=400)),
+        ("normal", "p5", MCTSBot, Budget(count=100)),
+        ("normal", "vs", ISMCTSBot, Budget(count=100)),
+        ("hard", "p5", MCTSBot, Budget(count=800)),
         ("hard:1.5s", "vs", ISMCTSBot, Budget(seconds=1.5)),
-        ("hard", "duel", ISMCTSBot, Budget(count=400)),
+        ("hard", "duel", ISMCTSBot, Budget(count=800)),
     ],
 )
 def test_make_bot_builds_the_named_bot_and_budget(

@@ -28,8 +28,8 @@ SEARCH_FOR_GAME = {"p5": "mcts", "vs": "ismcts"}
 
 LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
     "easy": ("greedy", Budget(count=1)),
-    "normal": ("search", Budget(count=64)),
-    "hard": ("search", Budget(count=400)),
+    "normal": ("search", Budget(count=100)),
+    "hard": ("search", Budget(count=800)),
 }
 SEARCH_TUNING: dict[str, dict[str, float]] = {
     "p5": {"exploration": 0.1, "max_playout": 8},
