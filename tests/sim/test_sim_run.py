@@ -195,6 +195,7 @@ def test_a_game_that_does_not_end_is_stopped(tmp_path: Path) -> None:
         ({"game": "velvet_toys:NOT_A_SIMGAME"}, "is not a SimGame"),
         ({"config": {"colour": "red"}}, "unknown key 'colour'"),
         ({"fmt": "xlsx"}, "choose one of parquet, csv"),
+        ({"ray_address": "127.0.0.1:1"}, "add --backend ray"),
     ],
 )
 def test_bad_options_raise_one_line_config_errors(

@@ -353,6 +353,8 @@ def run_sim(
         raise ConfigError(f"--games must be a positive number, not {n_games}")
     if backend not in BACKENDS:
         raise ConfigError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")
+    if ray_address and backend != "ray":
+        raise ConfigError("--address is for the ray backend: add --backend ray")
     if workers is not None and workers <= 0:
         raise ConfigError(f"--workers must be a positive number, not {workers}")
     if not seats:
