@@ -49,8 +49,10 @@ def write_report(results_dir: Path | str | Sequence[Path | str], out_html: Path 
 
 def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
     """The report's HTML text for ``rows`` of a run described by ``meta``."""
-    import matplotlib
-
+    try:
+        import matplotlib
+    except ImportError:
+        raise ConfigError("the report needs matplotlib: pip install matplotlib") from None
     matplotlib.use("Agg")
     good = [r for r in rows if not r.get("error")]
     seats = _seats(good)

@@ -467,6 +467,8 @@ def _execute_ray(
     job: Job,
     chunks: list[list[int]],
 ) -> Iterator[list[Row]]:
+    if ray_address:
+        check_ray_address(ray_address)
     try:
         import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
@@ -474,7 +476,6 @@ def _execute_ray(
     started_here = False
     if not ray.is_initialized():
         if ray_address:
-            check_ray_address(ray_address)
             try:
                 ray.init(address=ray_address, log_to_driver=False)
             except Exception as exc:  # Ray raises many kinds: one line
