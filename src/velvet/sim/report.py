@@ -50,7 +50,7 @@ def write_report(results_dir: Path | str | Sequence[Path | str], out_html: Path 
 def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
     """The report's HTML text for ``rows`` of a run described by ``meta``."""
     try:
-        import matplotlib
+        import matplotlib  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise ConfigError("the report needs matplotlib: pip install matplotlib") from None
     matplotlib.use("Agg")
@@ -120,7 +120,7 @@ def _pct(rate: Rate) -> list[str]:
 
 
 def _png(fig: Any) -> str:
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
 
     buffer = io.BytesIO()
     fig.tight_layout()
@@ -131,7 +131,7 @@ def _png(fig: Any) -> str:
 
 
 def _figure(width: float = 8, height: float = 3.5) -> tuple[Any, Any]:
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
 
     return plt.subplots(figsize=(width, height))
 
