@@ -24,11 +24,21 @@ from velvet.sim.run import run_sim
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="p5, vs, or package.module:SIMGAME")
-    parser.add_argument("--seat", action="append", default=None, metavar="BOT",
-                        help="bot per seat (repeat); default random in each seat")
+    parser.add_argument(
+        "--seat",
+        action="append",
+        default=None,
+        metavar="BOT",
+        help="bot per seat (repeat); default random in each seat",
+    )
     parser.add_argument("--games", type=int, default=200, help="games per measurement")
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2],
-                        help="process counts to measure (default 1 2)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[1, 2],
+        help="process counts to measure (default 1 2)",
+    )
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray measurement")
     parser.add_argument("--config", default=None, help="game configuration as JSON")
     parser.add_argument("--seed", type=int, default=0, help="base seed")
@@ -45,16 +55,25 @@ def main(argv: list[str] | None = None) -> int:
         runs = [("pool", w) for w in args.workers]
         if not args.no_ray:
             runs.append(("ray", max(args.workers)))
-        print(f"{args.game}: {args.games} games, seats {' '.join(seats)}, "
-              f"{os.cpu_count()} cores here")
+        print(
+            f"{args.game}: {args.games} games, seats {' '.join(seats)}, {os.cpu_count()} cores here"
+        )
         print(f"{'backend':<8}{'workers':>8}{'games/s':>12}{'wall s':>10}{'speed-up':>10}")
         base = None
         for backend, workers in runs:
             with tempfile.TemporaryDirectory() as tmp:
                 began = time.perf_counter()
-                summary = run_sim(args.game, args.games, seats, config, args.seed,
-                                  Path(tmp) / "r", workers=workers, backend=backend,
-                                  progress=False)
+                summary = run_sim(
+                    args.game,
+                    args.games,
+                    seats,
+                    config,
+                    args.seed,
+                    Path(tmp) / "r",
+                    workers=workers,
+                    backend=backend,
+                    progress=False,
+                )
                 wall = time.perf_counter() - began
             rate = summary.played_now / wall
             base = base or rate

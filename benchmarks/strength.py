@@ -26,25 +26,40 @@ from velvet.sim.stats import Rate, wilson
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="bots: random | greedy[:N] | mcts[:N|:Ss] | "
-                                            "ismcts[:N|:Ss] | easy | normal | hard[:N|:Ss]")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="bots: random | greedy[:N] | mcts[:N|:Ss] | "
+        "ismcts[:N|:Ss] | easy | normal | hard[:N|:Ss]",
+    )
     parser.add_argument("game", help="p5, vs, or package.module:SIMGAME")
     parser.add_argument("bots", nargs="+", metavar="BOT", help="bot specs to compare")
     parser.add_argument("--games", type=int, default=100, help="games per pairing and side")
-    parser.add_argument("--seats", type=int, default=None,
-                        help="seats per game (default: 2 for two-player games, else 1)")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        help="seats per game (default: 2 for two-player games, else 1)",
+    )
     parser.add_argument("--config", default=None, help="game configuration as JSON")
     parser.add_argument("--seed", type=int, default=0, help="base seed")
     parser.add_argument("--workers", type=int, default=None, help="processes (default all)")
     return parser.parse_args(argv)
 
 
-def play(game: str, seats: list[str], config: dict[str, Any], args: argparse.Namespace,
-         seed: int) -> list[Rate]:
+def play(
+    game: str, seats: list[str], config: dict[str, Any], args: argparse.Namespace, seed: int
+) -> list[Rate]:
     with tempfile.TemporaryDirectory() as tmp:
-        summary = run_sim(game, args.games, seats, config, seed, Path(tmp) / "r",
-                          workers=args.workers, progress=False)
+        summary = run_sim(
+            game,
+            args.games,
+            seats,
+            config,
+            seed,
+            Path(tmp) / "r",
+            workers=args.workers,
+            progress=False,
+        )
     if summary.errors:
         print(f"  warning: {summary.errors} game(s) failed", file=sys.stderr)
     return [wilson(w["wins"], w["n"]) for w in summary.win_rates]

@@ -26,8 +26,14 @@ from velvet.engine.rng import Rng
 from velvet.sim.run import play_game
 
 
-def duel_position(hand0: list[int], hand1: list[int], table: list[int], score: list[int],
-                  leader: int, gone: list[int] | None = None) -> DuelState:
+def duel_position(
+    hand0: list[int],
+    hand1: list[int],
+    table: list[int],
+    score: list[int],
+    leader: int,
+    gone: list[int] | None = None,
+) -> DuelState:
     """A Duel position built directly; the cards nobody holds form the deck."""
     gone = gone or []
     used = set(hand0) | set(hand1) | set(table) | set(gone)

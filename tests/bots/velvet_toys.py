@@ -248,7 +248,11 @@ class RaceGame(Game):
 
     def state_from_json(self, data: Any) -> RaceState:
         return RaceState(
-            self, data["players"], data["score"], data["pot"], data["turn"],
+            self,
+            data["players"],
+            data["score"],
+            data["pot"],
+            data["turn"],
             Rng.from_json(data["rng"]),
         )
 
@@ -261,7 +265,11 @@ class RaceGame(Game):
     def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> RaceState:
         """Nothing is hidden but future dice: a fresh RNG samples them."""
         return RaceState(
-            self, view["players"], view["score"], view["pot"], view["turn"],
+            self,
+            view["players"],
+            view["score"],
+            view["pot"],
+            view["turn"],
             Rng(rng.randbelow(1 << 62)),
         )
 

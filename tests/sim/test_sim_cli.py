@@ -14,10 +14,24 @@ from velvet.sim.cli import report_command, sim_command
 def test_sim_then_report(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "r"
-    result = runner.invoke(sim_command, [
-        "velvet_toys:RACE", "--games", "12", "--seat", "mcts:5", "--seed", "3",
-        "--workers", "1", "--out", str(out), "--config", '{"players": 1}',
-    ])
+    result = runner.invoke(
+        sim_command,
+        [
+            "velvet_toys:RACE",
+            "--games",
+            "12",
+            "--seat",
+            "mcts:5",
+            "--seed",
+            "3",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--config",
+            '{"players": 1}',
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "12/12 games" in result.output and "mcts:5" in result.output
     assert json.loads((out / "summary.json").read_text())["finished"] == 12
@@ -28,9 +42,18 @@ def test_sim_then_report(tmp_path: Path) -> None:
 
 
 def test_default_seats_fill_the_game(tmp_path: Path) -> None:
-    result = CliRunner().invoke(sim_command, [
-        "velvet_toys:DUEL", "-n", "4", "--workers", "1", "--out", str(tmp_path / "d"),
-    ])
+    result = CliRunner().invoke(
+        sim_command,
+        [
+            "velvet_toys:DUEL",
+            "-n",
+            "4",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "d"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "seat 1 random" in result.output
 
@@ -44,8 +67,7 @@ def test_default_seats_fill_the_game(tmp_path: Path) -> None:
         (["velvet_toys:DUEL", "--config", "[1]"], "--config must be a JSON object"),
         (["velvet_toys:DUEL", "--deck", "a.toml"], "takes no deck files"),
         (["chess"], "unknown game 'chess'"),
-        (["velvet_toys:DUEL", "--backend", "ray", "--address", "127.0.0.1:1"],
-         "cannot reach Ray"),
+        (["velvet_toys:DUEL", "--backend", "ray", "--address", "127.0.0.1:1"], "cannot reach Ray"),
     ],
 )
 def test_sim_errors_are_one_line_with_status_2(
@@ -71,6 +93,15 @@ def test_help_texts(command: object) -> None:
     assert result.exit_code == 0
     assert "Usage:" in result.output
     if command is sim_command:
-        for option in ("--games", "--seat", "--cards", "--deck", "--seed", "--workers",
-                       "--backend", "--address", "--out"):
+        for option in (
+            "--games",
+            "--seat",
+            "--cards",
+            "--deck",
+            "--seed",
+            "--workers",
+            "--backend",
+            "--address",
+            "--out",
+        ):
             assert option in result.output

@@ -19,10 +19,26 @@ SCRIPT = (
 
 def velvet_sim(out: Path, n: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([TOYS, os.environ.get("PYTHONPATH", "")])}
-    args = ["velvet_toys:RACE", "-n", str(n), "--seat", "mcts:40", "--workers", "2",
-            "--out", str(out), "--seed", "5"]
-    return subprocess.Popen([sys.executable, "-c", SCRIPT, *args], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = [
+        "velvet_toys:RACE",
+        "-n",
+        str(n),
+        "--seat",
+        "mcts:40",
+        "--workers",
+        "2",
+        "--out",
+        str(out),
+        "--seed",
+        "5",
+    ]
+    return subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, *args],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def test_sigint_keeps_finished_chunks_and_rerun_completes(tmp_path: Path) -> None:

@@ -15,13 +15,23 @@ from velvet.sim.run import replay_game, run_sim
 
 def test_p5_rows_carry_p5_columns_and_replay(tmp_path: Path) -> None:
     config = get_game("p5").default_config(2)  # type: ignore[attr-defined]
-    summary = run_sim("p5", 12, ["greedy", "random"], config, 1, tmp_path / "r",
-                      workers=1, progress=False)
+    summary = run_sim(
+        "p5", 12, ["greedy", "random"], config, 1, tmp_path / "r", workers=1, progress=False
+    )
     assert summary.errors == 0
     _, rows = load_results(tmp_path / "r")
     row = rows[0]
-    for column in ("palace", "day", "thief_0", "persona_0", "thief_1", "confidants_0",
-                   "shadows_defeated_1", "shadow_count_0", "confidant_count_1"):
+    for column in (
+        "palace",
+        "day",
+        "thief_0",
+        "persona_0",
+        "thief_1",
+        "confidants_0",
+        "shadows_defeated_1",
+        "shadow_count_0",
+        "confidant_count_1",
+    ):
         assert column in row
     assert row["turns"] == row["day"] and row["winner"] is None
     assert row["return_0"] == row["return_1"]  # co-op: one shared outcome
@@ -33,8 +43,7 @@ def test_p5_rows_carry_p5_columns_and_replay(tmp_path: Path) -> None:
 
 def test_vs_rows_carry_vs_columns_and_report(tmp_path: Path) -> None:
     config = get_game("vs").default_config("p5", "p4")  # type: ignore[attr-defined]
-    run_sim("vs", 30, ["ismcts:5", "random"], config, 2, tmp_path / "r",
-            workers=2, progress=False)
+    run_sim("vs", 30, ["ismcts:5", "random"], config, 2, tmp_path / "r", workers=2, progress=False)
     _, rows = load_results(tmp_path / "r")
     row = rows[0]
     assert row["deck_0"] == "p5" and row["deck_1"] == "p4"
@@ -50,8 +59,11 @@ def test_vs_rows_carry_vs_columns_and_report(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["p5", "vs"])
 def test_thousand_random_games_finish_without_errors(tmp_path: Path, name: str) -> None:
     game = get_game(name)
-    config = (game.default_config(1) if name == "p5"  # type: ignore[attr-defined]
-              else game.default_config("p5", "p4"))  # type: ignore[attr-defined]
+    config = (
+        game.default_config(1)
+        if name == "p5"  # type: ignore[attr-defined]
+        else game.default_config("p5", "p4")
+    )  # type: ignore[attr-defined]
     seats = ["random"] if name == "p5" else ["random", "random"]
     summary = run_sim(name, 1000, seats, config, 9, tmp_path / "r", workers=2, progress=False)
     assert summary.finished == 1000 and summary.errors == 0
@@ -65,10 +77,26 @@ def test_cli_vs_with_a_deck_file_and_a_built_in_deck(tmp_path: Path) -> None:
     from velvet.sim.cli import sim_command
 
     deck_file = Path(__file__).resolve().parents[2] / "src/velvet/vs/data/decks/p5.toml"
-    result = CliRunner().invoke(sim_command, [
-        "vs", "-n", "4", "--seat", "random", "--seat", "greedy", "--deck", "p3",
-        "--deck", str(deck_file), "--workers", "1", "--out", str(tmp_path / "r"),
-    ])
+    result = CliRunner().invoke(
+        sim_command,
+        [
+            "vs",
+            "-n",
+            "4",
+            "--seat",
+            "random",
+            "--seat",
+            "greedy",
+            "--deck",
+            "p3",
+            "--deck",
+            str(deck_file),
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     _, rows = load_results(tmp_path / "r")
     assert (rows[0]["deck_0"], rows[0]["deck_1"]) == ("p3", "p5")
@@ -79,10 +107,14 @@ def test_cli_vs_with_a_deck_file_and_a_built_in_deck(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("name", "seats"), [("p5", ["greedy", "greedy"]), ("vs", ["random"] * 2)])
 def test_varied_real_set_ups_cover_the_choices(tmp_path: Path, name: str, seats: list[str]) -> None:
     game = get_game(name)
-    config = (game.default_config(2) if name == "p5"  # type: ignore[attr-defined]
-              else game.default_config("p5", "p4"))  # type: ignore[attr-defined]
-    summary = run_sim(name, 40, seats, config, 4, tmp_path / "r", workers=2, progress=False,
-                      vary=True)
+    config = (
+        game.default_config(2)
+        if name == "p5"  # type: ignore[attr-defined]
+        else game.default_config("p5", "p4")
+    )  # type: ignore[attr-defined]
+    summary = run_sim(
+        name, 40, seats, config, 4, tmp_path / "r", workers=2, progress=False, vary=True
+    )
     assert summary.errors == 0
     _, rows = load_results(tmp_path / "r")
     if name == "p5":

@@ -21,8 +21,16 @@ def images(page: str) -> list[bytes]:
 
 
 def test_report_of_a_toy_run_is_self_contained_html(tmp_path: Path) -> None:
-    run_sim("velvet_toys:DUEL", 40, ["random", "greedy"], {}, 3, tmp_path / "r",
-            workers=1, progress=False)
+    run_sim(
+        "velvet_toys:DUEL",
+        40,
+        ["random", "greedy"],
+        {},
+        3,
+        tmp_path / "r",
+        workers=1,
+        progress=False,
+    )
     out = write_report(tmp_path / "r", tmp_path / "report.html")
     page = out.read_text()
     assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")
@@ -35,8 +43,17 @@ def test_report_of_a_toy_run_is_self_contained_html(tmp_path: Path) -> None:
 
 def test_report_merges_shards(tmp_path: Path) -> None:
     for name, start in (("a", 0), ("b", 10)):
-        run_sim("velvet_toys:RACE", 10, ["random"], {}, 3, tmp_path / name,
-                workers=1, progress=False, start=start)
+        run_sim(
+            "velvet_toys:RACE",
+            10,
+            ["random"],
+            {},
+            3,
+            tmp_path / name,
+            workers=1,
+            progress=False,
+            start=start,
+        )
     page = write_report([tmp_path / "a", tmp_path / "b"], tmp_path / "r.html").read_text()
     assert "20 of" in page
     assert "Day or turn of victory and defeat" in page
@@ -46,16 +63,26 @@ def p5_rows() -> list[dict[str, Any]]:
     rows = []
     for i in range(60):
         won = i % 3 != 0
-        rows.append({
-            "index": i, "seed": i, "winner": None, "length": 100 + i, "turns": 5 + i % 4,
-            "seconds": 0.1, "error": None, "outcome": "won" if won else "lost",
-            "return_0": float(won), "bot_0": "random",
-            "palace": "kamoshida" if i % 2 else "madarame",
-            "thief_0": "joker" if i % 4 else "skull", "persona_0": "arsene",
-            "day": 5 + i % 4,
-            "confidants": "sojiro;ann" if won else "ann",
-            "shadows_defeated": "pixie;jack_frost" if i % 5 else "pixie",
-        })
+        rows.append(
+            {
+                "index": i,
+                "seed": i,
+                "winner": None,
+                "length": 100 + i,
+                "turns": 5 + i % 4,
+                "seconds": 0.1,
+                "error": None,
+                "outcome": "won" if won else "lost",
+                "return_0": float(won),
+                "bot_0": "random",
+                "palace": "kamoshida" if i % 2 else "madarame",
+                "thief_0": "joker" if i % 4 else "skull",
+                "persona_0": "arsene",
+                "day": 5 + i % 4,
+                "confidants": "sojiro;ann" if won else "ann",
+                "shadows_defeated": "pixie;jack_frost" if i % 5 else "pixie",
+            }
+        )
     return rows
 
 
@@ -63,32 +90,52 @@ def vs_rows() -> list[dict[str, Any]]:
     rows = []
     for i in range(60):
         winner = i % 2 if i % 7 else 0
-        rows.append({
-            "index": i, "seed": i, "winner": winner, "length": 40 + i % 9, "turns": 10,
-            "seconds": 0.1, "error": None if i != 59 else "RuntimeError: boom",
-            "outcome": f"seat {winner} wins",
-            "return_0": float(winner == 0), "return_1": float(winner == 1),
-            "bot_0": "ismcts:10", "bot_1": "random",
-            "deck_0": "p5" if i % 3 else "p4", "deck_1": "p4" if i % 4 else "p3",
-            "first_player": i % 2,
-            "cards_played_0": "arsene;zorro;skill_a" if winner == 0 else "pixie;x",
-            "cards_played_1": "izanagi;jiraiya" if winner == 1 else "pixie;y",
-        })
+        rows.append(
+            {
+                "index": i,
+                "seed": i,
+                "winner": winner,
+                "length": 40 + i % 9,
+                "turns": 10,
+                "seconds": 0.1,
+                "error": None if i != 59 else "RuntimeError: boom",
+                "outcome": f"seat {winner} wins",
+                "return_0": float(winner == 0),
+                "return_1": float(winner == 1),
+                "bot_0": "ismcts:10",
+                "bot_1": "random",
+                "deck_0": "p5" if i % 3 else "p4",
+                "deck_1": "p4" if i % 4 else "p3",
+                "first_player": i % 2,
+                "cards_played_0": "arsene;zorro;skill_a" if winner == 0 else "pixie;x",
+                "cards_played_1": "izanagi;jiraiya" if winner == 1 else "pixie;y",
+            }
+        )
     return rows
 
 
 def test_p5_shaped_results_get_p5_sections() -> None:
     page = build_report({"game": "p5", "seats": ["random"], "n_games": 60}, p5_rows())
-    for title in ("Win rate by palace", "Win rate by thief", "Day or turn of victory",
-                  "Impact of confidants", "Impact of shadows_defeated"):
+    for title in (
+        "Win rate by palace",
+        "Win rate by thief",
+        "Day or turn of victory",
+        "Impact of confidants",
+        "Impact of shadows_defeated",
+    ):
         assert title in page
     assert "sojiro" in page
 
 
 def test_vs_shaped_results_get_vs_sections() -> None:
     page = build_report({"game": "vs", "seats": ["ismcts:10", "random"]}, vs_rows())
-    for title in ("Matchup: seat 0 win rate by deck", "First-player advantage",
-                  "Win rate by deck", "Impact of cards_played", "games failed"):
+    for title in (
+        "Matchup: seat 0 win rate by deck",
+        "First-player advantage",
+        "Win rate by deck",
+        "Impact of cards_played",
+        "games failed",
+    ):
         assert title in page
     assert "arsene" in page and "izanagi" in page
     assert "error: RuntimeError: boom" in page

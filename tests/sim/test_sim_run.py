@@ -62,8 +62,23 @@ def test_run_writes_rows_run_json_and_summary(tmp_path: Path) -> None:
     _, rows = load_results(root)
     assert [r["index"] for r in rows] == list(range(30))
     row = rows[0]
-    for column in ("index", "seed", "winner", "length", "turns", "seconds", "error", "outcome",
-                   "return_0", "return_1", "bot_0", "bot_1", "first", "score_0", "score_1"):
+    for column in (
+        "index",
+        "seed",
+        "winner",
+        "length",
+        "turns",
+        "seconds",
+        "error",
+        "outcome",
+        "return_0",
+        "return_1",
+        "bot_0",
+        "bot_1",
+        "first",
+        "score_0",
+        "score_1",
+    ):
         assert column in row
     assert row["seed"] == game_seed(7, 0)
     assert row["length"] == 6 and row["winner"] in (0, 1)
@@ -244,7 +259,6 @@ def test_run_sim_with_unreachable_ray_address(tmp_path: Path) -> None:
 
 
 def test_ray_backend_matches_the_pool(tmp_path: Path) -> None:
-    pytest.importorskip("ray", reason="ray backend needs ray installed")
     sim(tmp_path / "ray", n=8, backend="ray", workers=1, chunk_size=4)
     sim(tmp_path / "pool", n=8)
     assert strip(load_results(tmp_path / "ray")[1]) == strip(load_results(tmp_path / "pool")[1])

@@ -34,9 +34,7 @@ class GreedyBot:
         self.seat: int | None = None
         self.memory = ViewMemory()
 
-    def choose(
-        self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng
-    ) -> Any:
+    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         if len(legal) == 1:
             return legal[0]
         evaluate = self._evaluator or get_evaluator(game.name)

@@ -80,9 +80,7 @@ class MCTSBot:
         self.last_iterations = 0
         self.memory = ViewMemory()
 
-    def choose(
-        self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng
-    ) -> Any:
+    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         if len(legal) == 1:
             return legal[0]
         me = seat_of(view, self.seat)

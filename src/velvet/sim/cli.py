@@ -21,39 +21,105 @@ class CommandError(click.ClickException):
 
 @click.command("sim")
 @click.argument("game", metavar="GAME")
-@click.option("--games", "-n", "n_games", type=int, default=100, show_default=True,
-              help="How many games to play.")
-@click.option("--seat", "seats", multiple=True, metavar="BOT",
-              help=f"The bot in the next seat (repeat per seat): {BOT_HELP}. "
-                   "Default: random in every seat.")
-@click.option("--cards", "card_paths", multiple=True, type=click.Path(dir_okay=False),
-              metavar="PATH", help="A custom card file extending or replacing the cards "
-                                   "(repeatable).")
-@click.option("--deck", "decks", multiple=True, metavar="FILE",
-              help="vs only: a deck file (or built-in deck name) per seat; give two.")
-@click.option("--config", "config_text", metavar="JSON",
-              help="The whole game configuration as JSON, instead of the default.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Base seed: game i is seeded by velvet.sim.run.game_seed(seed, i).")
-@click.option("--start", type=int, default=0, show_default=True,
-              help="First game index (to split one run into shards that merge).")
-@click.option("--workers", type=int, default=None,
-              help="Processes (pool) or CPUs (local Ray); default every core.")
-@click.option("--backend", type=click.Choice(["pool", "ray"]), default="pool",
-              show_default=True, help="Process pool on this machine, or Ray.")
-@click.option("--address", default=None, metavar="ADDR",
-              help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); "
-                   "default starts Ray locally.")
-@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Results directory (default sim-results/GAME-seedN). Rerunning into the "
-                   "same directory resumes the missing games.")
-@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default=None,
-              help="Result chunk format (default parquet when pyarrow is installed).")
-@click.option("--vary-setup", "vary", is_flag=True,
-              help="Draw each game's set-up at random (p5: thieves, personas, palace; "
-                   "vs: player cards with their decks), seeded by the game's seed.")
-@click.option("--max-actions", type=int, default=20_000, show_default=True,
-              help="Stop a game after this many actions and record it as an error.")
+@click.option(
+    "--games",
+    "-n",
+    "n_games",
+    type=int,
+    default=100,
+    show_default=True,
+    help="How many games to play.",
+)
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="BOT",
+    help=f"The bot in the next seat (repeat per seat): {BOT_HELP}. Default: random in every seat.",
+)
+@click.option(
+    "--cards",
+    "card_paths",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="A custom card file extending or replacing the cards (repeatable).",
+)
+@click.option(
+    "--deck",
+    "decks",
+    multiple=True,
+    metavar="FILE",
+    help="vs only: a deck file (or built-in deck name) per seat; give two.",
+)
+@click.option(
+    "--config",
+    "config_text",
+    metavar="JSON",
+    help="The whole game configuration as JSON, instead of the default.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Base seed: game i is seeded by velvet.sim.run.game_seed(seed, i).",
+)
+@click.option(
+    "--start",
+    type=int,
+    default=0,
+    show_default=True,
+    help="First game index (to split one run into shards that merge).",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="Processes (pool) or CPUs (local Ray); default every core.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["pool", "ray"]),
+    default="pool",
+    show_default=True,
+    help="Process pool on this machine, or Ray.",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); default starts Ray locally.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Results directory (default sim-results/GAME-seedN). Rerunning into the "
+    "same directory resumes the missing games.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["parquet", "csv"]),
+    default=None,
+    help="Result chunk format (default parquet when pyarrow is installed).",
+)
+@click.option(
+    "--vary-setup",
+    "vary",
+    is_flag=True,
+    help="Draw each game's set-up at random (p5: thieves, personas, palace; "
+    "vs: player cards with their decks), seeded by the game's seed.",
+)
+@click.option(
+    "--max-actions",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="Stop a game after this many actions and record it as an error.",
+)
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def sim_command(
     game: str,
@@ -133,10 +199,21 @@ def _parse_config(text: str) -> dict[str, Any]:
 
 
 @click.command("report")
-@click.argument("results_dirs", nargs=-1, required=True, metavar="RESULTS_DIR...",
-                type=click.Path(exists=True, file_okay=False))
-@click.option("--out", default="report.html", show_default=True, metavar="FILE",
-              type=click.Path(dir_okay=False), help="Where to write the HTML report.")
+@click.argument(
+    "results_dirs",
+    nargs=-1,
+    required=True,
+    metavar="RESULTS_DIR...",
+    type=click.Path(exists=True, file_okay=False),
+)
+@click.option(
+    "--out",
+    default="report.html",
+    show_default=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Where to write the HTML report.",
+)
 def report_command(results_dirs: tuple[str, ...], out: str) -> None:
     """Write a self-contained HTML report (embedded plots) of `velvet sim` results.
 

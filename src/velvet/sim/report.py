@@ -203,8 +203,14 @@ def _turns_section(good: list[Row]) -> str:
     fig, ax = _figure()
     values = wins + losses
     bins = range(min(values), max(values) + 2)
-    ax.hist([wins, losses], bins=list(bins), stacked=True, label=["win", "loss"],
-            color=["#3a3", "#c33"], align="left")
+    ax.hist(
+        [wins, losses],
+        bins=list(bins),
+        stacked=True,
+        label=["win", "loss"],
+        color=["#3a3", "#c33"],
+        align="left",
+    )
     ax.set_xlabel("day / turn the game ended (seat 0's result)")
     ax.set_ylabel("games")
     ax.legend()
@@ -332,8 +338,14 @@ def _item_sections(good: list[Row], seats: list[int]) -> list[str]:
         table = _table(
             ["item", "win rate with", "95% CI", "games", "win rate without", "impact"],
             [
-                [item, f"{rw.rate:.1%}", f"{rw.low:.1%} – {rw.high:.1%}", rw.n,
-                 f"{ro.rate:.1%}", f"{d:+.1%}"]
+                [
+                    item,
+                    f"{rw.rate:.1%}",
+                    f"{rw.low:.1%} – {rw.high:.1%}",
+                    rw.n,
+                    f"{ro.rate:.1%}",
+                    f"{d:+.1%}",
+                ]
                 for d, item, rw, ro in body
             ],
         )

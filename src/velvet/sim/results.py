@@ -122,7 +122,8 @@ class ResultStore:
         if not self.chunk_dir.is_dir():
             return []
         return sorted(
-            p for p in self.chunk_dir.iterdir()
+            p
+            for p in self.chunk_dir.iterdir()
             if p.name.startswith("part-") and p.suffix in (".parquet", ".csv")
         )
 

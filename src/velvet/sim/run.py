@@ -288,9 +288,7 @@ def run_chunk(job: Job, indices: list[int]) -> list[Row]:
     """Play the games ``indices`` of a run (the unit of work sent to a worker)."""
     sim_game, game = _loaded(job.game_name, job.cards)
     return [
-        play_row(
-            sim_game, game, job.config, job.seats, job.base_seed, i, job.max_actions, job.vary
-        )
+        play_row(sim_game, game, job.config, job.seats, job.base_seed, i, job.max_actions, job.vary)
         for i in indices
     ]
 
@@ -430,14 +428,10 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _execute_pool(
-    n_workers: int, job: Job, chunks: list[list[int]]
-) -> Iterator[list[Row]]:
+def _execute_pool(n_workers: int, job: Job, chunks: list[list[int]]) -> Iterator[list[Row]]:
     pool = ProcessPoolExecutor(max_workers=min(n_workers, len(chunks)), initializer=_ignore_sigint)
     try:
-        pending: set[Future[list[Row]]] = {
-            pool.submit(run_chunk, job, chunk) for chunk in chunks
-        }
+        pending: set[Future[list[Row]]] = {pool.submit(run_chunk, job, chunk) for chunk in chunks}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -472,7 +466,7 @@ def _execute_ray(
     try:
         import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
-        raise ConfigError("the ray backend needs Ray: pip install 'ray[default]'") from None
+        raise ConfigError("the ray backend needs Ray: pip install 'ray==2.60.0'") from None
     started_here = False
     if not ray.is_initialized():
         if ray_address:
