@@ -567,6 +567,36 @@ def test_losing_the_main_replaces_it_with_a_sub(subs, choices) -> None:  # type:
         assert s.hp[1] == 27
 
 
+def test_lost_main_is_replaced_before_the_next_effect(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # rule: VS-RULE-LOSEMAIN
+    # A Support that destroys the opposing main, then swaps their main with a sub:
+    # the owner promotes first, so the swap has a main to swap and does not fizzle.
+    from velvet.vs.game import load_vs_game
+
+    custom = tmp_path / "purge.toml"
+    custom.write_text(
+        '[[support]]\nid = "901"\nname = "Purge"\neffects = [{ op = "destroy", who = '
+        '"opponent", slot = "main" }, { op = "swap", who = "opponent" }]\n',
+        encoding="utf-8",
+    )
+    g = load_vs_game([custom])
+    s = position()
+    s._game = g
+    ix = g.index
+    s.hand = [[ix["901"]], []]
+    s.field = [
+        [tuple(ix[c] for c in st) for st in f]
+        for f in ((["001"], (), ()), (["026"], ["028"], ["029"]))
+    ]
+    events = act(s, "support 901", "target p1 m")
+    assert "fizzle" not in kinds(events)
+    assert s.current_player == 1 and legal(s) == {"promote s1", "promote s2"}
+    act(s, "promote s1")
+    assert s.current_player == 0 and legal(s) == {"target p1 s2"}
+    act(s, "target p1 s2")
+    assert field_ids(s, 1) == [["029"], [], ["028"]]
+
+
 def test_ultimate_needs_the_named_persona_from_hand() -> None:
     # rule: VS-RULE-ULT
     hand = ["014", "001", "006", "006", "006", "006", "006"]

@@ -754,13 +754,7 @@ class VsState(State):
 
     def _advance(self, ev: list[Event]) -> None:
         while self.winner == -1 and not self.frames:
-            if self.effq:
-                p, eid, ctx = self.effq.pop(0)
-                if eid < 0:
-                    self.disc[p].append(ctx)
-                else:
-                    self._run_effect(p, eid, ctx, ev)
-                continue
+            # VS-RULE-LOSEMAIN: a lost main is replaced before any further effect resolves.
             tp = self.turn
             for p in (tp, 1 - tp):
                 f = self.field[p]
@@ -769,6 +763,13 @@ class VsState(State):
                     break
             if self.frames:
                 return
+            if self.effq:
+                p, eid, ctx = self.effq.pop(0)
+                if eid < 0:
+                    self.disc[p].append(ctx)
+                else:
+                    self._run_effect(p, eid, ctx, ev)
+                continue
             step = self.step
             if step in (PLAN, REACT1, REACT2, ORDER):
                 return
