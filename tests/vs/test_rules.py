@@ -93,6 +93,24 @@ def test_summon_cost_with_a_field_stack_counts_as_one() -> None:
     assert field_ids(s, 0) == [["012"], ["001"], []]
 
 
+def test_rulebook_example_alice_paid_with_arsene_and_two_hand_cards() -> None:
+    # rule: VS-SUMMON-1
+    # "You can play the 3-cost Alice by sending an Arsène you already control to the
+    # discard pile and discarding 2 more cards from your hand."
+    s = position(hands=(["012", "006", "003"], []), fields=((["001"], (), ()), E))
+    assert "summon 012" in legal(s)
+    act(s, "summon 012")
+    assert "pay field m" in legal(s)
+    act(s, "pay field m", "pay hand 006")
+    assert s.frames  # one unit still to pay
+    act(s, "pay hand 003")
+    assert field_ids(s, 0) == [["012"], [], []]
+    assert sorted(disc_ids(s, 0)) == ["001", "003", "006"] and hand_ids(s, 0) == []
+    # with one hand card fewer, the cost cannot be paid
+    s = position(hands=(["012", "006"], []), fields=((["001"], (), ()), E))
+    assert "summon 012" not in legal(s)
+
+
 def test_summon_refused_when_cost_cannot_be_paid() -> None:
     # rule: VS-SUMMON-1
     s = position(hands=(["013", "006"], []))
@@ -322,14 +340,30 @@ def test_skill_step_windows_are_the_defenders_decisions() -> None:
     assert illegal_rule(position(), "react 021") == "VS-SKILL-1"
 
 
-def test_only_one_react_per_window() -> None:
+@pytest.mark.parametrize(
+    ("hand", "texts", "hp_left", "kept"),
+    [
+        # declaration window: Makarakarn (-3) is played; Rakukaja (-2) must wait.
+        (["021", "045"], ["react 021", "pass"], 30 - (7 - 3 + 1), ["045"]),
+        # resolution window: Escape Route (+2) is played; Diarama (+3) cannot follow.
+        (["024", "049"], ["pass", "react 024"], 20 - 8 + 2, ["049"]),
+    ],
+)
+def test_only_one_react_per_window(hand, texts, hp_left, kept) -> None:  # type: ignore[no-untyped-def]
     # rule: VS-SKILL-1
     s = position(
-        hands=([], ["021", "045"]), fields=((["013"], (), ()), (["026"], (), ())), step=DECLARE
+        hands=([], hand),
+        fields=((["013"], (), ()), (["026"], (), ())),
+        step=DECLARE,
+        hp=(30, 20 if "024" in hand else 30),
     )
-    act(s, "skill m 013 0", "react 021")
-    assert s.step == REACT2
-    assert "react 045" not in legal(s)
+    act(s, "skill m 013 0", texts[0])
+    if texts[0].startswith("react"):
+        assert s.step == REACT2 and legal(s) == {"pass"}  # the window closed after one
+    act(s, texts[1])
+    assert s.turn == 1 and s.step == PLAN  # the Skill Step ended after one React each
+    assert s.hp[1] == hp_left
+    assert hand_ids(s, 1) == kept
 
 
 def test_declared_skill_cannot_change_even_after_a_swap() -> None:
@@ -470,6 +504,20 @@ def test_no_one_more_when_damage_negated_or_zero(react: str) -> None:
     events = act(s, "skill m 005 0", f"react {react}", "pass")
     assert "weakness" not in kinds(events) and "one_more" not in kinds(events)
     assert s.hp[1] == 30 and s.turn == 1
+
+
+def test_no_one_more_when_an_ability_lowers_the_damage_to_zero() -> None:
+    # rule: VS-MORE-3
+    # The book's other example: a Persona ability lowers the damage to 0. Bufu (ice 2) at
+    # Konohana Sakuya (weak to ice) while Jack Frost's Resist Ice (-2) sits on a sub.
+    s = position(fields=((["032"], (), ()), (["029"], ["004"], ())), step=DECLARE)
+    events = act(s, "skill m 032 0", "pass", "pass")
+    assert "weakness" not in kinds(events) and "one_more" not in kinds(events)
+    assert s.hp[1] == 30 and s.turn == 1
+    # without the resisting sub the same skill hits the weakness and triggers 1 more
+    s = position(fields=((["032"], (), ()), (["029"], (), ())), step=DECLARE)
+    events = act(s, "skill m 032 0", "pass")
+    assert "one_more" in kinds(events) and s.hp[1] == 28
 
 
 def test_if_weakness_skill_effect() -> None:
