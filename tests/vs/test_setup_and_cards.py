@@ -200,6 +200,13 @@ def test_card_errors_name_file_card_and_field(tmp_path: Path) -> None:
     with pytest.raises(CardDataError, match="timing = 'declaration'"):
         load_vs_game([bad])
     bad.write_text(
+        '[[persona]]\nid = "900"\nname = "X"\ncost = 1\nabilities = [{ name = "Flip", '
+        'trigger = "attack", mode = "mul", amount = -2 }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(CardDataError, match=r"card '900'.*mode 'mul' needs amount >= 0"):
+        load_vs_game([bad])
+    bad.write_text(
         '[[persona]]\nid = "900"\nname = "X"\ncost = 5\nextra_cost_name = "Nobody"\n',
         encoding="utf-8",
     )

@@ -102,6 +102,8 @@ class Ability(_Model):
             raise ValueError("an 'on_play' ability needs effects")
         if self.trigger != "on_play" and self.effects:
             raise ValueError(f"an '{self.trigger}' ability changes damage; it takes no effects")
+        if self.mode == "mul" and self.amount < 0:
+            raise ValueError("an ability with mode 'mul' needs amount >= 0")
         return self
 
 
