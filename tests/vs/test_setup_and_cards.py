@@ -176,9 +176,12 @@ def test_deck_file_by_id_or_name(tmp_path: Path) -> None:
     path.write_text('player_card = "p5"\n[[cards]]\ncard = "Nobody"\n', encoding="utf-8")
     with pytest.raises(DeckError, match="unknown card 'Nobody'"):
         load_deck(path, G)
-    path.write_text('player_card = "p5"\n[[cards]]\ncard = "002"\ncount = 3\n', encoding="utf-8")
-    with pytest.raises(DeckError, match="VS-DECK-1"):
-        check_deck(path, G)
+    for count in (3, 10**12):  # a huge count is refused at once, not expanded into a list
+        path.write_text(
+            f'player_card = "p5"\n[[cards]]\ncard = "002"\ncount = {count}\n', encoding="utf-8"
+        )
+        with pytest.raises(DeckError, match=rf"card '002': count {count}; .*at most 2.*VS-DECK-1"):
+            check_deck(path, G)
     with pytest.raises(DeckError, match="no such deck"):
         load_deck(tmp_path / "missing.toml", G)
 

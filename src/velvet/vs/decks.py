@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from velvet.engine.errors import ConfigError, DeckError
+from velvet.vs.game import MAX_COPIES
 
 if TYPE_CHECKING:
     from velvet.vs.game import VsGame
@@ -64,6 +65,11 @@ def _read(path: Path | str, game: VsGame) -> tuple[str, list[str]]:
             raise DeckError(f"{label}: cards #{n}: 'card' must be a card id or name")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise DeckError(f"{label}: card '{ref}': count must be a whole number >= 1")
+        if count > MAX_COPIES:
+            raise DeckError(
+                f"{label}: card '{ref}': count {count}; a deck holds at most {MAX_COPIES} "
+                "cards of one name [VS-DECK-1]"
+            )
         ident = resolve_card(ref, game)
         if ident is None:
             raise DeckError(
