@@ -6,6 +6,7 @@ import pytest
 
 from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts, total_tokens
 from velvet.engine.errors import IllegalActionError
+from velvet.engine.rng import Rng
 from velvet.p5.game import P5Game
 from velvet.p5.state import FIGHT, IN_PALACE, P5State
 
@@ -133,3 +134,65 @@ def test_ryuji_guts_four_rolls_four_dice(game: P5Game) -> None:
     dice(s, 1, 1, 1, 6)
     events: list = []
     assert s._check(0, 1, events) and len(events[0].data["dice"]) == 4
+
+
+def _party_moves(state: P5State) -> list[str]:
+    return [t for t in texts(state) if t.startswith(("equip ", "unequip "))]
+
+
+def test_party_changes_cannot_cycle(game: P5Game) -> None:
+    # rule: P5-ARSENE-3  (ruling: a run of party changes never brings back a party it has
+    # passed through, except the one it started from; any other action ends the run)
+    s = arsene(game, "pixie", "agathion", "kelpie", spent_stamina=2)
+    play(s, "equip pixie", "unequip pixie")  # undoing back to the start is allowed
+    assert s.party[0] == [] and "equip pixie" not in texts(s)
+    before = s.canonical()
+    assert _rule(s, "equip pixie") == "P5-ARSENE-3" and s.canonical() == before
+    play(s, "equip agathion", "equip kelpie")
+    assert "unequip kelpie" not in texts(s)  # {agathion} was held in this run
+    assert "unequip agathion" in texts(s)  # {kelpie} was not
+    assert _rule(s, "unequip kelpie") == "P5-ARSENE-3"
+    view = s.view(0)
+    assert view["party_run"] == [[], ["pixie"], [], ["agathion"], ["agathion", "kelpie"]]
+    guess = game.determinize(view, 0, Rng(3))
+    assert texts(guess) == texts(s)
+    play(s, "use agathion")  # another action ends the run: every change is open again
+    assert s.view(0)["party_run"] == []
+    assert {"unequip kelpie", "unequip agathion", "equip pixie"} <= set(texts(s))
+    play(s, "unequip kelpie", "equip kelpie", "visit home")
+    assert s.seen == [] and {"unequip kelpie", "equip pixie"} <= set(_party_moves(s))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_run_of_party_changes_is_finite(game: P5Game, seed: int) -> None:
+    # rule: P5-ARSENE-3
+    held = ("pixie", "agathion", "kelpie", "bicorn", "silky")
+    s = arsene(game, *held)
+    play(s, "equip pixie", "equip silky", "equip bicorn")
+    s.seen = []
+    rng = Rng(seed)
+    parties = [sorted(s.party[0])]
+    bound = 2 * (1 + 5 + 10 + 10)  # twice the number of parties of at most 3 of 5
+    while moves := _party_moves(s):
+        play(s, moves[rng.randbelow(len(moves))])
+        parties.append(sorted(s.party[0]))
+        assert len(parties) <= bound
+    repeats = [p for i, p in enumerate(parties) if p in parties[:i]]
+    assert all(p == parties[0] for p in repeats)
+    assert s.phase == 1 and any(t.startswith("visit") for t in texts(s))  # the turn goes on
+
+
+def test_every_party_reachable_from_the_start_of_a_run(game: P5Game) -> None:
+    # rule: P5-ARSENE-3  (the ruling removes no final party: leave first, then join)
+    from itertools import combinations
+
+    held = ("pixie", "agathion", "kelpie", "bicorn", "silky")
+    start = ("pixie", "agathion", "kelpie")
+    for size in range(4):
+        for target in combinations(held, size):
+            s = arsene(game, *held)
+            play(s, *(f"equip {x}" for x in start))
+            s.seen = []
+            play(s, *(f"unequip {x}" for x in start if x not in target))
+            play(s, *(f"equip {x}" for x in target if x not in start))
+            assert sorted(s.party[0]) == sorted(game.shadow_index[x] for x in target)

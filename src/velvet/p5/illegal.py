@@ -96,20 +96,37 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
             )
         si = g.shadow_index.get(action.shadow)
         if s.loc[p] == IN_PALACE or s.phase != MAIN:
-            if si is not None and si in s.drawn[p]:
+            if isinstance(action, A.Equip) and si is not None and si in s.drawn[p]:
                 return IllegalActionError(
                     "P5-CONF-CJ",
                     "personas drawn with Caroline & Justine cannot "
                     "join the party inside the palace",
                 )
             return IllegalActionError("P5-ARSENE-3", "the party cannot change inside the palace")
+        party = s.party[p]
         if isinstance(action, A.Unequip):
-            return IllegalActionError("P5-ARSENE-2", f"{action.shadow} is not in your active party")
-        if si is None or si not in s.held[p]:
+            if si is None or si not in party:
+                return IllegalActionError(
+                    "P5-ARSENE-2", f"{action.shadow} is not in your active party"
+                )
+            after = sorted(x for x in party if x != si)
+        else:
+            if si is None or si not in s.held[p]:
+                return IllegalActionError(
+                    "P5-ARSENE-1", f"you do not hold the shadow '{action.shadow}'"
+                )
+            if si in party or len(party) >= s.party_limit(p):
+                return IllegalActionError(
+                    "P5-ARSENE-3", "the active party is full or already holds it"
+                )
+            after = sorted([*party, si])
+        if not s.party_change_ok(after):
             return IllegalActionError(
-                "P5-ARSENE-1", f"you do not hold the shadow '{action.shadow}'"
+                "P5-ARSENE-3",
+                f"'{action}' would bring back a party already held since your last other "
+                "action (only the party you started from may be returned to)",
             )
-        return IllegalActionError("P5-ARSENE-3", "the active party is full or already holds it")
+        return IllegalActionError("P5-ARSENE-3", f"'{action}' is not legal now")
     if isinstance(action, A.Use):
         a = g.ab_index.get(action.skill)
         if a is None or a not in s.abilities(p) or g.ab_trigger[a] != T_USE:

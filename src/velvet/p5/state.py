@@ -88,6 +88,7 @@ _FIELDS = (
     "dec",
     "work",
     "disc",
+    "seen",
 )
 
 
@@ -135,6 +136,10 @@ class P5State(State):
     dec: list[tuple[Any, ...]]
     work: list[tuple[Any, ...]]
     disc: int
+    seen: list[list[int]]
+    """P5-ARSENE-3 ruling: the parties (sorted shadow indices) the player in turn has held
+    since their last action other than a party change; ``seen[0]`` is the one held then.
+    Empty when no party change has been made since."""
 
     # --- protocol --------------------------------------------------------------------------
 
@@ -201,6 +206,7 @@ class P5State(State):
         o.dec = self.dec[:]
         o.work = self.work[:]
         o.disc = self.disc
+        o.seen = self.seen[:]  # the inner lists are never changed in place
         return o
 
     # --- derived ---------------------------------------------------------------------------
@@ -326,10 +332,26 @@ class P5State(State):
                 out.append(g.use_plain[a])
         if g.persona_party[self.persona[p]] and cur != IN_PALACE:
             party = self.party[p]
-            out += [g.unequip_act[s] for s in party]
-            if len(party) < self.party_limit(p):
-                out += [g.equip_act[s] for s in self.held[p] if s not in party]
+            seen = self.seen
+            if not seen:
+                out += [g.unequip_act[s] for s in party]
+                if len(party) < self.party_limit(p):
+                    out += [g.equip_act[s] for s in self.held[p] if s not in party]
+            else:
+                for s in party:
+                    if self.party_change_ok(sorted(x for x in party if x != s)):
+                        out.append(g.unequip_act[s])
+                if len(party) < self.party_limit(p):
+                    for s in self.held[p]:
+                        if s not in party and self.party_change_ok(sorted([*party, s])):
+                            out.append(g.equip_act[s])
         return out
+
+    def party_change_ok(self, new: list[int]) -> bool:
+        """P5-ARSENE-3 ruling: a run of party changes never brings back a party it has
+        passed through, except the party held when the run began (so a change can be undone)."""
+        seen = self.seen
+        return not seen or new == seen[0] or new not in seen
 
     def _fight_actions(self, p: int) -> list[Any]:
         g = self._game
@@ -356,10 +378,12 @@ class P5State(State):
 
     def apply_unchecked(self, action: Any) -> list[Event]:
         ev: list[Event] = []
+        kind = type(action)
+        if self.seen and kind is not A.Equip and kind is not A.Unequip:
+            self.seen = []  # any other action ends a run of party changes (P5-ARSENE-3)
         if self.dec:
             self._answer(action, ev)
         else:
-            kind = type(action)
             p = self.turn
             if kind is A.Visit:
                 self._visit(p, self._game.loc_index[action.loc], ev)
@@ -661,9 +685,17 @@ class P5State(State):
 
     # --- party -------------------------------------------------------------------------------
 
+    def _note_party(self, p: int, before: bool) -> None:
+        """Record the party in the run of party changes (P5-ARSENE-3 ruling)."""
+        if before and self.seen:
+            return
+        self.seen = [*self.seen, sorted(self.party[p])]
+
     def _equip(self, p: int, s: int, ev: list[Event]) -> None:
         g = self._game
+        self._note_party(p, True)
         self.party[p].append(s)
+        self._note_party(p, False)
         want = g.ab_grant[g.shadow_abil[s]]
         got = [0, 0, 0, 0]
         for k in range(3):
@@ -679,8 +711,10 @@ class P5State(State):
         )
 
     def _unequip(self, p: int, s: int, ev: list[Event]) -> None:
+        self._note_party(p, True)
         i = self.party[p].index(s)
         self.party[p].pop(i)
+        self._note_party(p, False)
         got = self.grants[p].pop(i)
         for k in range(3):
             lose = got[k]
@@ -881,6 +915,7 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
     s.dec = []
     s.work = []
     s.disc = -1
+    s.seen = []
     ev: list[Event] = []
     for p in range(n):  # P5-SETUP-4
         for a in [g.thief_abil[thieves[p]], *g.persona_abils[personas[p]]]:
@@ -919,6 +954,8 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
 
 
 def state_from_json(g: P5Game, data: Any) -> P5State:
+    if isinstance(data, dict) and "seen" not in data:
+        data = {**data, "seen": []}  # states saved before the P5-ARSENE-3 run ruling
     if not isinstance(data, dict) or set(data) != set(_FIELDS):
         raise RecordError(f"p5 state: expected an object with keys {', '.join(_FIELDS)}")
     s = P5State.__new__(P5State)
@@ -929,6 +966,7 @@ def state_from_json(g: P5Game, data: Any) -> P5State:
     s.dec = [_tuplify(x) for x in data["dec"]]
     s.work = [_tuplify(x) for x in data["work"]]
     s.grants = [[list(x) for x in gl] for gl in data["grants"]]
+    s.seen = [list(x) for x in data["seen"]]
     # shallow sanity checks: every index in range
     ns = len(g.cards.shadows)
     for sh in s.rev + s.shadow_deck + [x for h in s.held for x in h]:
@@ -1034,6 +1072,7 @@ def make_view(s: P5State, player: int) -> dict[str, Any]:
             for li, c in zip(s.locs, s.loc_conf, strict=True)
         ],
         "discovered": cs.locations[s.disc].id if s.disc >= 0 else None,
+        "party_run": [[sh[x].id for x in party] for party in s.seen],
         "palace": {
             "id": cs.palaces[s.palace].id,
             "alert": s.alert * 25,
@@ -1093,6 +1132,7 @@ def determinize(g: P5Game, view: dict[str, Any], player: int, rng: Rng) -> P5Sta
     s.locs = [lidx[x["id"]] for x in view["locations"]]
     s.loc_conf = [cidx[x["confidant"]] if x["confidant"] else -1 for x in view["locations"]]
     s.disc = lidx[view["discovered"]] if view["discovered"] else -1
+    s.seen = [sorted(sidx[x] for x in party) for party in view.get("party_run", [])]
     pal = view["palace"]
     s.palace = g.palace_index[pal["id"]]
     s.alert = pal["alert"] // 25
