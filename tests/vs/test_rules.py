@@ -450,6 +450,30 @@ def test_no_order_decision_when_order_cannot_matter() -> None:
     assert s.hp[1] == 30 - 9
 
 
+def test_a_zero_damage_skill_takes_no_modifiers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # rule: VS-SKILL-3, VS-MORE-3
+    # Interpretation (docs): a skill printed with 0 damage is not a damage skill; Attack
+    # Boost and a +2 Support do not make it deal damage, so it cannot trigger 1 more either.
+    from velvet.vs.game import load_vs_game
+
+    custom = tmp_path / "zero.toml"
+    custom.write_text(
+        '[[persona]]\nid = "901"\nname = "Stare"\ncost = 1\n'
+        'skills = [{ name = "Tarunda", type = "wind", damage = 0 }]\n',
+        encoding="utf-8",
+    )
+    g = load_vs_game([custom])
+    s = position()
+    s._game = g
+    ix = g.index
+    s.hand = [[ix["017"]], []]
+    s.field = [
+        [tuple(ix[c] for c in st) for st in f] for f in ((["901"], ["013"], ()), (["026"], (), ()))
+    ]
+    events = act(s, "support 017", "end", "skill m 901 0", "pass", "pass")
+    assert s.hp[1] == 30 and "one_more" not in kinds(events) and s.turn == 1
+
+
 @pytest.mark.parametrize("who", ["choice", "no persona"])
 def test_skill_step_may_be_skipped(who: str) -> None:
     # rule: VS-SKILL-4
