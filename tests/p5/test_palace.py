@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts
 from velvet.engine.errors import IllegalActionError
-from velvet.p5.game import P5Game
+from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.state import FIGHT, IN_PALACE, P5State
 
 
@@ -387,3 +389,23 @@ def test_rulebook_example_shadow(game: P5Game) -> None:
     play(s, "hit bullet @jikokuten", "hit bullet @jikokuten", "hit bullet @jikokuten")
     events = play(s, "hit sp @jikokuten")
     assert first(events, "defeat")["shadow"] == "jikokuten"
+
+
+@pytest.mark.parametrize(("face", "gained"), [(6, 2), (5, 2), (4, 0), (1, 0)])
+def test_dice_ability_without_damage_needs_a_success(
+    game: P5Game, tmp_path: Path, face: int, gained: int
+) -> None:
+    # rule: P5-CHECK-2  (a Dice: ability takes effect only on a success, damage or not)
+    extra = tmp_path / "lucky.toml"
+    extra.write_text(
+        '[[persona]]\nid = "lucky"\nname = "Lucky"\nskills = [{ name = "Gamble", '
+        'cost = { sp = 1 }, dice = true, effects = [{ op = "gain", amount = { cash = 2 } }] }]\n'
+    )
+    custom = load_p5_game([extra])
+    s = make(custom, (("skull", "lucky"),))
+    give(s, sp=1, cash=0)
+    dice(s, face)
+    events = play(s, "use lucky.gamble")
+    assert s.fresh[0][1] == 0  # the cost is paid either way
+    assert first(events, "dice")["dice"] == [face]
+    assert s.fresh[0][3] == gained

@@ -750,6 +750,12 @@ class P5State(State):
             insort(self.used_pal[p], a)
         ev.append(Event("use", {"player": p, "skill": g.ab_key[a], "target": target}))
         if not g.ab_attack[a]:
+            if g.ab_dice[a]:  # P5-CHECK-2: no target, so no weakness: the die decides
+                face = self._roll(1)
+                ok = _success(face[0])
+                ev.append(Event("dice", {"player": p, "dice": face, "success": ok}))
+                if not ok:
+                    return
             self._push_effects(g.ab_effects[a])
             return
         typ = g.ab_type[a]
