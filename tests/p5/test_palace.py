@@ -8,6 +8,7 @@ import pytest
 
 from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts
 from velvet.engine.errors import IllegalActionError
+from velvet.p5.cards import STATS
 from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.state import FIGHT, IN_PALACE, P5State
 
@@ -109,6 +110,28 @@ def test_stat_check_rolls_stat_dice(game: P5Game, value: int, faces: list[int], 
 
 
 @pytest.mark.parametrize(
+    ("thief", "confidants", "stat", "count"),
+    [
+        ("skull", (), "charm", 1),  # no bonus
+        ("joker", (), "charm", 4),  # Charm 3 + Wild Card
+        ("joker", ("ryuji",), "guts", 3),  # Guts 2 + Baton Pass
+        ("oracle", ("hifumi",), "knowledge", 6),  # Knowledge 4 + Navigator + Shogi Tactics
+        ("joker", ("ryuji",), "knowledge", 2),  # a bonus to another stat does not count
+    ],
+)
+def test_check_bonus_dice_add_to_the_stat(
+    game: P5Game, thief: str, confidants: tuple[str, ...], stat: str, count: int
+) -> None:
+    # rule: P5-CHECK-1  (passives and confidants with a check bonus roll extra dice)
+    s = make(game, ((thief, "goemon"),))
+    s.conf[0] = [game.conf_index[c] for c in confidants]
+    dice(s, *[1] * 10)
+    events: list = []
+    s._check(0, STATS.index(stat), events)
+    assert len(events[0].data["dice"]) == count
+
+
+@pytest.mark.parametrize(
     ("shadow", "face", "hit"),
     [("bicorn", 6, True), ("bicorn", 4, False), ("pixie", None, True)],
 )
@@ -176,6 +199,12 @@ def test_weakness_makes_damage_any(game: P5Game) -> None:
     assert info.value.rule_id == "P5-COMBAT-4"
     play(s, "assign bullet=2")
     assert rem(s, "mothman") == {"sp": 2}
+    # ANY meets a Cash requirement too: Orobas (3 SP + 1 Cash) is weak to Psy
+    s = fighting(game, "orobas", "bicorn", persona="milady", sp=1)
+    play(s, "use milady.psio @orobas")
+    assert texts(s) == ["assign sp=2", "assign sp=1 cash=1"]
+    play(s, "assign sp=1 cash=1")
+    assert rem(s, "orobas") == {"sp": 2}
 
 
 @pytest.mark.parametrize(
@@ -232,7 +261,19 @@ def test_defeated_shadow_taken_only_arsene_uses_it(game: P5Game, persona: str, h
     bicorn = game.shadow_index["bicorn"]
     assert s.taken[0] == [bicorn]
     assert (bicorn in s.held[0]) is holds
-    assert ("equip bicorn" in str(s.game.action_ids())) is True
+    # two players: a shadow defeated by a non-Arsene player is not given to the Arsene one
+    duo = make(game, (("skull", persona), ("joker", "arsene")))
+    reveal(duo, "bicorn", "pixie")
+    give(duo, 0, stamina=3)
+    held = list(duo.held[1])
+    play(duo, "go p1", "palace")
+    while duo.dec:
+        play(duo, texts(duo)[0])
+    play(duo, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
+    assert duo.taken == [[bicorn], []] and duo.held[1] == held
+    assert (bicorn in duo.held[0]) is holds
+    play(duo, "end")
+    assert "equip bicorn" not in texts(duo)  # player 2 cannot use it
 
 
 def test_overflow_lost_no_split(game: P5Game) -> None:
