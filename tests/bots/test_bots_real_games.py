@@ -103,3 +103,30 @@ def test_ismcts_beats_random_at_vs_on_both_sides() -> None:
 
 def test_greedy_with_the_p5_evaluator_wins_where_random_does_not() -> None:
     assert _wins("p5", ["greedy"], 0, range(20)) >= _wins("p5", ["random"], 0, range(20)) + 2
+
+
+def test_greedy_beats_random_at_vs_on_both_sides() -> None:
+    # Greedy follows its own chain of decisions (summon, pay, end, skill) before scoring.
+    first = _wins("vs", ["greedy", "random"], 0, range(6))
+    second = _wins("vs", ["random", "greedy"], 1, range(6, 12))
+    assert first + second >= 10
+
+
+def test_the_vs_evaluator_counts_a_declared_skill_before_it_hits() -> None:
+    game = get_game("vs")
+    state = game.new_state(config_for(game, 2), 1)
+    rng = Rng(0)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        skills = [a for a in legal if str(a).startswith("skill")]
+        if skills:
+            attacker = state.current_player
+            skipped = state.clone()
+            skipped.apply(next(a for a in legal if str(a) == "noskill"))
+            state.apply(skills[0])
+            assert vs_evaluator(game, state.view(attacker), attacker) > vs_evaluator(
+                game, skipped.view(attacker), attacker
+            )
+            return
+        state.apply(legal[rng.randbelow(len(legal))])
+    pytest.fail("no skill was ever declared")

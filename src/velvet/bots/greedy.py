@@ -26,10 +26,15 @@ class GreedyBot:
     """
 
     def __init__(
-        self, budget: Budget | None = None, evaluator: Evaluator | None = None, name: str = ""
+        self,
+        budget: Budget | None = None,
+        evaluator: Evaluator | None = None,
+        name: str = "",
+        follow: int = 0,
     ) -> None:
         self.budget = budget or Budget(count=1)
         self._evaluator = evaluator
+        self.follow = follow
         self.name = name or f"greedy:{self.budget}"
         self.seat: int | None = None
         self.memory = ViewMemory()
@@ -48,6 +53,8 @@ class GreedyBot:
             for i, action in enumerate(legal):
                 state = base.clone()
                 state.apply_unchecked(action)
+                if self.follow:
+                    self._follow(game, state, player, evaluate)
                 if state.is_terminal():
                     totals[i] += state.returns()[player]
                 else:
@@ -58,6 +65,30 @@ class GreedyBot:
         best = max(totals)
         ties = [i for i, total in enumerate(totals) if total == best]
         return legal[ties[rng.randbelow(len(ties))]]
+
+    def _follow(self, game: Game, state: Any, player: int, evaluate: Evaluator) -> None:
+        """Play this seat's own next decisions one ply greedily, until the turn passes.
+
+        Without it, an action that opens a sequence of the same player's decisions
+        (a summon, then its cost payments) is scored half-way, before it pays off.
+        """
+        for _ in range(self.follow):
+            if state.is_terminal() or state.current_player != player:
+                return
+            legal = state.legal_actions()
+            best, best_value = legal[0], float("-inf")
+            if len(legal) > 1:
+                for action in legal:
+                    trial = state.clone()
+                    trial.apply_unchecked(action)
+                    value = (
+                        trial.returns()[player]
+                        if trial.is_terminal()
+                        else evaluate(game, trial.view(player), player)
+                    )
+                    if value > best_value:
+                        best, best_value = action, value
+            state.apply_unchecked(best)
 
 
 def seat_of(view: dict[str, Any], seat: int | None = None) -> int:

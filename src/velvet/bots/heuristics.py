@@ -49,21 +49,66 @@ def p5_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
     return max(0.0, min(1.0, value))
 
 
+def _skill_damage(game: Game, card_id: Any, index: Any = None) -> float:
+    """Printed damage of one skill of a card, or its best skill (public card data)."""
+    index_of = getattr(game, "index", None)
+    cards = getattr(game, "all_cards", None)
+    if not isinstance(index_of, Mapping) or cards is None or card_id not in index_of:
+        return 0.0
+    skills = getattr(cards[index_of[card_id]], "skills", ()) or ()
+    damages = [_num(getattr(skill, "damage", 0)) for skill in skills]
+    if isinstance(index, int) and 0 <= index < len(damages):
+        return damages[index]
+    return max(damages, default=0.0)
+
+
+def _side_strength(game: Game, side: Any) -> tuple[float, float, float]:
+    """(has a main, number of subs, best skill damage of the main's whole stack)."""
+    if not isinstance(side, list | tuple) or not side:
+        return 0.0, 0.0, 0.0
+    main = side[0] if isinstance(side[0], list | tuple) else []
+    subs = sum(1 for slot in side[1:] if slot)
+    best = max((_skill_damage(game, card) for card in main), default=0.0)
+    return (1.0 if main else 0.0), float(subs), best
+
+
 def vs_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
-    """The HP race, with hand and field size as tie-breakers."""
+    """The HP race (counting a declared skill's damage), then board, then hand.
+
+    A declared skill has not hit yet while the defender may React, so its printed
+    damage counts as pending unless negated; without that, a one-ply search would
+    prefer ending the turn (which refills the hand) to attacking.
+    """
     winner = view.get("winner")
     if isinstance(winner, int) and winner >= 0:
         return 1.0 if winner == player else 0.0
-    hp = view.get("hp") or [30, 30]
+    hp = [_num(v) for v in (view.get("hp") or [30, 30])]
     other = 1 - player
-    mine, theirs = _num(hp[player]), _num(hp[other])
-    hands = view.get("hand_sizes") or [0, 0]
+    skill = view.get("skill")
+    attacker = view.get("turn")
+    step = str(view.get("step", ""))
+    if (
+        isinstance(skill, list)
+        and len(skill) == 3
+        and isinstance(attacker, int)
+        and attacker in (0, 1)
+        and not view.get("negated")
+        and step.startswith("react-declaration")
+    ):
+        hp[1 - attacker] -= _skill_damage(game, skill[1], skill[2])
+    hands = [_num(v) for v in (view.get("hand_sizes") or [0, 0])]
     decks = view.get("deck_sizes") or [1, 1]
+    if isinstance(attacker, int) and attacker in (0, 1) and step != "draw":
+        # The turn player's Draw Step refills the hand to 5 (VS-DRAW-1) whatever is
+        # decided before it, so attacking is not scored below ending the turn early.
+        hands[attacker] = max(hands[attacker], min(5.0, hands[attacker] + _num(decks[attacker])))
     field = view.get("field") or [[], []]
-    on_field = [sum(1 for slot in side if slot) for side in field] if len(field) == 2 else [0, 0]
-    value = 0.5 + 0.4 * (mine - theirs) / 30.0
-    value += 0.04 * (_num(hands[player]) - _num(hands[other])) / 5.0
-    value += 0.04 * (on_field[player] - on_field[other]) / 3.0
+    sides = [_side_strength(game, field[i]) if len(field) == 2 else (0.0, 0.0, 0.0) for i in (0, 1)]
+    mine, theirs = sides[player], sides[other]
+    value = 0.5 + 0.35 * (hp[player] - hp[other]) / 30.0
+    value += 0.06 * (mine[0] - theirs[0]) + 0.02 * (mine[1] - theirs[1])
+    value += 0.01 * (mine[2] - theirs[2])
+    value += 0.008 * (hands[player] - hands[other])
     if _num(decks[player]) < 3:
         value -= 0.1
     return max(0.02, min(0.98, value))

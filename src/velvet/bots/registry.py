@@ -42,6 +42,14 @@ a small exploration constant and short playouts (random P5 play almost never win
 took mcts:60 from 0% to ~70% wins (20 games). Other games: 1.4 and 300 actions.
 """
 
+GREEDY_FOLLOW = {"vs": 12}
+"""Per game: how many of its own next decisions greedy plays out before scoring.
+
+VS turns are chains of one player's decisions (summon, pay, pay, end, skill), so
+one ply alone scores a summon before it is paid for; P5 (one player deciding
+all day) stays one ply.
+"""
+
 DEFAULT_BUDGETS = {
     "greedy": Budget(count=1),
     "mcts": Budget(count=100),
@@ -72,7 +80,7 @@ def make_bot(spec: str, game_name: str) -> Bot:
 
 def _build(kind: str, budget: Budget, name: str, game_name: str) -> Bot:
     if kind == "greedy":
-        return GreedyBot(budget, name=name)
+        return GreedyBot(budget, name=name, follow=GREEDY_FOLLOW.get(game_name, 0))
     tuning = SEARCH_TUNING.get(game_name, {})
     exploration = float(tuning.get("exploration", 1.4))
     playout = int(tuning.get("max_playout", 300))
