@@ -331,3 +331,22 @@ def test_skill_types_are_game_data(tmp_path: Path, game: P5Game) -> None:
     message = str(info.value)
     assert "odd.toml" in message and "slime" in message and "weak" in message
     assert "almighty" in message and "curse" in message
+
+
+@pytest.mark.parametrize(
+    ("card", "words"),
+    [
+        ("diner", ["Pay 1 Cash: (Restore 3 Stamina. Gain 1 Stamina)"]),  # both paid for
+        ("jazz-club", ["Pay 1 Cash: (Charm check: +1 Charm. Restore 2 SP)"]),
+        ("batting-cages", ["Spend 1 Stamina. +1 Guts"]),  # two separate effects
+        ("kaneshiro", ["50%: - (reveals 3 shadows per player)"]),
+        ("kamoshida", ["75%: Pay 1 Bullet (reveals 3 shadows per player)"]),
+        ("madarame", ["reveals 1 shadow(s) per player)"]),
+        ("futaba", ["25%: - /"]),
+    ],
+)
+def test_card_text_says_what_the_data_does(game: P5Game, card: str, words: list[str]) -> None:
+    # rule: P5-VISIT-2  (what a cost pays for is visible on the card)
+    # rule: P5-PALACE-3  (a row that reveals more shadows says so)
+    text = {r[1]: r[3] for r in card_rows(game)}[card]
+    assert all(w in text for w in words), text

@@ -411,6 +411,13 @@ def _amount(amount: Mapping[Any, int]) -> str:
 _RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
 
 
+def _then_text(effects: Sequence[Effect]) -> str:
+    """Text of a ``then``/``else`` branch, grouped when it has several effects, so that
+    "Pay 1 Cash: (Restore 3 Stamina. Gain 1 Stamina)" cannot read as an unconditional gain."""
+    text = effect_text(effects)
+    return f"({text})" if len(effects) > 1 else text
+
+
 def effect_text(effects: Sequence[Effect]) -> str:
     """Card text for a list of effects, in the rulebook's keywords."""
     parts: list[str] = []
@@ -418,7 +425,7 @@ def effect_text(effects: Sequence[Effect]) -> str:
         if e.op in ("gain", "restore", "spend", "pay"):
             text = f"{e.op.capitalize()} {_amount(e.amount)}"
             if e.then:
-                text += f": {effect_text(e.then)}"
+                text += f": {_then_text(e.then)}"
         elif e.op == "stat":
             text = f"+{e.n} {e.stat.capitalize() if e.stat else ''}"
         elif e.op == "stat_choice":
@@ -427,11 +434,11 @@ def effect_text(effects: Sequence[Effect]) -> str:
         elif e.op in ("check", "dice"):
             head = f"{e.stat.capitalize()} check" if e.op == "check" and e.stat else "Dice"
             if e.then:
-                text = f"{head}: {effect_text(e.then)}"
+                text = f"{head}: {_then_text(e.then)}"
                 if e.else_:
-                    text += f"; on a failure {effect_text(e.else_)}"
+                    text += f"; on a failure {_then_text(e.else_)}"
             else:
-                text = f"{head}, on a failure: {effect_text(e.else_) or 'nothing'}"
+                text = f"{head}, on a failure: {_then_text(e.else_) or 'nothing'}"
         elif e.op == "restore_mix":
             count = "1 per recruited confidant" if e.per == "bonds" else str(e.n)
             text = f"Restore {count} of {'/'.join(_RES_NAME[k] for k in e.kinds)} (mixed)"
@@ -513,10 +520,15 @@ def card_rows(game: P5Game) -> list[tuple[str, str, str, str]]:
         rows.append(("shadow", s.id, s.name, f"{text}; Persona: {ability_text(s.persona)}"))
     for pal in cs.palaces:
         rows_text = " / ".join(
-            f"{r.alert}%: {effect_text(r.on_enter) or r.text or '-'}" for r in pal.rows
+            f"{r.alert}%: {effect_text(r.on_enter) or r.text or '-'}"
+            + (f" (reveals {r.reveal} shadows per player)" if r.reveal is not None else "")
+            for r in pal.rows
         )
         b = pal.boss
-        boss = f"Boss {b.name} (weak {','.join(b.weak) or 'none'}; health {_amount(b.health)})"
+        reveal = f"; reveals {b.reveal} shadow(s) per player" if b.reveal else ""
+        boss = (
+            f"Boss {b.name} (weak {','.join(b.weak) or 'none'}; health {_amount(b.health)}{reveal})"
+        )
         if b.on_enter:
             boss += f" On Palace Enter: {effect_text(b.on_enter)}"
         rows.append(("palace", pal.id, pal.name, f"{rows_text}; {boss}"))
