@@ -71,6 +71,14 @@ def test_day_advances_when_all_have_gone(game: P5Game) -> None:
     s = make(game)
     events = play(s, "visit home")
     assert s.day == 2 and first(events, "day") == {"day": 2}
+    duo = make(game, (("skull", "zorro"), ("fox", "goemon")))
+    give(duo, 0, sp=2)
+    events = play(duo, "go p1", "use zorro.dia", "visit home")
+    assert duo.day == 1 and "day" not in kinds(events)  # player 2 has yet to go
+    assert duo.used_day[0]  # Dia stays used until the day moves on
+    events = play(duo, "visit school")
+    assert duo.day == 2 and first(events, "day") == {"day": 2}
+    assert duo.used_day == [[], []] and duo.went == [False, False]
 
 
 def test_boss_defeat_ends_in_victory(game: P5Game) -> None:
