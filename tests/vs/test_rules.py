@@ -631,6 +631,8 @@ def test_losing_the_main_replaces_it_with_a_sub(subs, choices) -> None:  # type:
     if choices:
         assert s.current_player == 1 and legal(s) == choices
         assert illegal_rule(s, "end") == "VS-RULE-LOSEMAIN"
+        with pytest.raises(IllegalActionError, match="player 2 must first promote"):
+            s.apply(s.game.parse_action("end"))  # players are numbered from 1, as on screen
         act(s, sorted(choices)[0])
         assert field_ids(s, 1)[0] == ["003"]
     else:

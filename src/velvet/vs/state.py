@@ -969,7 +969,8 @@ class VsState(State):
                 )
             if kind == F_PROMOTE:
                 return IllegalActionError(
-                    "VS-RULE-LOSEMAIN", f"'{action}': player {fr[1]} must promote a sub to main"
+                    "VS-RULE-LOSEMAIN",
+                    f"'{action}': player {fr[1] + 1} must first promote a sub to main",
                 )
             return IllegalActionError(
                 "VS-COMP-2",
