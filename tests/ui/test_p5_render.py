@@ -73,3 +73,15 @@ def test_every_event_and_action_has_a_line() -> None:
         Event("check", {"player": 0, "stat": "guts", "dice": [2, 6], "success": True})
     )
     assert check == "P1 Guts check: [2] [6★] → success"
+
+
+def test_party_run_shown() -> None:
+    # rule: P5-ARSENE-3  (why an earlier party is not offered again)
+    game = load_p5_game()
+    s = make(game, (("joker", "arsene"),))
+    held = [game.cards.shadows[i].id for i in s.held[0]]
+    assert "Party changes this run" not in _text(s.view(0), game)
+    play(s, f"equip {held[0]}", f"unequip {held[0]}")
+    text = _text(s.view(0), game)
+    name = game.cards.shadows[s.held[0][0]].name
+    assert "Party changes this run: {} → {" + name + "} → {}" in text

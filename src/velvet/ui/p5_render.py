@@ -177,6 +177,15 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         f"Supply left: {_tokens(view['supply'])}   Decks: {decks['locations']} "
         f"locations, {decks['confidants']} confidants, {decks['shadows']} shadows"
     )
+    run = view.get("party_run") or []
+    if run:
+        parties = " → ".join(
+            "{" + ", ".join(names.name(names.shadow, x) for x in party) + "}" for party in run
+        )
+        supply.append(
+            f"\nParty changes this run: {parties} (only the first party may be returned to; "
+            "P5-ARSENE-3)"
+        )
     d = view["decision"]
     who = f"P{d['player'] + 1}" if d.get("player") is not None else "nobody"
     decision = Text(f"Now: {who} — {d['text']}", style="bold cyan")
