@@ -108,6 +108,10 @@ def test_caroline_justine_drawn_personas_not_in_palace(game: P5Game) -> None:
     assert _rule(s, f"equip {name}") == "P5-CONF-CJ"
     play(s, "end", "visit home")
     assert f"equip {name}" in texts(s)
+    play(s, f"equip {name}", "palace")
+    while s.dec:
+        play(s, texts(s)[0])
+    assert _rule(s, f"unequip {name}") == "P5-ARSENE-3"  # leaving is not joining
 
 
 @pytest.mark.parametrize(("face", "angel_hit", "pixie_hit"), [(6, True, True), (1, True, False)])
