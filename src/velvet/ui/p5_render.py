@@ -246,9 +246,9 @@ def event_line(event: Event) -> str:
     return make().strip() if make else str(event)
 
 
-def action_label(action: Any, view: dict[str, Any]) -> str:
-    """A human label shown next to an action's text form."""
-    names = _Names(None)
+def action_label(action: Any, view: dict[str, Any], game: P5Game | None = None) -> str:
+    """A human label shown next to an action's text form (names from ``game``'s cards)."""
+    names = _Names(game)
     g = names.game
     if isinstance(action, A.Go):
         return f"Player {action.player + 1} takes the next turn"

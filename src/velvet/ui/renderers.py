@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from rich.console import RenderableType
@@ -43,10 +45,13 @@ def renderer_for(game: Game) -> Renderer:
         module = importlib.import_module(f"velvet.ui.{game.name}_render")
     except ModuleNotFoundError:
         return Renderer(_plain_render, _plain_event, _plain_label, hides_hands=True)
+    label: Any = getattr(module, "action_label", _plain_label)
+    if "game" in inspect.signature(label).parameters:
+        label = partial(label, game=game)  # names come from the cards being played
     return Renderer(
         module.render,
         getattr(module, "event_line", _plain_event),
-        getattr(module, "action_label", _plain_label),
+        label,
         hides_hands=getattr(module, "HIDES_HANDS", game.name == "vs"),
     )
 

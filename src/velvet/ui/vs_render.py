@@ -170,11 +170,15 @@ def event_line(event: Event) -> str:
     return str(event)
 
 
-def action_label(action: Any, view: dict[str, Any]) -> str:
-    """A short human label for an action (the text form stays the input)."""
+def action_label(action: Any, view: dict[str, Any], game: VsGame | None = None) -> str:
+    """A short human label for an action (the text form stays the input).
+
+    ``game`` is the game being played (its card set may be custom); the built-in
+    set is the fallback.
+    """
     from velvet.vs.game import load_vs_game
 
-    game = load_vs_game()
+    game = game or load_vs_game()
     card = getattr(action, "card", None)
     if card is not None and card not in game.index:
         return str(action)  # a custom card set: the text form is the label
