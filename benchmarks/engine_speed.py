@@ -66,7 +66,7 @@ def velvet_subject(game_name: str, seconds: float) -> Result:
     from velvet.games import get_game
 
     game = get_game(game_name)
-    config = game.default_config()  # type: ignore[attr-defined]
+    configs = mixed_configs(game)
     rng = random.Random(1)
     seed = [0]
     samples: list[Any] = []
@@ -75,7 +75,7 @@ def velvet_subject(game_name: str, seconds: float) -> Result:
 
     def playout() -> int:
         seed[0] += 1
-        state = game.new_state(config, seed[0])
+        state = game.new_state(configs[seed[0] % len(configs)], seed[0])
         steps = 0
         keep_at = rng.randrange(1, 120)
         while not state.is_terminal():
@@ -100,6 +100,19 @@ def velvet_subject(game_name: str, seconds: float) -> Result:
         fast,
         {"deepcopy_per_s": deep, "clone_vs_deepcopy": fast / deep, "max_state_bytes": size},
     )
+
+
+def mixed_configs(game: Any) -> list[dict[str, Any]]:
+    """P5: every palace, solo and two players; VS: the three default deck pairings."""
+    if game.name == "p5":
+        configs = []
+        for palace, _ in game.choices()["palaces"]:
+            for players in (1, 2):
+                config = game.default_config(players)
+                config["palace"] = palace
+                configs.append(config)
+        return configs
+    return [game.default_config(a, b) for a, b in (("p5", "p4"), ("p4", "p3"), ("p3", "p5"))]
 
 
 # -- OpenSpiel --------------------------------------------------------------------
