@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 DATA_DIR = Path(__file__).parent / "data"
 SECTIONS = ("player", "persona", "support", "react")
 DamageType = Literal["physical", "fire", "ice", "electric", "wind"]
-DAMAGE_TYPES: tuple[str, ...] = ("physical", "fire", "ice", "electric", "wind")
+DAMAGE_TYPES: tuple[str, ...] = get_args(DamageType)
 Op = Literal[
     "heal",
     "damage",
@@ -203,18 +203,8 @@ def _effects_ok(
             )
 
 
-_PLAIN_OPS = {
-    "heal",
-    "damage",
-    "draw",
-    "discard",
-    "discard_random",
-    "bounce",
-    "destroy",
-    "swap",
-    "search",
-    "recover",
-}
+_PLAIN_OPS = set(get_args(Op)) - {"modify", "negate"}
+"""Ops a skill or ability may use directly (damage changes live in Reacts/abilities)."""
 
 
 def build_card_set(paths: Sequence[Path | str] = ()) -> CardSet:
