@@ -204,7 +204,8 @@ def _effects_ok(
 
 
 _PLAIN_OPS = set(get_args(Op)) - {"modify", "negate"}
-"""Ops a skill or ability may use directly (damage changes live in Reacts/abilities)."""
+"""Ops a persona's skill or ability effects may use: damage changes (modify, negate)
+belong to Reacts and Supports, and to abilities' attack/defend modes."""
 
 
 def build_card_set(paths: Sequence[Path | str] = ()) -> CardSet:
