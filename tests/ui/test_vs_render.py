@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 from rich.console import Console
 
+from tests.vs.helpers import random_position
 from velvet.engine.core import Event
 from velvet.ui.vs_render import action_label, event_line, render
 from velvet.vs.cards import card_text
@@ -20,15 +19,7 @@ def text_of(view: dict, game=G) -> str:  # type: ignore[no-untyped-def, type-arg
     return console.export_text()
 
 
-def played(seed: int, steps: int):  # type: ignore[no-untyped-def]
-    s = G.new_state(G.default_config("p5", "p3"), seed)
-    r = random.Random(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        legal = s.legal_actions()
-        s.apply_unchecked(legal[r.randrange(len(legal))])
-    return s
+played = random_position
 
 
 def test_render_shows_key_facts_and_own_hand_text() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from velvet.engine.core import Event
@@ -80,3 +81,16 @@ def hand_ids(state: VsState, p: int) -> list[str]:
 def disc_ids(state: VsState, p: int) -> list[str]:
     ids = state.game.ids
     return [ids[c] for c in state.disc[p]]
+
+
+def random_position(seed: int, steps: int) -> VsState:
+    """The built-in P5-vs-P3 game after ``steps`` seeded random actions (or its end)."""
+    g = game()
+    s = g.new_state(g.default_config("p5", "p3"), seed)
+    r = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        legal_now = s.legal_actions()
+        s.apply_unchecked(legal_now[r.randrange(len(legal_now))])
+    return s

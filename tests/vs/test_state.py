@@ -8,25 +8,16 @@ import random
 
 import pytest
 
-from tests.vs.helpers import position
+from tests.vs.helpers import position, random_position
 from velvet.engine.errors import IllegalActionError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
 from velvet.vs.game import load_vs_game
-from velvet.vs.state import VsState
 
 G = load_vs_game()
 
 
-def play(seed: int, steps: int) -> VsState:
-    s = G.new_state(G.default_config("p5", "p3"), seed)
-    r = random.Random(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        legal = s.legal_actions()
-        s.apply_unchecked(legal[r.randrange(len(legal))])
-    return s
+play = random_position
 
 
 def test_every_action_text_and_id_round_trips() -> None:
