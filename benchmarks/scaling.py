@@ -1,6 +1,10 @@
 #!/usr/bin/env python
 """Simulation throughput: games/s with 1 and 2 processes, and Ray (local) vs the pool.
 
+Ray is measured twice: ``ray`` starts and stops Ray inside the timed job (what
+one ``velvet sim --backend ray`` costs), ``ray-warm`` runs on a Ray started and
+warmed up beforehand (what a job on a running cluster costs).
+
     python benchmarks/scaling.py vs --games 200 --seat random --seat random
     PYTHONPATH=tests/bots python benchmarks/scaling.py velvet_toys:DUEL --seat ismcts:20 \
         --seat random --games 400
@@ -18,7 +22,7 @@ from pathlib import Path
 
 from velvet.engine.errors import VelvetError
 from velvet.sim.games import resolve_game
-from velvet.sim.run import run_sim
+from velvet.sim.run import run_sim, start_local_ray
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -52,33 +56,56 @@ def main(argv: list[str] | None = None) -> int:
         loaded = sim_game.load(())
         seats = args.seat or ["random"] * min(loaded.num_players)
         config = json.loads(args.config) if args.config else sim_game.config_for(loaded, len(seats))
-        runs = [("pool", w) for w in args.workers]
+        runs: list[tuple[str, int]] = [("pool", w) for w in args.workers]
         if not args.no_ray:
-            runs.append(("ray", max(args.workers)))
+            runs += [("ray", max(args.workers)), ("ray-warm", max(args.workers))]
         print(
             f"{args.game}: {args.games} games, seats {' '.join(seats)}, {os.cpu_count()} cores here"
         )
-        print(f"{'backend':<8}{'workers':>8}{'games/s':>12}{'wall s':>10}{'speed-up':>10}")
+        print(f"{'backend':<10}{'workers':>8}{'games/s':>12}{'wall s':>10}{'speed-up':>10}")
         base = None
         for backend, workers in runs:
-            with tempfile.TemporaryDirectory() as tmp:
+
+            def job(n_games: int, seed: int, backend: str = backend, workers: int = workers) -> int:
+                with tempfile.TemporaryDirectory() as tmp:
+                    summary = run_sim(
+                        args.game,
+                        n_games,
+                        seats,
+                        config,
+                        seed,
+                        Path(tmp) / "r",
+                        workers=workers,
+                        backend="ray" if backend.startswith("ray") else "pool",
+                        progress=False,
+                    )
+                return summary.played_now
+
+            warm = backend == "ray-warm"
+            if warm:
                 began = time.perf_counter()
-                summary = run_sim(
-                    args.game,
-                    args.games,
-                    seats,
-                    config,
-                    args.seed,
-                    Path(tmp) / "r",
-                    workers=workers,
-                    backend=backend,
-                    progress=False,
+                start_local_ray(workers)
+                job(4 * workers, args.seed + 1)  # workers started and velvet imported
+                print(
+                    f"(Ray start-up and a {4 * workers}-game warm-up: "
+                    f"{time.perf_counter() - began:.1f} s, not timed below)"
                 )
+            try:
+                began = time.perf_counter()
+                played = job(args.games, args.seed)
                 wall = time.perf_counter() - began
-            rate = summary.played_now / wall
+            finally:
+                if warm:
+                    import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+                    ray.shutdown()
+            rate = played / wall
             base = base or rate
-            print(f"{backend:<8}{workers:>8}{rate:>12.1f}{wall:>10.2f}{rate / base:>9.2f}x")
-        print("(wall time includes starting workers, and Ray itself for the ray row)")
+            print(f"{backend:<10}{workers:>8}{rate:>12.1f}{wall:>10.2f}{rate / base:>9.2f}x")
+        print(
+            "(wall time includes starting the pool's workers; the ray row also starts and "
+            "stops Ray itself; ray-warm runs on a Ray already started and warmed up)"
+        )
     except (VelvetError, json.JSONDecodeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

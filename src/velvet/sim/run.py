@@ -455,6 +455,23 @@ def check_ray_address(address: str) -> None:
         raise ConfigError(f"cannot reach Ray at {address}: {exc.strerror or exc}") from None
 
 
+def start_local_ray(n_workers: int) -> None:
+    """Start a local Ray with ``n_workers`` CPUs whose workers import what this process can.
+
+    ``run_sim(backend="ray")`` starts (and stops) one itself unless Ray is already
+    running; starting it first lets a caller keep one Ray for several jobs.
+    """
+    import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    path = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    ray.init(
+        num_cpus=n_workers,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": path}},
+    )
+
+
 def _execute_ray(
     n_workers: int,
     ray_address: str | None,
@@ -475,13 +492,7 @@ def _execute_ray(
             except Exception as exc:  # Ray raises many kinds: one line
                 raise ConfigError(f"cannot join Ray at {ray_address}: {_one_line(exc)}") from None
         else:
-            path = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
-            ray.init(
-                num_cpus=n_workers,
-                include_dashboard=False,
-                log_to_driver=False,
-                runtime_env={"env_vars": {"PYTHONPATH": path}},
-            )
+            start_local_ray(n_workers)
         started_here = True
     remote = ray.remote(run_chunk)
     pending = [remote.remote(job, chunk) for chunk in chunks]
