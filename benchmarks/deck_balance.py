@@ -46,7 +46,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--keep",
         type=Path,
         default=None,
-        help="keep the results in this new folder (one run per seat order, for `velvet report`)",
+        help="keep the results in this new folder (one run per pairing and seat order; "
+        "`velvet report --combine KEEP/*` pools them)",
     )
     return parser.parse_args(argv)
 

@@ -41,6 +41,22 @@ def test_sim_then_report(tmp_path: Path) -> None:
     assert page.exists()
 
 
+def test_report_combines_runs_only_when_asked(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for seed in ("3", "4"):
+        args = ["velvet_toys:RACE", "--games", "4", "--seat", "random", "--seed", seed]
+        args += ["--workers", "1", "--out", str(tmp_path / seed), "--config", '{"players": 1}']
+        assert runner.invoke(sim_command, args).exit_code == 0
+    dirs = [str(tmp_path / "3"), str(tmp_path / "4")]
+    page = tmp_path / "r.html"
+    result = runner.invoke(report_command, [*dirs, "--out", str(page)])
+    assert result.exit_code == 2 and "base_seed differs" in result.output
+    assert not page.exists()
+    result = runner.invoke(report_command, [*dirs, "--out", str(page), "--combine"])
+    assert result.exit_code == 0, result.output
+    assert "8 of 8" in page.read_text()
+
+
 def test_default_seats_fill_the_game(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         sim_command,

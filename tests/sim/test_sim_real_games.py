@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from velvet.engine.errors import ConfigError
 from velvet.games import get_game
 from velvet.sim.report import write_report
 from velvet.sim.results import load_results
@@ -53,6 +54,52 @@ def test_vs_rows_carry_vs_columns_and_report(tmp_path: Path) -> None:
     page = write_report(tmp_path / "r", tmp_path / "vs.html").read_text()
     for title in ("First-player advantage", "Impact of cards_played", "Game length"):
         assert title in page
+
+
+def test_runs_of_different_pairings_combine_into_one_matchup_report(tmp_path: Path) -> None:
+    game = get_game("vs")
+    dirs = []
+    for a, b in (("p5", "p4"), ("p4", "p5"), ("p4", "p3")):
+        out = tmp_path / f"{a}-{b}"
+        config = game.default_config(a, b)  # type: ignore[attr-defined]
+        run_sim("vs", 4, ["random", "random"], config, 5, out, workers=1, progress=False)
+        dirs.append(out)
+    with pytest.raises(ConfigError, match=r"config differs.*combine them"):
+        load_results(*dirs)
+    meta, rows = load_results(*dirs, combine=True)
+    assert len(rows) == 12 and meta["n_games"] == 12 and meta["runs"] == 3
+    assert {r["run"] for r in rows} == {"p5-p4", "p4-p5", "p4-p3"}
+    assert meta["seats"] == ["random", "random"] and len(meta["config"]) == 3
+    page = write_report(dirs, tmp_path / "decks.html", combine=True).read_text()
+    matrix = page.split("Matchup: seat 0 win rate by deck", 1)[1].split("</table>", 1)[0]
+    assert "<td>p5</td>" in matrix and "<td>p4</td>" in matrix  # both seat-0 decks
+    assert "(n=4)" in matrix and "–" in matrix  # played pairings, and an unplayed one
+    assert "differs between the 3 runs combined" in page
+
+
+def test_combining_refuses_runs_of_another_game(tmp_path: Path) -> None:
+    run_sim(
+        "vs",
+        2,
+        ["random", "random"],
+        get_game("vs").default_config("p5", "p4"),
+        1,  # type: ignore[attr-defined]
+        tmp_path / "vs",
+        workers=1,
+        progress=False,
+    )
+    run_sim(
+        "p5",
+        2,
+        ["random"],
+        get_game("p5").default_config(1),
+        1,  # type: ignore[attr-defined]
+        tmp_path / "p5",
+        workers=1,
+        progress=False,
+    )
+    with pytest.raises(ConfigError, match="game differs"):
+        load_results(tmp_path / "vs", tmp_path / "p5", combine=True)
 
 
 @pytest.mark.slow

@@ -214,10 +214,17 @@ def _parse_config(text: str) -> dict[str, Any]:
     type=click.Path(dir_okay=False),
     help="Where to write the HTML report.",
 )
-def report_command(results_dirs: tuple[str, ...], out: str) -> None:
+@click.option(
+    "--combine",
+    is_flag=True,
+    help="Pool separate runs of one game (same rules and cards), such as one run per "
+    "deck pairing, instead of merging shards of one run.",
+)
+def report_command(results_dirs: tuple[str, ...], out: str, combine: bool) -> None:
     """Write a self-contained HTML report (embedded plots) of `velvet sim` results.
 
-    Give one results directory, or several shards of one run to merge. Shows
+    Give one results directory, or several shards of one run to merge, or with
+    --combine several runs of one game to pool (one per deck pairing, say). Shows
     win rates with 95% intervals per seat and by thief/persona/palace or deck,
     day or turn of victory and defeat, matchups, first-player advantage, game
     length, and the win rate with and without each confidant, shadow or card.
@@ -225,7 +232,7 @@ def report_command(results_dirs: tuple[str, ...], out: str) -> None:
     from velvet.sim.report import write_report
 
     try:
-        path = write_report([Path(d) for d in results_dirs], Path(out))
+        path = write_report([Path(d) for d in results_dirs], Path(out), combine)
     except VelvetError as exc:
         raise CommandError(str(exc)) from None
     click.echo(f"report written to {path}")

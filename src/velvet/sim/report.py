@@ -33,12 +33,15 @@ MIN_ITEM_GAMES = 5
 _SEAT_COLUMN = re.compile(r"^(?P<base>.+)_(?P<seat>\d+)$")
 
 
-def write_report(results_dir: Path | str | Sequence[Path | str], out_html: Path | str) -> Path:
-    """Write the HTML report for one results directory (or several shards of one run)."""
+def write_report(
+    results_dir: Path | str | Sequence[Path | str], out_html: Path | str, combine: bool = False
+) -> Path:
+    """Write the HTML report for one results directory, several shards of one run, or
+    (``combine=True``) several runs of one game pooled (see ``load_results``)."""
     dirs = [results_dir] if isinstance(results_dir, str | Path) else list(results_dir)
     if not dirs:
         raise ConfigError("give at least one results directory")
-    meta, rows = load_results(*(Path(d) for d in dirs))
+    meta, rows = load_results(*(Path(d) for d in dirs), combine=combine)
     if not rows:
         raise ConfigError(f"{', '.join(map(str, dirs))}: no finished games to report on")
     page = build_report(meta, rows)
@@ -158,6 +161,14 @@ def _rate_bars(
 # ------------------------------------------------------------------ sections
 
 
+def _config_fact(meta: dict[str, Any]) -> Any:
+    """The run's config, or for combined runs that differ a note (the list is long)."""
+    config = meta.get("config", {})
+    if meta.get("runs") and isinstance(config, list):
+        return f"differs between the {meta['runs']} runs combined (see 'run' below)"
+    return config
+
+
 def _header(meta: dict[str, Any], rows: list[Row], good: list[Row]) -> str:
     errors = len(rows) - len(good)
     facts = [
@@ -166,7 +177,7 @@ def _header(meta: dict[str, Any], rows: list[Row], good: list[Row]) -> str:
         ("games finished", f"{len(rows)} of {meta.get('n_games', '?')}"),
         ("games failed", errors),
         ("base seed", meta.get("base_seed", "?")),
-        ("config", meta.get("config", {})),
+        ("config", _config_fact(meta)),
         ("rules version", meta.get("rules_version", "?")),
         ("written", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
     ]

@@ -146,28 +146,68 @@ class ResultStore:
         return {int(r["index"]) for r in self.load_rows()}
 
 
-def load_results(*dirs: Path) -> tuple[dict[str, Any], list[Row]]:
-    """Merge the rows of one or more result directories (shards of one run)."""
-    rows: dict[int, Row] = {}
+SAME_RUN_KEYS = ("game", "seats", "config", "base_seed", "cards", "vary")
+"""What shards of one run share; rows of shards are keyed by game index."""
+SAME_GAME_KEYS = ("game", "cards", "rules_version", "cardset_hash")
+"""What combined runs must share: the same game under the same rules and cards."""
+
+
+def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], list[Row]]:
+    """Merge the rows of one or more result directories.
+
+    By default the directories are shards of one run (same game, seats, config and
+    base seed); a game index found twice is one game. ``combine=True`` instead
+    pools separate runs of one game under the same rules and card set (say, one
+    run per deck pairing): every row is kept, tagged with its directory in a
+    ``run`` column, and the metadata lists what differs.
+    """
+    rows: list[Row] = []
+    by_index: dict[int, Row] = {}
     meta: dict[str, Any] = {}
+    metas: list[dict[str, Any]] = []
     for root in dirs:
         store = ResultStore(Path(root))
         found = store.read_meta()
         if found is None:
             raise ConfigError(f"{root}: not a results directory (no {RUN_FILE})")
-        if meta:
-            for key in ("game", "seats", "config", "base_seed", "cards", "vary"):
-                if found.get(key) != meta.get(key):
+        if metas:
+            for key in SAME_GAME_KEYS if combine else SAME_RUN_KEYS:
+                if found.get(key) != metas[0].get(key):
+                    hint = "" if combine else " (to pool separate runs of one game, combine them)"
                     raise ConfigError(
                         f"{root} is not a shard of the same run as {dirs[0]}: "
-                        f"{key} differs ({found.get(key)!r} vs {meta.get(key)!r})"
+                        f"{key} differs ({found.get(key)!r} vs {metas[0].get(key)!r}){hint}"
                     )
-            meta = {**meta, "n_games": max(meta.get("n_games", 0), found.get("n_games", 0))}
-        else:
-            meta = found
+        metas.append(found)
         for row in store.load_rows():
-            rows.setdefault(int(row["index"]), row)
-    return meta, [rows[i] for i in sorted(rows)]
+            if combine:
+                rows.append({**row, "run": Path(root).name})
+            else:
+                by_index.setdefault(int(row["index"]), row)
+    if combine:
+        meta = _combined_meta(metas)
+    else:
+        meta = {**metas[0], "n_games": max(m.get("n_games", 0) for m in metas)}
+        rows = [by_index[i] for i in sorted(by_index)]
+    return meta, rows
+
+
+def _combined_meta(metas: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run's metadata for several: shared values kept, differing ones listed per run."""
+    meta = dict(metas[0])
+    meta["n_games"] = sum(int(m.get("n_games", 0)) for m in metas)
+    meta["runs"] = len(metas)
+    for key in ("config", "base_seed", "vary"):
+        values = [m.get(key) for m in metas]
+        if any(v != values[0] for v in values):
+            meta[key] = values
+    seat_lists = [list(m.get("seats") or []) for m in metas]
+    width = max(len(seats) for seats in seat_lists)
+    meta["seats"] = [
+        " / ".join(dict.fromkeys(str(seats[i]) for seats in seat_lists if i < len(seats)))
+        for i in range(width)
+    ]
+    return meta
 
 
 def _encode(rows: Sequence[Row], fmt: str) -> bytes:
