@@ -290,7 +290,7 @@ def test_boss_at_full_alert_rows_off(game: P5Game) -> None:
     s.alert = 3
     deck = len(s.shadow_deck)
     events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
-    assert s.alert == 4 and s.boss_rem == [5, 4, 3, 0]
+    assert s.alert == 4 and s.boss_rem == [6, 6, 5, 0]
     assert first(events, "boss")["name"] == "Asmodeus Kamoshida"
     assert len(s.shadow_deck) == deck and s.rev == []  # no new shadows
     play(s, "end", "visit home")
