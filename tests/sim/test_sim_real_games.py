@@ -64,7 +64,7 @@ def test_runs_of_different_pairings_combine_into_one_matchup_report(tmp_path: Pa
         config = game.default_config(a, b)  # type: ignore[attr-defined]
         run_sim("vs", 4, ["random", "random"], config, 5, out, workers=1, progress=False)
         dirs.append(out)
-    with pytest.raises(ConfigError, match=r"config differs.*combine them"):
+    with pytest.raises(ConfigError, match=r"config differs.*use --combine"):
         load_results(*dirs)
     meta, rows = load_results(*dirs, combine=True)
     assert len(rows) == 12 and meta["n_games"] == 12 and meta["runs"] == 3
@@ -98,8 +98,10 @@ def test_combining_refuses_runs_of_another_game(tmp_path: Path) -> None:
         workers=1,
         progress=False,
     )
-    with pytest.raises(ConfigError, match="game differs"):
+    with pytest.raises(ConfigError, match=r"cannot be combined with.*game differs"):
         load_results(tmp_path / "vs", tmp_path / "p5", combine=True)
+    with pytest.raises(ConfigError, match="given twice"):
+        load_results(tmp_path / "vs", tmp_path / "vs", combine=True)
 
 
 @pytest.mark.slow

@@ -163,9 +163,12 @@ def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], li
     """
     rows: list[Row] = []
     by_index: dict[int, Row] = {}
-    meta: dict[str, Any] = {}
     metas: list[dict[str, Any]] = []
-    for root in dirs:
+    if combine and len({Path(d).resolve() for d in dirs}) < len(dirs):
+        raise ConfigError("a results directory is given twice: its games would count twice")
+    names = [Path(d).name for d in dirs]
+    labels = names if len(set(names)) == len(names) else [str(d) for d in dirs]
+    for root, label in zip(dirs, labels, strict=True):
         store = ResultStore(Path(root))
         found = store.read_meta()
         if found is None:
@@ -173,15 +176,20 @@ def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], li
         if metas:
             for key in SAME_GAME_KEYS if combine else SAME_RUN_KEYS:
                 if found.get(key) != metas[0].get(key):
-                    hint = "" if combine else " (to pool separate runs of one game, combine them)"
+                    what = (
+                        "cannot be combined with"
+                        if combine
+                        else "is not a shard of the same run as"
+                    )
+                    hint = "" if combine else " (to pool separate runs of one game, use --combine)"
                     raise ConfigError(
-                        f"{root} is not a shard of the same run as {dirs[0]}: "
+                        f"{root} {what} {dirs[0]}: "
                         f"{key} differs ({found.get(key)!r} vs {metas[0].get(key)!r}){hint}"
                     )
         metas.append(found)
         for row in store.load_rows():
             if combine:
-                rows.append({**row, "run": Path(root).name})
+                rows.append({**row, "run": label})
             else:
                 by_index.setdefault(int(row["index"]), row)
     if combine:
