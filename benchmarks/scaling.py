@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{'backend':<10}{'workers':>8}{'games/s':>12}{'wall s':>10}{'speed-up':>10}")
         base = None
+        walls: dict[tuple[str, int], float] = {}
         for backend, workers in runs:
 
             def job(n_games: int, seed: int, backend: str = backend, workers: int = workers) -> int:
@@ -84,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
             warm = backend == "ray-warm"
             if warm:
                 began = time.perf_counter()
-                start_local_ray(workers)
+                try:
+                    start_local_ray(workers)
+                except ImportError:
+                    print(
+                        "error: the Ray rows need Ray: pip install 'ray==2.60.0'", file=sys.stderr
+                    )
+                    return 2
                 job(4 * workers, args.seed + 1)  # workers started and velvet imported
                 print(
                     f"(Ray start-up and a {4 * workers}-game warm-up: "
@@ -101,11 +108,21 @@ def main(argv: list[str] | None = None) -> int:
                     ray.shutdown()
             rate = played / wall
             base = base or rate
+            walls[(backend, workers)] = wall
             print(f"{backend:<10}{workers:>8}{rate:>12.1f}{wall:>10.2f}{rate / base:>9.2f}x")
         print(
             "(wall time includes starting the pool's workers; the ray row also starts and "
             "stops Ray itself; ray-warm runs on a Ray already started and warmed up)"
         )
+        most = max(args.workers)
+        pool = walls.get(("pool", most))
+        for backend in ("ray", "ray-warm"):
+            ray_wall = walls.get((backend, most))
+            if pool and ray_wall:
+                print(
+                    f"{backend} overhead against the pool with {most} processes: "
+                    f"{ray_wall / pool - 1:+.1%} wall time"
+                )
     except (VelvetError, json.JSONDecodeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
