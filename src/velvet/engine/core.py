@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, runtime_checkable
 
-from velvet.engine.errors import IllegalActionError, InvalidActionError
+from velvet.engine.errors import ConfigError, IllegalActionError, InvalidActionError
 
 
 @runtime_checkable
@@ -50,6 +50,39 @@ class Event:
 
 TERMINAL = -1
 """``current_player`` of a finished game."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardInfo:
+    """A card in words and as data, for any front end (``Game.describe_card``).
+
+    ``lines`` read top to bottom as the card would be printed: costs, skills,
+    weakness, abilities. ``data`` holds the same facts as JSON-able values.
+    """
+
+    id: str
+    name: str
+    kind: str
+    lines: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """Name, kind and every line, one per line."""
+        return "\n".join((f"{self.name} ({self.kind})", *self.lines))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "lines": list(self.lines),
+            "data": dict(self.data),
+        }
+
+
+def player_name(seat: int) -> str:
+    """How people number seats: seat 0 is "Player 1"."""
+    return f"Player {seat + 1}"
 
 
 class State(ABC):
@@ -100,10 +133,19 @@ class State(ABC):
     def outcome_text(self) -> str:
         """One line saying how the game ended (or that it has not)."""
 
+    def action_label(self, action: Any) -> str:
+        """What a player reads for ``action`` (a legal one), with card names.
+
+        Labels of the legal actions of one decision are distinct. The default is
+        the text form; games give words ("Use Eiha (Arsène) on Pixie").
+        """
+        return str(action)
+
     def apply(self, action: Any) -> list[Event]:
         """Apply a legal action and return its events; an illegal one changes nothing."""
         if self.is_terminal():
-            raise IllegalActionError("GAME-OVER", "the game is over; no action is legal")
+            rule = self.game.game_over_rule
+            raise IllegalActionError(rule, "the game is over; no action is legal")
         if action not in self.legal_actions():
             raise self.explain_illegal(action)
         return self.apply_unchecked(action)
@@ -127,6 +169,8 @@ class Game(ABC):
     name: str
     rules_version: str
     num_players: tuple[int, ...]
+    game_over_rule: str = "GAME-OVER"
+    """The rule ID cited when an action comes after the game has ended."""
 
     @abstractmethod
     def new_state(self, config: Mapping[str, Any], seed: int) -> State:
@@ -147,6 +191,21 @@ class Game(ABC):
     @abstractmethod
     def action_ids(self) -> Sequence[str]:
         """The stable table of action texts (or templates) behind integer ids."""
+
+    def describe_card(self, card_id: str) -> CardInfo:
+        """The card ``card_id`` in words and as data (raises ConfigError if unknown)."""
+        return CardInfo(card_id, card_id, "card")
+
+    def event_text(self, event: Event) -> str:
+        """A sentence for ``event`` with names, seats as "Player 1"/"Player 2"."""
+        return str(event)
+
+    def position(self, spec: Mapping[str, Any]) -> State:
+        """A state built from a position described by names (see docs/engine.md).
+
+        Raises ConfigError naming what is wrong with ``spec``.
+        """
+        raise ConfigError(f"game '{self.name}' cannot build positions by name")
 
 
 def canonical_json(data: Any) -> str:
