@@ -18,7 +18,7 @@ import argparse
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +26,14 @@ from velvet.bots import make_bot
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.rng import Rng
-from velvet.sim.games import SimGame, builtin_games
+from velvet.games import get_spec
+from velvet.p5.spec import vary as vary_p5
 from velvet.sim.results import ResultStore
 from velvet.sim.run import run_sim
 from velvet.sim.stats import Rate, wilson
-from velvet.sim.summaries import vary_p5
 
 SIM_NAME = "palace_balance:FIXED_PALACE"
-"""The SimGame used by --vary-setup: P5 with thief/persona drawn, palace kept."""
+"""The GameSpec used by --vary-setup: P5 with thief/persona drawn, palace kept."""
 
 
 def vary_keep_palace(game: Game, config: dict[str, Any], rng: Rng) -> dict[str, Any]:
@@ -43,15 +43,7 @@ def vary_keep_palace(game: Game, config: dict[str, Any], rng: Rng) -> dict[str, 
     return varied
 
 
-_P5 = builtin_games()["p5"]
-FIXED_PALACE = SimGame(
-    "p5",
-    _P5.load,
-    _P5.summarize,
-    turns_key=_P5.turns_key,
-    vary=vary_keep_palace,
-    make_config=_P5.make_config,
-)
+FIXED_PALACE = replace(get_spec("p5"), vary=vary_keep_palace)
 
 
 @dataclass(frozen=True)
@@ -136,13 +128,13 @@ def measure(palace: str, args: argparse.Namespace, root: Path) -> PalaceResult:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    # Workers import the --vary-setup SimGame by module name.
+    # Workers import the --vary-setup GameSpec by module name.
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         if args.games <= 0:
             raise ConfigError(f"--games must be a positive number, not {args.games}")
         make_bot(args.bot, "p5")  # a bad bot spec fails before the table starts
-        palaces = args.palace or [p for p, _ in _P5.load(()).choices()["palaces"]]  # type: ignore[attr-defined]
+        palaces = args.palace or [p for p, _ in FIXED_PALACE.load(()).choices()["palaces"]]
         setup = "random thief/persona" if args.vary_setup else f"{args.thief}/{args.persona}"
         print(f"p5 solo, bot {args.bot}, {setup}, {args.games} games per palace, seed {args.seed}")
         print(f"{'palace':<12}{'win rate [95% CI]':>34}{'win day':>9}{'secs':>8}")

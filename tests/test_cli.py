@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import velvet.cli
 from velvet.cli import main
 from velvet.engine import GameRecord
-from velvet.games import get_game
+from velvet.games import get_game, get_spec
 from velvet.vs.decks import default_deck_path
 
 
@@ -47,13 +51,40 @@ def test_bots_play_a_whole_game_and_the_record_replays(game: str, tmp_path: Path
     code, out = run("play", game, "--seed", "5", *seats, input=f"{record}\n")
     assert code == 0, out
     assert "Game over" in out
-    assert "Seed 5" in out
     data = json.loads(record.read_text())
     final = GameRecord.from_json(data).replay(get_game(game))
     assert final.is_terminal()
     code, out = run("replay", str(record))
     assert code == 0, out
     assert final.outcome_text() in out
+
+
+@pytest.mark.parametrize("game", ["p5", "vs"])
+def test_a_hidden_seed_is_hashed_during_play_and_shown_at_the_end(
+    game: str, tmp_path: Path
+) -> None:
+    """Both games hide something (a hand, the face-down shadow deck, future dice)."""
+    record = tmp_path / "record.json"
+    seats = ["--seat", "random"] * (2 if game == "vs" else 1)
+    code, out = run("play", game, "--seed", "5", *seats, input=f"{record}\n")
+    assert code == 0, out
+    during, after = out.split("Game over", 1)
+    assert hashlib.sha256(b"5").hexdigest() in during
+    assert not re.search(r"seed 5\b", during, re.IGNORECASE)
+    assert re.search(r"seed 5\b", after)
+    assert json.loads(record.read_text())["seed"] == 5
+
+
+def test_an_open_game_announces_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_spec("p5")
+    monkeypatch.setitem(
+        velvet.cli.play.commands,
+        "p5",
+        velvet.cli.play_command(dataclasses.replace(spec, hidden_information=False)),
+    )
+    code, out = run("play", "p5", "--seed", "5", input="quit\n\n")
+    assert code == 0, out
+    assert "Seed 5" in out.split("Leaving", 1)[0]
 
 
 @pytest.mark.parametrize(

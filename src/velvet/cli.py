@@ -6,8 +6,11 @@ line (``error: …``) with exit status 2, never as a traceback.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sys
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,10 +21,11 @@ from rich.table import Table
 
 from velvet import __version__
 from velvet.bots.base import Bot
-from velvet.engine.core import Game
+from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.record import GameRecord, load_game, load_record
-from velvet.games import GAMES, get_game
+from velvet.engine.spec import ConfigOption, GameSpec, resolve
+from velvet.games import find_spec, game_names, get_game, get_spec
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
@@ -59,8 +63,13 @@ def _console() -> Console:
 
 
 def _seed(seed: int | None) -> int:
-    """The given seed, or one drawn from the OS (printed once the game starts)."""
+    """The given seed, or one drawn from the OS (announced once the game starts)."""
     return int.from_bytes(os.urandom(4), "big") if seed is None else seed
+
+
+def seed_digest(seed: int) -> str:
+    """The SHA-256 of a seed's decimal text: shown during play instead of the seed."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
 def make_seat(spec: str, game_name: str) -> Bot | None:
@@ -80,21 +89,32 @@ def _seats(specs: Sequence[str], players: int, game_name: str) -> list[Bot | Non
 
 
 def _run(
-    game: Game,
+    game: Game[Any],
     config: dict[str, Any],
     seed: int,
     seats: list[Bot | None],
     console: Console,
     record: GameRecord | None = None,
-    state: Any = None,
+    state: State[Any] | None = None,
     cards: Sequence[Path] = (),
+    savable: bool = True,
+    spec: GameSpec | None = None,
 ) -> None:
     from velvet.ui.terminal import Session
 
+    spec = spec or find_spec(game.name)
+    secret = spec is None or spec.hidden_information
     if record is None:
-        state = game.new_state(config, seed)
         record = GameRecord.start(game, config, seed)
-        console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
+    if state is None:
+        state = game.new_state(config, seed)
+        if secret:
+            console.print(
+                f"[dim]Seed SHA-256 {seed_digest(seed)} (the seed itself is shown when the "
+                "game ends, so anyone can check the shuffles)[/]"
+            )
+        else:
+            console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
     console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
     Session(
         game,
@@ -104,6 +124,7 @@ def _run(
         console,
         ask=lambda prompt: console.input(prompt),
         game_for=lambda name: get_game(name, cards),
+        savable=savable,
     ).run()
 
 
@@ -117,116 +138,121 @@ SEAT_HELP = (
     "easy, normal, hard; a budget as in mcts:200 or hard:1.5s). Repeatable; "
     "unnamed seats are human."
 )
+POSITION_HELP = (
+    "Start from a position described by names in a TOML or JSON file "
+    "(see docs/engine.md, Positions) instead of a new game."
+)
 
 
-@play.command("p5")
-@click.option(
-    "--players",
-    type=click.IntRange(1, 2),
-    default=1,
-    show_default=True,
-    help="1 (solo) or 2 (co-op hot-seat).",
-)
-@click.option(
-    "--thief",
-    multiple=True,
-    metavar="ID",
-    help="Phantom Thief per player, in seat order (see: velvet cards list).",
-)
-@click.option("--persona", multiple=True, metavar="ID", help="Persona per player, in seat order.")
-@click.option("--palace", metavar="ID", help="The palace to infiltrate.")
-@click.option("--seed", type=int, help="Seed for dice and shuffles (random if omitted).")
-@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
-@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
-@click.option("--load", "load", type=click.Path(path_type=Path), help="Resume a saved game.")
-def play_p5(
-    players: int,
-    thief: tuple[str, ...],
-    persona: tuple[str, ...],
-    palace: str | None,
-    seed: int | None,
-    cards: tuple[Path, ...],
-    seats: tuple[str, ...],
-    load: Path | None,
-) -> None:
-    """The Persona 5 Print & Play board game: 28 days to sweep a palace and beat its boss."""
+def read_position(path: Path) -> dict[str, Any]:
+    """The position spec in a TOML (``.toml``) or JSON file; ConfigError names the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such position file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot be read ({error})") from None
+    try:
+        data = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a position is a table (TOML) or an object (JSON)")
+    return data
+
+
+def load_position(game: Game[Any], path: Path) -> State[Any]:
+    """The state ``game.position`` builds from the file; errors name the file."""
+    spec = read_position(path)
+    try:
+        return game.position(spec)
+    except VelvetError as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
+def _option_param(option: ConfigOption) -> click.Option:
+    flag = "--" + option.name.replace("_", "-")
+    kind: click.ParamType[Any]
+    if option.choices:
+        kind = click.Choice(option.choices)
+    elif option.kind == "path":
+        kind = click.Path(dir_okay=False)
+    else:
+        kind = click.STRING
+    return click.Option(
+        [flag, option.name],
+        multiple=option.multiple,
+        type=kind,
+        default=option.default,
+        show_default=option.default is not None,
+        metavar=option.metavar,
+        help=option.help,
+    )
+
+
+def play_command(spec: GameSpec) -> click.Command:
+    """``velvet play NAME``: the common options plus the set-up options the spec declares."""
+    params: list[click.Parameter] = []
+    if len(spec.players) > 1:
+        low, high = min(spec.players), max(spec.players)
+        params.append(
+            click.Option(
+                ["--players"],
+                type=click.IntRange(low, high),
+                default=low,
+                show_default=True,
+                help=f"How many players ({', '.join(map(str, spec.players))}).",
+            )
+        )
+    params += [_option_param(option) for option in spec.options]
+    params += [
+        click.Option(["--seed"], type=int, help="Seed for dice and shuffles (random if omitted)."),
+        click.Option(
+            ["--cards", "cards"], multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
+        ),
+        click.Option(["--seat", "seats"], multiple=True, metavar="WHO", help=SEAT_HELP),
+        click.Option(
+            ["--load", "load"], type=click.Path(path_type=Path), help="Resume a saved game."
+        ),
+        click.Option(
+            ["--position", "position"],
+            type=click.Path(path_type=Path),
+            metavar="FILE",
+            help=POSITION_HELP,
+        ),
+    ]
+
+    def callback(**values: Any) -> None:
+        _play(spec, values)
+
+    return click.Command(spec.name, callback=callback, params=params, help=spec.title)
+
+
+def _play(spec: GameSpec, values: dict[str, Any]) -> None:
     console = _console()
-    game = get_game("p5", cards)
+    cards: tuple[Path, ...] = values.pop("cards")
+    seats: tuple[str, ...] = values.pop("seats")
+    load: Path | None = values.pop("load")
+    position: Path | None = values.pop("position")
+    seed: int | None = values.pop("seed")
+    players: int = values.pop("players", spec.players[0])
+    game = spec.load(cards)
     if load is not None:
-        _resume(load, cards, seats, expect="p5")
+        _resume(load, cards, seats, expect=spec.name)
         return
-    config: dict[str, Any] = game.default_config(players)  # type: ignore[attr-defined]
-    for option, values in (("thief", thief), ("persona", persona)):
-        if len(values) > players:
-            raise ConfigError(f"{len(values)} --{option} options for {players} player(s)")
-        for seat, value in enumerate(values):
-            config["players"][seat][option] = value
-    if palace:
-        config["palace"] = palace
-    seed = _seed(seed)
-    _run(game, config, seed, _seats(seats, players, "p5"), console, cards=cards)
-
-
-@play.command("vs")
-@click.option(
-    "--player-card",
-    "player_cards",
-    multiple=True,
-    metavar="ID",
-    help="Player card per seat: p5, p4 or p3 (default p5 then p4).",
-)
-@click.option(
-    "--deck",
-    "decks",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    help="Deck file per seat (default: the player card's built-in deck).",
-)
-@click.option(
-    "--first",
-    type=click.Choice(["1", "2", "random"]),
-    default="random",
-    show_default=True,
-    help="Who goes first (VS-SETUP-4).",
-)
-@click.option("--seed", type=int, help="Seed for shuffles (random if omitted).")
-@click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
-@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
-@click.option("--load", "load", type=click.Path(path_type=Path), help="Resume a saved game.")
-def play_vs(
-    player_cards: tuple[str, ...],
-    decks: tuple[Path, ...],
-    first: str,
-    seed: int | None,
-    cards: tuple[Path, ...],
-    seats: tuple[str, ...],
-    load: Path | None,
-) -> None:
-    """Persona VS: summon, fuse and attack until the rival's HP is 0."""
-    console = _console()
-    game = get_game("vs", cards)
-    if load is not None:
-        _resume(load, cards, seats, expect="vs")
+    if position is not None:
+        state = load_position(game, position)
+        seat_count = len(state.returns())
+        console.print(f"[dim]Position from {position}.[/]")
+        record = GameRecord.start(game, {}, 0)
+        seat_list = _seats(seats, seat_count, spec.name)
+        _run(game, {}, 0, seat_list, console, record, state, cards, savable=False)
         return
-    config = vs_config(game, player_cards, decks, first)
-    seed = _seed(seed)
-    _run(game, config, seed, _seats(seats, 2, "vs"), console, cards=cards)
-
-
-def vs_config(
-    game: Game, player_cards: Sequence[str], decks: Sequence[Path], first: str
-) -> dict[str, Any]:
-    """A VS config from command-line choices (deck files are read into card ids)."""
-    from velvet.vs.decks import load_deck
-
-    if len(player_cards) > 2 or len(decks) > 2:
-        raise ConfigError("Persona VS has 2 seats: give --player-card and --deck at most twice")
-    chosen = list(player_cards) + ["p5", "p4"][len(player_cards) :]
-    config: dict[str, Any] = game.default_config(*chosen)  # type: ignore[attr-defined]
-    for seat, path in enumerate(decks):
-        config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
-    config["first_player"] = None if first == "random" else int(first) - 1
-    return config
+    config = spec.config_for(game, players, values)
+    seat_list = _seats(seats, players, spec.name)
+    _run(game, config, _seed(seed), seat_list, console, cards=cards, spec=spec)
 
 
 @main.command()
@@ -245,8 +271,7 @@ def _resume(
     if expect is not None and record.game != expect:
         raise ConfigError(f"{save} is a saved game of '{record.game}': use velvet resume {save}")
     game = get_game(record.game, cards)
-    players = len(record.config.get("players", [])) or 1
-    seat_list = _seats(seats, players, game.name)
+    seat_list = _seats(seats, len(state.returns()), game.name)
     _run(game, record.config, record.seed, seat_list, _console(), record, state, cards)
 
 
@@ -283,8 +308,17 @@ def cards() -> None:
     """List or check card sets."""
 
 
+def _card_games() -> list[str]:
+    """The registered games that have card files."""
+    return [name for name in game_names() if (spec := find_spec(name)) and spec.cards]
+
+
 GAME_OPTION = click.option(
-    "--game", type=click.Choice(GAMES), default="p5", show_default=True, help="Which game's cards."
+    "--game",
+    type=click.Choice(_card_games()),
+    default="p5",
+    show_default=True,
+    help="Which game's cards.",
 )
 
 
@@ -323,11 +357,11 @@ def cards_check(paths: tuple[Path, ...], game: str) -> None:
 
 
 def _cards_module(game: str) -> Any:
-    if game == "p5":
-        import velvet.p5.cards as module
-    else:
-        import velvet.vs.cards as module  # type: ignore[no-redef]
-    return module
+    """The module behind ``velvet cards`` for ``game`` (named by its GameSpec)."""
+    spec = get_spec(game)
+    if spec.cards is None:
+        raise ConfigError(f"game '{game}' has no card files")
+    return resolve(spec.cards, f"cards of game '{game}'")
 
 
 @main.group(cls=VelvetGroup)
@@ -343,10 +377,22 @@ def deck() -> None:
 def deck_check(files: tuple[Path, ...], card_paths: tuple[Path, ...]) -> None:
     """Validate deck files against VS-DECK-1 and the card set."""
     from velvet.vs.decks import check_deck
+    from velvet.vs.game import load_vs_game
 
-    game = get_game("vs", card_paths)
+    game = load_vs_game(card_paths)
     for file in files:
-        click.echo(check_deck(file, game))  # type: ignore[arg-type]
+        click.echo(check_deck(file, game))
+
+
+def _register_games() -> None:
+    """A ``velvet play NAME`` command for every registered game."""
+    for name in game_names():
+        spec = find_spec(name)
+        if spec is not None:
+            play.add_command(play_command(spec), name)
+
+
+_register_games()
 
 
 def _register_optional() -> None:

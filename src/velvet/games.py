@@ -1,24 +1,69 @@
-"""Where a game name becomes a Game: the one registry the CLI, bots and sims use."""
+"""The one registry of games: a name becomes a :class:`~velvet.engine.spec.GameSpec`.
+
+The CLI, the simulator, the bots and the terminal find games only here. A game
+is registered in one of three ways:
+
+* built in: ``p5`` and ``vs`` (their specs are ``velvet.p5.spec:SPEC`` and
+  ``velvet.vs.spec:SPEC``);
+* an installed package's entry point in the group ``velvet.games`` whose value
+  names a GameSpec (``mygame = "mypkg.spec:SPEC"``);
+* named directly as ``package.module:ATTR`` wherever a game name is asked for
+  (``velvet sim mypkg.spec:SPEC``), which also reaches worker processes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
+from velvet.engine.spec import GameSpec, resolve
 
-GAMES = ("p5", "vs")
+ENTRY_POINT_GROUP = "velvet.games"
+BUILTIN: dict[str, str] = {"p5": "velvet.p5.spec:SPEC", "vs": "velvet.vs.spec:SPEC"}
+GAMES = tuple(BUILTIN)
+"""The built-in games' names."""
 
 
-def get_game(name: str, cards: Sequence[Path | str] = ()) -> Game:
+@cache
+def _installed() -> dict[str, str]:
+    """Games registered by installed packages' entry points: name -> import path."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game's name: the built-in ones, then installed ones."""
+    return (*BUILTIN, *(name for name in sorted(_installed()) if name not in BUILTIN))
+
+
+def get_spec(name: str) -> GameSpec:
+    """The spec of the game ``name``: a registered name or ``package.module:ATTR``."""
+    path = BUILTIN.get(name) or _installed().get(name)
+    if path is None:
+        if ":" not in name:
+            raise ConfigError(
+                f"unknown game '{name}': choose {', '.join(game_names())} "
+                "or package.module:ATTRIBUTE naming a GameSpec"
+            )
+        path = name
+    spec = resolve(path, "game")
+    if not isinstance(spec, GameSpec):
+        raise ConfigError(f"game '{name}': {path} is not a GameSpec")
+    return spec
+
+
+def find_spec(name: str) -> GameSpec | None:
+    """The spec registered under ``name``, or None (a game used without registering)."""
+    try:
+        return get_spec(name)
+    except ConfigError:
+        return None
+
+
+def get_game(name: str, cards: Sequence[Path | str] = ()) -> Game[Any]:
     """The game ``name`` with its built-in card set, extended or replaced by ``cards``."""
-    if name == "p5":
-        from velvet.p5.game import load_p5_game
-
-        return load_p5_game(cards)
-    if name == "vs":
-        from velvet.vs.game import load_vs_game
-
-        return load_vs_game(cards)
-    raise ConfigError(f"unknown game '{name}': choose one of {', '.join(GAMES)}")
+    return get_spec(name).load(cards)

@@ -81,7 +81,7 @@ def test_default_seats_fill_the_game(tmp_path: Path) -> None:
         (["velvet_toys:DUEL", "--games", "0"], "--games must be a positive number"),
         (["velvet_toys:DUEL", "--config", "{bad"], "--config is not JSON"),
         (["velvet_toys:DUEL", "--config", "[1]"], "--config must be a JSON object"),
-        (["velvet_toys:DUEL", "--deck", "a.toml"], "takes no deck files"),
+        (["velvet_toys:DUEL", "--deck", "a.toml"], "has no option --deck"),
         (["chess"], "unknown game 'chess'"),
         (["velvet_toys:DUEL", "--backend", "ray", "--address", "127.0.0.1:1"], "cannot reach Ray"),
     ],

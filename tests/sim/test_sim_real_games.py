@@ -149,8 +149,9 @@ def test_cli_vs_with_a_deck_file_and_a_built_in_deck(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     _, rows = load_results(tmp_path / "r")
     assert (rows[0]["deck_0"], rows[0]["deck_1"]) == ("p3", "p5")
-    bad = CliRunner().invoke(sim_command, ["vs", "--deck", "p3", "--out", str(tmp_path / "x")])
-    assert bad.exit_code == 2 and "needs 0 or 2 --deck" in bad.output
+    three = ["--deck", "p3"] * 3
+    bad = CliRunner().invoke(sim_command, ["vs", *three, "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "--deck at most twice" in bad.output
 
 
 @pytest.mark.parametrize(("name", "seats"), [("p5", ["greedy", "greedy"]), ("vs", ["random"] * 2)])

@@ -207,7 +207,7 @@ def test_a_game_that_does_not_end_is_stopped(tmp_path: Path) -> None:
         ({"seats": ["wizard"]}, "unknown bot 'wizard'"),
         ({"game": "chess"}, "choose p5, vs or package.module:ATTRIBUTE"),
         ({"game": "no_such_module_x:GAME"}, "cannot import no_such_module_x"),
-        ({"game": "velvet_toys:NOT_A_SIMGAME"}, "is not a SimGame"),
+        ({"game": "velvet_toys:NOT_A_SIMGAME"}, "is not a GameSpec"),
         ({"config": {"colour": "red"}}, "unknown key 'colour'"),
         ({"fmt": "xlsx"}, "choose one of parquet, csv"),
         ({"ray_address": "127.0.0.1:1"}, "add --backend ray"),

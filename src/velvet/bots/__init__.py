@@ -1,6 +1,6 @@
 """Bots: each sees only a player's view and the legal actions."""
 
-from velvet.bots import heuristics  # registers the p5 and vs evaluators
+from velvet.bots import heuristics  # the p5 and vs evaluators their GameSpecs name
 from velvet.bots.base import Bot, RandomBot
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import get_evaluator, neutral_evaluator, register_evaluator

@@ -16,7 +16,7 @@ from velvet.engine.rng import Rng
 class Bot(Protocol):
     name: str
 
-    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         """Pick one of ``legal``."""
 
 
@@ -25,5 +25,5 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         return legal[rng.randbelow(len(legal))]

@@ -39,7 +39,7 @@ class GreedyBot:
         self.seat: int | None = None
         self.memory = ViewMemory()
 
-    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         if len(legal) == 1:
             return legal[0]
         evaluate = self._evaluator or get_evaluator(game.name)
@@ -66,7 +66,7 @@ class GreedyBot:
         ties = [i for i, total in enumerate(totals) if total == best]
         return legal[ties[rng.randbelow(len(ties))]]
 
-    def _follow(self, game: Game, state: Any, player: int, evaluate: Evaluator) -> None:
+    def _follow(self, game: Game[Any], state: Any, player: int, evaluate: Evaluator) -> None:
         """Play this seat's own next decisions one ply greedily, until the turn passes.
 
         Without it, an action that opens a sequence of the same player's decisions

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from velvet.bots.evaluators import register_evaluator
 from velvet.engine.core import Game
 
 
@@ -22,7 +21,7 @@ def _total(tokens: Any) -> float:
     return sum(_num(v) for v in tokens.values()) if isinstance(tokens, Mapping) else 0.0
 
 
-def p5_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
+def p5_evaluator(game: Game[Any], view: dict[str, Any], player: int) -> float:
     """Palace progress (alert rows, shadow and boss health left) plus tokens and stats.
 
     Nothing rewards time left: that would make waiting (free actions) look good.
@@ -49,7 +48,7 @@ def p5_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
     return max(0.0, min(1.0, value))
 
 
-def _skill_damage(game: Game, card_id: Any, index: Any = None) -> float:
+def _skill_damage(game: Game[Any], card_id: Any, index: Any = None) -> float:
     """Printed damage of one skill of a card, or its best skill (public card data)."""
     index_of = getattr(game, "index", None)
     cards = getattr(game, "all_cards", None)
@@ -62,7 +61,7 @@ def _skill_damage(game: Game, card_id: Any, index: Any = None) -> float:
     return max(damages, default=0.0)
 
 
-def _side_strength(game: Game, side: Any) -> tuple[float, float, float]:
+def _side_strength(game: Game[Any], side: Any) -> tuple[float, float, float]:
     """(has a main, number of subs, best skill damage of the main's whole stack)."""
     if not isinstance(side, list | tuple) or not side:
         return 0.0, 0.0, 0.0
@@ -72,7 +71,7 @@ def _side_strength(game: Game, side: Any) -> tuple[float, float, float]:
     return (1.0 if main else 0.0), float(subs), best
 
 
-def vs_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
+def vs_evaluator(game: Game[Any], view: dict[str, Any], player: int) -> float:
     """The HP race (counting a declared skill's damage), then board, then hand.
 
     A declared skill has not hit yet while the defender may React, so its printed
@@ -112,7 +111,3 @@ def vs_evaluator(game: Game, view: dict[str, Any], player: int) -> float:
     if _num(decks[player]) < 3:
         value -= 0.1
     return max(0.02, min(0.98, value))
-
-
-register_evaluator("p5", p5_evaluator)
-register_evaluator("vs", vs_evaluator)

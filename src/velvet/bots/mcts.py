@@ -80,7 +80,7 @@ class MCTSBot:
         self.last_iterations = 0
         self.memory = ViewMemory()
 
-    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         if len(legal) == 1:
             return legal[0]
         me = seat_of(view, self.seat)
@@ -108,7 +108,7 @@ class MCTSBot:
 
     def _avoid_repeats(
         self,
-        game: Game,
+        game: Game[Any],
         view: dict[str, Any],
         me: int,
         legal: Sequence[Any],
@@ -133,7 +133,13 @@ class MCTSBot:
         return choice
 
     def _iterate(
-        self, game: Game, state: State, root: _Node, me: int, rng: Rng, evaluate: Evaluator
+        self,
+        game: Game[Any],
+        state: State[Any],
+        root: _Node,
+        me: int,
+        rng: Rng,
+        evaluate: Evaluator,
     ) -> None:
         path = [root]
         node = root
@@ -197,7 +203,7 @@ class _Values:
 
     __slots__ = ("_cache", "_evaluate", "_game", "_returns", "_state")
 
-    def __init__(self, game: Game, state: State, evaluate: Evaluator) -> None:
+    def __init__(self, game: Game[Any], state: State[Any], evaluate: Evaluator) -> None:
         self._game = game
         self._state = state
         self._evaluate = evaluate

@@ -12,6 +12,7 @@ from velvet.bots.budget import Budget
 from velvet.bots.greedy import GreedyBot
 from velvet.bots.mcts import ISMCTSBot, MCTSBot
 from velvet.engine.errors import ConfigError
+from velvet.games import find_spec
 
 BOTS = ("random", "greedy", "mcts", "ismcts")
 LEVELS = ("easy", "normal", "hard")
@@ -23,34 +24,16 @@ BOT_HELP = (
     "(N simulations or S seconds per decision)"
 )
 
-SEARCH_FOR_GAME = {"p5": "mcts", "vs": "ismcts"}
-"""The tree search each game's levels use; other games get ISMCTS (safe with hidden info)."""
-
 LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
     "easy": ("greedy", Budget(count=1)),
     "normal": ("search", Budget(count=100)),
     "hard": ("search", Budget(count=800)),
 }
-SEARCH_TUNING: dict[str, dict[str, float]] = {
-    "p5": {"exploration": 0.1, "max_playout": 8},
-    "vs": {"exploration": 0.2, "max_playout": 10},
-}
-"""Per game: UCB exploration and playout length before the evaluator scores a position.
-
-Measured on the built-in cards: P5's evaluator values differ by a few hundredths, so
-a small exploration constant and short playouts (random P5 play almost never wins)
-took mcts:60 from 0% to ~70% wins (20 games). VS's evaluator moves 0.035 for a 3-HP
-swing: ``hard`` beat greedy 76 / 86 / 76 / 72 % with exploration 0.1 / 0.2 / 0.4 /
-0.7 (80-100 games each), and 15 % with no playout at all (the evaluator then scores
-a turn half-way through its cost payments). Other games: 1.4 and 300 actions.
-"""
-
-GREEDY_FOLLOW = {"vs": 12}
-"""Per game: how many of its own next decisions greedy plays out before scoring.
-
-VS turns are chains of one player's decisions (summon, pay, pay, end, skill), so
-one ply alone scores a summon before it is paid for; P5 (one player deciding
-all day) stays one ply.
+"""Levels pick greedy or the search each game's GameSpec names (``search``), tuned by its
+``search_tuning`` (UCB exploration, playout length before the evaluator scores) and
+``greedy_follow``; a game without a spec gets ISMCTS (safe with hidden information),
+exploration 1.4 and 300-action playouts. The measurements behind the built-in games'
+values stand with their specs (velvet.p5.spec, velvet.vs.spec).
 """
 
 DEFAULT_BUDGETS = {
@@ -76,15 +59,17 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if name in LEVELS:
         kind, default = LEVEL_DEFAULTS[name]
         if kind == "search":
-            kind = SEARCH_FOR_GAME.get(game_name, "ismcts")
+            game_spec = find_spec(game_name)
+            kind = game_spec.search if game_spec is not None else "ismcts"
         return _build(kind, budget or default, f"{name}:{budget}" if budget else name, game_name)
     return _build(name, budget or DEFAULT_BUDGETS[name], "", game_name)
 
 
 def _build(kind: str, budget: Budget, name: str, game_name: str) -> Bot:
+    spec = find_spec(game_name)
     if kind == "greedy":
-        return GreedyBot(budget, name=name, follow=GREEDY_FOLLOW.get(game_name, 0))
-    tuning = SEARCH_TUNING.get(game_name, {})
+        return GreedyBot(budget, name=name, follow=spec.greedy_follow if spec else 0)
+    tuning = spec.search_tuning if spec is not None else {}
     exploration = float(tuning.get("exploration", 1.4))
     playout = int(tuning.get("max_playout", 300))
     if kind == "mcts":

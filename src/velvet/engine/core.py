@@ -12,11 +12,21 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from velvet.engine.errors import ConfigError, IllegalActionError, InvalidActionError
+from velvet.engine.rng import Rng
+
+A = TypeVar("A", bound=Hashable)
+"""The action type of one game (``P5Action``, ``VsAction``, a toy game's ``Move`` ...)."""
+
+View = dict[str, Any]
+"""What one seat may see (``State.view``): JSON-able data, keys chosen by the game."""
+
+Config = dict[str, Any]
+"""A game's set-up (``Game.new_state``): JSON-able data, keys chosen by the game."""
 
 
 @runtime_checkable
@@ -85,14 +95,14 @@ def player_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
-class State(ABC):
-    """One match of a game. Subclasses keep their fields in ``__slots__``."""
+class State(ABC, Generic[A]):
+    """One match of a game whose actions are ``A``. Subclasses keep fields in ``__slots__``."""
 
     __slots__ = ()
 
     @property
     @abstractmethod
-    def game(self) -> Game: ...
+    def game(self) -> Game[A]: ...
 
     @property
     @abstractmethod
@@ -100,15 +110,15 @@ class State(ABC):
         """The seat that must decide next, or :data:`TERMINAL`."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[A]:
         """Every action the current player may take now, in a stable order."""
 
     @abstractmethod
-    def apply_unchecked(self, action: Any) -> list[Event]:
+    def apply_unchecked(self, action: A) -> list[Event]:
         """Apply an action known to be legal (fast path for bots)."""
 
     @abstractmethod
-    def explain_illegal(self, action: Any) -> IllegalActionError:
+    def explain_illegal(self, action: A) -> IllegalActionError:
         """Why ``action`` (not among the legal ones) is illegal, with its rule ID."""
 
     @abstractmethod
@@ -122,7 +132,7 @@ class State(ABC):
         """Per-seat outcome: 1 win, 0 loss (co-op games give every seat the same)."""
 
     @abstractmethod
-    def view(self, player: int) -> dict[str, Any]:
+    def view(self, player: int) -> View:
         """All that ``player`` may see, as JSON-able data (principle 4)."""
 
     @abstractmethod
@@ -133,7 +143,7 @@ class State(ABC):
     def outcome_text(self) -> str:
         """One line saying how the game ended (or that it has not)."""
 
-    def action_label(self, action: Any) -> str:
+    def action_label(self, action: A) -> str:
         """What a player reads for ``action`` (a legal one), with card names.
 
         Labels of the legal actions of one decision are distinct. The default is
@@ -141,7 +151,7 @@ class State(ABC):
         """
         return str(action)
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: A) -> list[Event]:
         """Apply a legal action and return its events; an illegal one changes nothing."""
         if self.is_terminal():
             rule = self.game.game_over_rule
@@ -163,8 +173,8 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
-class Game(ABC):
-    """Immutable description of one game with one card set."""
+class Game(ABC, Generic[A]):
+    """Immutable description of one game with one card set; its actions are ``A``."""
 
     name: str
     rules_version: str
@@ -173,15 +183,15 @@ class Game(ABC):
     """The rule ID cited when an action comes after the game has ended."""
 
     @abstractmethod
-    def new_state(self, config: Mapping[str, Any], seed: int) -> State:
+    def new_state(self, config: Mapping[str, Any], seed: int) -> State[A]:
         """A new match; raises ConfigError naming what is wrong with ``config``."""
 
     @abstractmethod
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A:
         """Read an action's text form (raises InvalidActionError if garbled)."""
 
     @abstractmethod
-    def state_from_json(self, data: Any) -> State:
+    def state_from_json(self, data: Any) -> State[A]:
         """Rebuild a state from ``State.to_json`` (raises RecordError if corrupt)."""
 
     @abstractmethod
@@ -192,6 +202,42 @@ class Game(ABC):
     def action_ids(self) -> Sequence[str]:
         """The stable table of action texts (or templates) behind integer ids."""
 
+    def action_to_id(self, action: A) -> int:
+        """The stable integer id of ``action`` (raises InvalidActionError if it has none).
+
+        The default is the action's place in :meth:`action_ids`, for games whose
+        table lists every action's text; games with templates override it.
+        """
+        try:
+            return list(self.action_ids()).index(str(action))
+        except ValueError:
+            raise InvalidActionError(f"'{action}' is not an action of game '{self.name}'") from None
+
+    def action_from_id(self, action_id: int) -> A:
+        """The action with id ``action_id`` (raises InvalidActionError if there is none)."""
+        table = self.action_ids()
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise InvalidActionError(f"action id must be an integer, not {action_id!r}")
+        if not 0 <= action_id < len(table):
+            raise InvalidActionError(f"no action id {action_id}: ids are 0..{len(table) - 1}")
+        return self.parse_action(table[action_id])
+
+    def default_config(self) -> Config:
+        """The set-up ``new_state`` gets when a front end has no choices to pass."""
+        return {}
+
+    def choices(self) -> Mapping[str, Sequence[tuple[str, str]]]:
+        """What a set-up may pick from, by kind: ``(id, name)`` pairs (thieves, decks ...)."""
+        return {}
+
+    def determinize(self, view: View, player: int, rng: Rng) -> State[A]:
+        """A full state consistent with ``player``'s ``view``, hidden parts drawn from ``rng``.
+
+        Search bots call it; a game with nothing hidden may rebuild the state from
+        the view with a fresh RNG. Raises ConfigError if the game cannot.
+        """
+        raise ConfigError(f"game '{self.name}' cannot sample states from a view (no determinize)")
+
     def describe_card(self, card_id: str) -> CardInfo:
         """The card ``card_id`` in words and as data (raises ConfigError if unknown)."""
         return CardInfo(card_id, card_id, "card")
@@ -200,7 +246,7 @@ class Game(ABC):
         """A sentence for ``event`` with names, seats as "Player 1"/"Player 2"."""
         return str(event)
 
-    def position(self, spec: Mapping[str, Any]) -> State:
+    def position(self, spec: Mapping[str, Any]) -> State[Any]:
         """A state built from a position described by names (see docs/engine.md).
 
         Raises ConfigError naming what is wrong with ``spec``.
@@ -212,7 +258,7 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def choose_by_text(state: State, text: str) -> Any:
+def choose_by_text(state: State[A], text: str) -> A:
     """Turn a person's input into a legal action, going through the legal list.
 
     Accepts the action's number in the legal list (1-based) or its text form.

@@ -31,7 +31,7 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls, game: Game, config: dict[str, Any], seed: int) -> GameRecord:
+    def start(cls, game: Game[Any], config: dict[str, Any], seed: int) -> GameRecord:
         return cls(game.name, game.rules_version, game.cardset_hash(), seed, config)
 
     def to_json(self) -> dict[str, Any]:
@@ -73,7 +73,7 @@ class GameRecord:
             list(data["actions"]),
         )
 
-    def check_game(self, game: Game) -> None:
+    def check_game(self, game: Game[Any]) -> None:
         if self.game != game.name:
             raise RecordError(f"record is of game '{self.game}', not '{game.name}'")
         if self.rules_version != game.rules_version:
@@ -86,7 +86,7 @@ class GameRecord:
                 "record was made with another card set: pass the same --cards as when it was played"
             )
 
-    def steps(self, game: Game) -> Iterator[tuple[State, str | None, list[Event]]]:
+    def steps(self, game: Game[Any]) -> Iterator[tuple[State[Any], str | None, list[Event]]]:
         """Replay step by step: the start state, then each (state, action, events)."""
         self.check_game(game)
         try:
@@ -106,8 +106,8 @@ class GameRecord:
                 ) from error
             yield state, text, events
 
-    def replay(self, game: Game) -> State:
-        final: State | None = None
+    def replay(self, game: Game[Any]) -> State[Any]:
+        final: State[Any] | None = None
         for state, _, _ in self.steps(game):
             final = state
         assert final is not None  # steps() always yields the start state
@@ -130,13 +130,13 @@ def write_json_atomic(path: Path, data: Any) -> None:
     tmp.replace(path)
 
 
-def save_game(path: Path, record: GameRecord, state: State) -> None:
+def save_game(path: Path, record: GameRecord, state: State[Any]) -> None:
     write_json_atomic(
         path, {"format": SAVE_FORMAT, "record": record.to_json(), "state_sha256": state.digest()}
     )
 
 
-def load_game(path: Path, game_for: Callable[[str], Game]) -> tuple[GameRecord, State]:
+def load_game(path: Path, game_for: Callable[[str], Game[Any]]) -> tuple[GameRecord, State[Any]]:
     """Load a save (or a bare record); the replayed state must match its digest."""
     data = _read_json(path)
     if not isinstance(data, dict):

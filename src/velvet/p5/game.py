@@ -42,12 +42,13 @@ def _slug(name: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
 
 
-class P5Game(Game):
+class P5Game(Game[A.P5Action]):
     """Immutable: the card set compiled into index tables, plus the action table."""
 
     name = "p5"
     rules_version = "p5-1.0"
     num_players = (1, 2)
+    game_over_rule = "P5-END-1"
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards

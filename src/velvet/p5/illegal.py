@@ -35,7 +35,7 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
     """The most specific rule ID that forbids ``action`` in ``s``."""
     g = s.game
     if s.phase == OVER:
-        return IllegalActionError("GAME-OVER", "the game is over; no action is legal")
+        return IllegalActionError(g.game_over_rule, "the game is over; no action is legal")
     if s.dec:
         d = s.dec[-1]
         rule, what = _DECISION[d[0]]

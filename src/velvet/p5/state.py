@@ -97,7 +97,7 @@ def _success(face: int) -> bool:
     return face >= 5
 
 
-class P5State(State):
+class P5State(State[A.P5Action]):
     __slots__ = (*_FIELDS, "_game")
 
     _game: P5Game

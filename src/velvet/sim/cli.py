@@ -50,7 +50,7 @@ class CommandError(click.ClickException):
     "decks",
     multiple=True,
     metavar="FILE",
-    help="vs only: a deck file (or built-in deck name) per seat; give two.",
+    help="For games with a --deck option (vs): a deck file or built-in deck per seat.",
 )
 @click.option(
     "--config",
@@ -139,7 +139,7 @@ def sim_command(
     max_actions: int,
     no_progress: bool,
 ) -> None:
-    """Play many seeded bot games of GAME (p5, vs, or module:SIMGAME) and save the results.
+    """Play many seeded bot games of GAME (p5, vs, or module:SPEC) and save the results.
 
     Writes one row per game (seed, winner, length, day/turn and game columns)
     as Parquet chunks plus summary.json (win rates with 95% Wilson intervals)
@@ -161,7 +161,7 @@ def sim_command(
                 raise CommandError("give either --config or --deck, not both")
             config = _parse_config(config_text)
         else:
-            config = sim_game.config_for(loaded, len(seats), decks)
+            config = sim_game.config_for(loaded, len(seats), {"deck": decks})
         target = Path(out) if out else Path("sim-results") / f"{game.replace(':', '-')}-seed{seed}"
         summary = run_sim(
             game,

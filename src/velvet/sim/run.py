@@ -123,14 +123,14 @@ def make_bots(seats: Sequence[str], game_name: str) -> list[Bot]:
 
 
 def play_game(
-    game: Game,
+    game: Game[Any],
     config: Mapping[str, Any],
     seed: int,
     bots: Sequence[Bot],
     max_actions: int = MAX_ACTIONS,
-    on_action: Callable[[State, Any], None] | None = None,
-    on_start: Callable[[State], None] | None = None,
-) -> tuple[State, int]:
+    on_action: Callable[[State[Any], Any], None] | None = None,
+    on_start: Callable[[State[Any]], None] | None = None,
+) -> tuple[State[Any], int]:
     """Play one game to its end; each bot sees only its seat's view. Returns (state, length)."""
     state = game.new_state(config, seed)
     if on_start is not None:
@@ -164,7 +164,7 @@ def _bot_for(bots: Sequence[Bot], seat: int) -> Bot:
 
 def play_row(
     sim_game: SimGame,
-    game: Game,
+    game: Game[Any],
     config: Mapping[str, Any],
     seats: Sequence[str],
     base_seed: int,
@@ -184,7 +184,7 @@ def play_row(
     columns: dict[str, Any] = {}
     track = sim_game.track
 
-    def on_action(state: State, action: Any) -> None:
+    def on_action(state: State[Any], action: Any) -> None:
         if track is not None:
             track(state, action, columns)
 
@@ -227,7 +227,7 @@ def setup_seed(seed: int) -> int:
 
 
 def game_config(
-    sim_game: SimGame, game: Game, config: Mapping[str, Any], seed: int, vary: bool
+    sim_game: SimGame, game: Game[Any], config: Mapping[str, Any], seed: int, vary: bool
 ) -> Mapping[str, Any]:
     """The configuration of one game: ``config``, or a set-up drawn from it when varying."""
     if not vary:
@@ -259,10 +259,10 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:500]
 
 
-_GAMES: dict[tuple[str, tuple[str, ...]], tuple[SimGame, Game]] = {}
+_GAMES: dict[tuple[str, tuple[str, ...]], tuple[SimGame, Game[Any]]] = {}
 
 
-def _loaded(game_name: str, cards: tuple[str, ...]) -> tuple[SimGame, Game]:
+def _loaded(game_name: str, cards: tuple[str, ...]) -> tuple[SimGame, Game[Any]]:
     """Load a game once per process (workers keep it between chunks)."""
     key = (game_name, cards)
     if key not in _GAMES:
@@ -301,7 +301,7 @@ def replay_game(
     index: int,
     cards: Sequence[str] = (),
     vary: bool = False,
-) -> tuple[State, list[str]]:
+) -> tuple[State[Any], list[str]]:
     """Replay game ``index`` of a run alone: its final state and its actions as text."""
     sim_game = resolve_game(game_name)
     game = sim_game.load(tuple(str(c) for c in cards))

@@ -1,8 +1,13 @@
-"""Find the renderer of a game: ``render(view, game)``, ``event_line``, ``action_label``."""
+"""Find the board renderer of a game through its GameSpec: ``render(view, game)``.
+
+Words for actions and events come from the engine contract (``State.action_label``,
+``Game.event_text``); a renderer only draws the board. ``event_line`` and
+``action_label`` are still looked up in a renderer module that has them, for
+callers that want a renderer's own short forms.
+"""
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from dataclasses import dataclass
@@ -12,11 +17,13 @@ from typing import Any, Protocol
 from rich.console import RenderableType
 from rich.pretty import Pretty
 
-from velvet.engine.core import Event, Game
+from velvet.engine.core import Event, Game, View
+from velvet.engine.spec import resolve
+from velvet.games import find_spec
 
 
 class RenderFn(Protocol):
-    def __call__(self, view: dict[str, Any], game: Any, /) -> RenderableType: ...
+    def __call__(self, view: View, game: Any, /) -> RenderableType: ...
 
 
 @dataclass(frozen=True)
@@ -27,7 +34,7 @@ class Renderer:
     hides_hands: bool
 
 
-def _plain_render(view: dict[str, Any], game: Any) -> RenderableType:
+def _plain_render(view: View, game: Any) -> RenderableType:
     return Pretty(view)
 
 
@@ -35,26 +42,27 @@ def _plain_event(event: Event) -> str:
     return str(event)
 
 
-def _plain_label(action: Any, view: dict[str, Any]) -> str:
+def _plain_label(action: Any, view: View) -> str:
     return str(action)
 
 
-def renderer_for(game: Game) -> Renderer:
-    """The game's own renderer module ``velvet.ui.<name>_render``, or a plain fallback."""
-    try:
-        module = importlib.import_module(f"velvet.ui.{game.name}_render")
-    except ModuleNotFoundError:
-        return Renderer(_plain_render, _plain_event, _plain_label, hides_hands=True)
+def renderer_for(game: Game[Any]) -> Renderer:
+    """The renderer module the game's spec names, or a plain one (JSON-like board).
+
+    A game without a spec is assumed to hide hands, so hot-seat play passes the screen.
+    """
+    spec = find_spec(game.name)
+    hides = spec.hides_hands if spec is not None else True
+    if spec is None or spec.renderer is None:
+        return Renderer(_plain_render, _plain_event, _plain_label, hides_hands=hides)
+    module = resolve(spec.renderer, f"renderer of game '{game.name}'")
     label: Any = getattr(module, "action_label", _plain_label)
     if "game" in inspect.signature(label).parameters:
         label = partial(label, game=game)  # names come from the cards being played
     return Renderer(
-        module.render,
-        getattr(module, "event_line", _plain_event),
-        label,
-        hides_hands=getattr(module, "HIDES_HANDS", game.name == "vs"),
+        module.render, getattr(module, "event_line", _plain_event), label, hides_hands=hides
     )
 
 
-def as_json(view: dict[str, Any]) -> str:
+def as_json(view: View) -> str:
     return json.dumps(view, indent=1, ensure_ascii=False)

@@ -1,9 +1,10 @@
 """The terminal play loop shared by both games.
 
-It shows the current seat's view, lists ``legal_actions()`` and takes a
-number or an action's text form; it never decides a rule itself. Bots get
-the view and the legal list only. Hot-seat games that hide hands put a
-"pass the screen" prompt between two human seats.
+It shows the current seat's view, lists ``legal_actions()`` with the words
+of the contract (``state.action_label``; events by ``game.event_text``) and
+takes a number or an action's text form; it never decides a rule itself.
+Bots get the view and the legal list only. Games whose GameSpec hides hands
+put a "pass the screen" prompt between two human seats.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from velvet.bots.base import Bot
-from velvet.engine.core import Event, Game, State, choose_by_text
+from velvet.engine.core import Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import VelvetError
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
@@ -41,16 +42,18 @@ class QuitGame(Exception):
 class Session:
     """One game being played at the terminal."""
 
-    game: Game
+    game: Game[Any]
     record: GameRecord
-    state: State
+    state: State[Any]
     seats: Sequence[Bot | None]
     console: Console
     ask: InputFn
     renderer: Renderer = field(init=False)
     bot_rngs: list[Rng] = field(init=False)
     last_human: int | None = None
-    game_for: Callable[[str], Game] | None = None
+    game_for: Callable[[str], Game[Any]] | None = None
+    savable: bool = True
+    """False for a game started from a position: its record cannot replay it."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
@@ -62,7 +65,7 @@ class Session:
 
     def show_events(self, events: list[Event]) -> None:
         for event in events:
-            line = self.renderer.event_line(event)
+            line = self.game.event_text(event)
             if line:
                 self.console.print(f"  • {line}")
 
@@ -70,13 +73,12 @@ class Session:
         self.console.print(self.renderer.render(self.state.view(player), self.game))
 
     def show_actions(self, player: int, legal: list[Any]) -> None:
-        view = self.state.view(player)
-        table = Table(title=f"Player {player + 1}: your choices", show_header=False, box=None)
+        table = Table(title=f"{player_name(player)}: your choices", show_header=False, box=None)
         table.add_column(justify="right", style="bold cyan")
         table.add_column()
         table.add_column(style="dim")
         for number, action in enumerate(legal, start=1):
-            label = self.renderer.action_label(action, view)
+            label = self.state.action_label(action)
             text = str(action)
             table.add_row(str(number), label, "" if label == text else text)
         self.console.print(table)
@@ -90,7 +92,7 @@ class Session:
         if self.last_human is not None and self.last_human != player:
             self.console.clear()
             self.console.print(
-                Panel(f"Pass the screen to Player {player + 1}, then press Enter.", style="bold")
+                Panel(f"Pass the screen to {player_name(player)}, then press Enter.", style="bold")
             )
             self.ask("")
             self.console.clear()
@@ -99,10 +101,10 @@ class Session:
     def bot_turn(self, player: int, bot: Bot) -> None:
         legal = self.state.legal_actions()
         action = bot.choose(self.game, self.state.view(player), legal, self.bot_rngs[player])
+        label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
-        label = self.renderer.action_label(action, self.state.view(player))
-        self.console.print(f"[bold magenta]Player {player + 1} ({bot.name})[/]: {label}")
+        self.console.print(f"[bold magenta]{player_name(player)} ({bot.name})[/]: {label}")
         self.show_events(events)
 
     def human_turn(self, player: int) -> None:
@@ -112,7 +114,7 @@ class Session:
         self.show_actions(player, legal)
         while True:
             try:
-                text = self.ask(f"Player {player + 1}> ")
+                text = self.ask(f"{player_name(player)}> ")
             except EOFError as error:
                 raise QuitGame from error
             if self.command(text, player):
@@ -142,6 +144,8 @@ class Session:
         elif verb == "board":
             self.show_board(player)
             self.show_actions(player, self.state.legal_actions())
+        elif verb in ("save", "load") and not self.savable:
+            self.console.print("[red]A game started from a position cannot be saved or loaded.[/]")
         elif verb == "save":
             if len(words) < 2:
                 self.console.print("[red]save needs a file name:[/] save FILE")
@@ -170,7 +174,7 @@ class Session:
             return False
         return True
 
-    def run(self) -> State:
+    def run(self) -> State[Any]:
         """Play until the game ends or a person quits; returns the final state."""
         try:
             while not self.state.is_terminal():
@@ -189,10 +193,11 @@ class Session:
 
     def end_screen(self) -> None:
         self.show_board(0)
+        seed = f", seed {self.record.seed}" if self.savable else ""
         self.console.print(
             Panel(
                 f"[bold]Game over[/]: {self.state.outcome_text()}\n"
-                f"{len(self.record.actions)} actions, seed {self.record.seed}.",
+                f"{len(self.record.actions)} actions{seed}.",
                 title="The end",
                 style="green",
             )
@@ -200,6 +205,8 @@ class Session:
         self.offer_save(finished=True)
 
     def offer_save(self, finished: bool = False) -> None:
+        if not self.savable:
+            return
         what = "game record (for velvet replay)" if finished else "game (to resume later)"
         try:
             name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
@@ -219,24 +226,31 @@ class Session:
 
 
 def replay(
-    game: Game,
+    game: Game[Any],
     record: GameRecord,
     console: Console,
     *,
     viewer: int = 0,
     step: bool = False,
     ask: InputFn = input,
-) -> State:
-    """Print a finished (or partial) game action by action, then the final board."""
+) -> State[Any]:
+    """Print a finished (or partial) game action by action, then the final board.
+
+    Each action is shown in the words of the state it was taken in (``action_label``).
+    """
     renderer = renderer_for(game)
-    state: State | None = None
+    state: State[Any] | None = None
+    before: State[Any] | None = None
     for number, (state, text, events) in enumerate(record.steps(game)):
-        if text is None:
+        if text is None or before is None:
             console.print(f"[bold]{game.name}[/] seed {record.seed}, {len(record.actions)} actions")
+            before = state.clone()
             continue
-        console.print(f"[bold cyan]{number:>4}[/] {text}")
+        label = before.action_label(choose_by_text(before, text))
+        before = state.clone()
+        console.print(f"[bold cyan]{number:>4}[/] {label}")
         for event in events:
-            line = renderer.event_line(event)
+            line = game.event_text(event)
             if line:
                 console.print(f"       • {line}")
         if step:

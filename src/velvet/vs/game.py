@@ -45,12 +45,13 @@ CompiledEffect = tuple[int, int, int, int, int, int, bool]
 """(op, who 0 self/1 opponent, amount, mode, slot filter, kind filter, if_weakness)."""
 
 
-class VsGame(Game):
+class VsGame(Game[A.VsAction]):
     """Persona VS with one card set; builds states, parses actions, maps ids."""
 
     name = "vs"
     rules_version = RULES_VERSION
     num_players = (2,)
+    game_over_rule = "VS-END-1"
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards

@@ -83,7 +83,7 @@ def order_matters(dmg: int, mods: list[Mod]) -> bool:
     return True
 
 
-class VsState(State):
+class VsState(State[A.VsAction]):
     """A Persona VS match; see the module docstring for the layout."""
 
     __slots__ = (
@@ -935,7 +935,7 @@ class VsState(State):
     def explain_illegal(self, action: Any) -> IllegalActionError:
         g = self._game
         if self.winner != -1:
-            return IllegalActionError("GAME-OVER", "the game is over; no action is legal")
+            return IllegalActionError(g.game_over_rule, "the game is over; no action is legal")
         t = type(action)
         card = getattr(action, "card", None)
         if card is not None and card not in g.index:

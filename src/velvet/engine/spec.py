@@ -1,0 +1,131 @@
+"""What a game declares once so that every front end finds it: the :class:`GameSpec`.
+
+A game package holds one ``GameSpec`` (``velvet.p5.spec:SPEC``): its name, how to
+load it, the set-up options a player may pick, and what the CLI, the simulator,
+the bots and the terminal need beyond the engine contract. Parts that live outside
+the engine (the renderer, the bots' evaluator) are named by import path, so the
+engine and the game packages never import ui or bots; :func:`resolve` loads them.
+``velvet.games`` is the registry that turns a name into a spec.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from velvet.engine.core import Config, Game, State
+from velvet.engine.errors import ConfigError
+from velvet.engine.rng import Rng
+
+Summarizer = Callable[[State[Any]], Mapping[str, Any]]
+"""Columns of a results row read from a state (``summarize`` at the end, ``start`` at the start)."""
+Tracker = Callable[[State[Any], Any, dict[str, Any]], None]
+"""``track(state, action, columns)``: called before each action; may add to ``columns``."""
+Varier = Callable[[Game[Any], Config, Rng], Config]
+"""``vary(game, config, rng)``: a random valid set-up like ``config`` (``--vary-setup``)."""
+Options = Mapping[str, Any]
+"""Chosen set-up options by :attr:`ConfigOption.name`: a tuple when repeatable, else a value."""
+ConfigMaker = Callable[[Game[Any], int, Options], Config]
+"""``make_config(game, seats, options)``: the set-up for ``seats`` players and ``options``."""
+Loader = Callable[[Sequence[Path | str]], Game[Any]]
+"""``load(card_paths)``: the game with its built-in cards, extended or replaced by the files."""
+
+
+def no_summary(state: State[Any]) -> dict[str, Any]:
+    """The summary of a game that offers none."""
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigOption:
+    """One set-up choice, shown as ``--NAME`` by ``velvet play GAME`` (and ``velvet sim``)."""
+
+    name: str
+    help: str
+    multiple: bool = False
+    """Given once per seat, in seat order."""
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    kind: Literal["text", "path"] = "text"
+    metavar: str = "ID"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameSpec:
+    """Everything a front end needs to know about one game, declared once by the game."""
+
+    name: str
+    load: Loader
+    title: str = ""
+    """One line for help texts."""
+    players: tuple[int, ...] = (2,)
+    """Seat counts ``velvet play`` offers (the game's ``num_players``)."""
+    options: tuple[ConfigOption, ...] = ()
+    make_config: ConfigMaker | None = None
+    """Builds a config from seats and options; without it, ``default_config`` (no options)."""
+    default_config: Mapping[str, Any] = field(default_factory=dict)
+    hidden_information: bool = False
+    """Some of a state is secret from a seat (a hand, a face-down deck, future dice): the seed
+    would reveal it, so ``velvet play`` shows the seed's SHA-256 until the game ends."""
+    hides_hands: bool = False
+    """Seats hold secrets from each other: hot-seat play passes the screen between them."""
+    private: tuple[str, ...] = ()
+    """Keys of ``view(p)`` that hold what only seat ``p`` may see (its hand, its secret)."""
+    renderer: str | None = None
+    """Import path of a module with ``render(view, game)`` for the board, or None."""
+    evaluator: str | None = None
+    """``module:function`` of the bots' position evaluator, or None (neutral)."""
+    cards: str | None = None
+    """Import path of a module with ``card_rows``, ``card_list_markdown`` and
+    ``check_card_files`` for ``velvet cards``, or None (the game has no card files)."""
+    summarize: Summarizer = no_summary
+    """Results columns read from the finished state."""
+    start: Summarizer = no_summary
+    """Results columns read from the state as the game begins (decks, first player ...)."""
+    track: Tracker | None = None
+    vary: Varier | None = None
+    turns_key: str | None = None
+    """Which summary column counts days or turns (copied to the ``turns`` column)."""
+    search: Literal["mcts", "ismcts"] = "ismcts"
+    """The tree search the bot levels use: MCTS for co-op games, ISMCTS otherwise."""
+    search_tuning: Mapping[str, float] = field(default_factory=dict)
+    """``exploration`` and ``max_playout`` for the search bots (else 1.4 and 300)."""
+    greedy_follow: int = 0
+    """How many of its own next decisions the greedy bot plays out before scoring."""
+
+    def config_for(self, game: Game[Any], seats: int, options: Options | None = None) -> Config:
+        """The set-up for ``seats`` players with the chosen ``options`` (ConfigError if bad)."""
+        chosen = {k: v for k, v in (options or {}).items() if v not in (None, (), [])}
+        known = {o.name for o in self.options}
+        unknown = sorted(set(chosen) - known)
+        if unknown:
+            allowed = ", ".join(f"--{o.name}" for o in self.options) or "none"
+            raise ConfigError(
+                f"game '{self.name}' has no option --{unknown[0]}; its options: {allowed}"
+            )
+        if self.make_config is not None:
+            return self.make_config(game, seats, chosen)
+        return dict(self.default_config) if self.default_config else game.default_config()
+
+
+def resolve(path: str, what: str) -> Any:
+    """The object named ``package.module:ATTR`` (or a module, without ``:ATTR``).
+
+    Raises ConfigError naming ``what`` and the path if it cannot be imported.
+    """
+    module_name, sep, attr = path.partition(":")
+    if not module_name or (sep and not attr):
+        raise ConfigError(f"{what} '{path}': write package.module:ATTRIBUTE")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"{what} '{path}': cannot import {module_name} ({exc})") from None
+    if not sep:
+        return module
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ConfigError(f"{what} '{path}': {module_name} has no {attr}") from None
