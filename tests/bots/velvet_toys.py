@@ -18,7 +18,7 @@ from typing import Any
 from velvet.engine.core import TERMINAL, Event, Game, State
 from velvet.engine.errors import ConfigError, IllegalActionError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
-from velvet.sim.games import SimGame
+from velvet.engine.spec import GameSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,7 @@ class DuelGame(Game):
                 data["leader"],
                 data["first"],
                 Rng.from_json(data["rng"]),
+                gone=list(data["gone"]),
             )
         except (KeyError, TypeError) as exc:
             raise RecordError(f"duel state: {exc}") from None
@@ -358,14 +359,14 @@ def _race_summary(state: State) -> dict[str, Any]:
     return {"score": state.score, "turns": state.turn}
 
 
-DUEL = SimGame(
+DUEL = GameSpec(
     name="duel",
     load=lambda cards: DuelGame(),
     summarize=_duel_summary,
     default_config={"first": 0},
     vary=lambda game, config, rng: {**config, "first": rng.randbelow(2)},
 )
-RACE = SimGame(
+RACE = GameSpec(
     name="race",
     load=lambda cards: RaceGame(),
     summarize=_race_summary,
@@ -381,7 +382,7 @@ def _broken_summary(state: State) -> dict[str, Any]:
     return _duel_summary(state)
 
 
-BROKEN = SimGame(name="duel", load=lambda cards: DuelGame(), summarize=_broken_summary)
+BROKEN = GameSpec(name="duel", load=lambda cards: DuelGame(), summarize=_broken_summary)
 NOT_A_SIMGAME = 42
 
 

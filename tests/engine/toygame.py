@@ -3,6 +3,9 @@
 Race: players alternately roll a die (``roll``) or stop (``stop``); the first to
 reach exactly 10 points wins, going over resets you to 0. Each player also holds
 a hidden secret number that only they may see.
+
+It registers like any game, by its :data:`SPEC` (``tests.engine.toygame:SPEC``),
+and so runs through ``velvet sim``, ``velvet report`` and the conformance suite.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from velvet.engine import (
+    Config,
     TERMINAL,
     ConfigError,
     Event,
@@ -21,7 +25,9 @@ from velvet.engine import (
     RecordError,
     Rng,
     State,
+    player_name,
 )
+from velvet.engine.spec import GameSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +41,7 @@ class Move:
 ROLL, STOP = Move("roll"), Move("stop")
 
 
-class RaceState(State):
+class RaceState(State[Move]):
     __slots__ = ("_game", "rng", "scores", "secrets", "to_move", "winner")
 
     def __init__(self, game: RaceGame, rng: Rng) -> None:
@@ -70,8 +76,11 @@ class RaceState(State):
         self.to_move = 1 - self.to_move
         return events
 
-    def explain_illegal(self, action: Any) -> IllegalActionError:
+    def explain_illegal(self, action: Move) -> IllegalActionError:
         return IllegalActionError("TOY-1", f"'{action}' is not a move of this game")
+
+    def action_label(self, action: Move) -> str:
+        return "Roll the die" if action == ROLL else "Stop"
 
     def clone(self) -> Self:
         other = type(self).__new__(type(self))
@@ -112,10 +121,11 @@ class RaceState(State):
         return f"player {self.winner + 1} wins" if self.winner >= 0 else "in progress"
 
 
-class RaceGame(Game):
+class RaceGame(Game[Move]):
     name = "race"
     rules_version = "1"
     num_players = (2,)
+    game_over_rule = "TOY-END"
 
     def __init__(self, target: int = 10) -> None:
         self.target = target
@@ -149,3 +159,33 @@ class RaceGame(Game):
 
     def action_ids(self) -> Sequence[str]:
         return ("roll", "stop")
+
+    def event_text(self, event: Event) -> str:
+        who = player_name(int(event.data["player"]))
+        if event.kind == "die":
+            return f"{who} rolls a {event.data['face']}."
+        return f"{who} wins the race."
+
+
+def _summary(state: State[Any]) -> dict[str, Any]:
+    assert isinstance(state, RaceState)
+    return {"score_0": state.scores[0], "score_1": state.scores[1]}
+
+
+def _config(game: Game[Any], seats: int, options: Mapping[str, Any]) -> Config:
+    if seats != 2:
+        raise ConfigError(f"race is for 2 players, not {seats}")
+    return {}
+
+
+SPEC = GameSpec(
+    name="race",
+    title="Race to exactly 10 with a die.",
+    load=lambda cards: RaceGame(),
+    players=(2,),
+    make_config=_config,
+    hidden_information=True,
+    hides_hands=True,
+    private=("secret",),
+    summarize=_summary,
+)
