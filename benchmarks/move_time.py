@@ -36,7 +36,7 @@ class Timed:
         self.seat = getattr(bot, "seat", None)
         self.times: list[float] = []
 
-    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         self.bot.seat = self.seat  # type: ignore[attr-defined]
         began = time.perf_counter()
         action = self.bot.choose(game, view, legal, rng)

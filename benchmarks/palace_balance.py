@@ -36,7 +36,7 @@ SIM_NAME = "palace_balance:FIXED_PALACE"
 """The GameSpec used by --vary-setup: P5 with thief/persona drawn, palace kept."""
 
 
-def vary_keep_palace(game: Game, config: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def vary_keep_palace(game: Game[Any], config: dict[str, Any], rng: Rng) -> dict[str, Any]:
     """A random thief and persona like ``vary_p5``, but the palace of ``config`` kept."""
     varied = vary_p5(game, config, rng)
     varied["palace"] = config["palace"]

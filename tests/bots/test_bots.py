@@ -98,7 +98,7 @@ def test_bot_choices_list_every_bot_and_level() -> None:
 
 
 def test_evaluator_registry_defaults_to_neutral() -> None:
-    def mine(game: Game, view: dict[str, Any], player: int) -> float:
+    def mine(game: Game[Any], view: dict[str, Any], player: int) -> float:
         return 0.9
 
     assert get_evaluator("toy-unregistered") is neutral_evaluator
@@ -121,7 +121,7 @@ class LegalityChecker:
         self.seat = None
         self.choices = 0
 
-    def choose(self, game: Game, view: dict[str, Any], legal: Any, rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: dict[str, Any], legal: Any, rng: Rng) -> Any:
         if self.seat is not None:
             self.bot.seat = self.seat
         action = self.bot.choose(game, view, legal, rng)
@@ -135,11 +135,13 @@ class LegalityChecker:
     ("game", "config"),
     [(DuelGame(), {}), (RaceGame(), {"players": 1}), (RaceGame(), {"players": 2})],
 )
-def test_every_bot_plays_whole_games_legally(spec: str, game: Game, config: dict[str, Any]) -> None:
+def test_every_bot_plays_whole_games_legally(
+    spec: str, game: Game[Any], config: dict[str, Any]
+) -> None:
     for seed in range(3):
         seats = 2 if game.name == "duel" or config.get("players") == 2 else 1
         bots = [LegalityChecker(make_bot(spec, game.name)) for _ in range(seats)]
-        state, length = play_game(game, config, seed, bots)  # type: ignore[arg-type]
+        state, length = play_game(game, config, seed, bots)
         assert state.is_terminal()
         assert sum(b.choices for b in bots) == length
 
@@ -228,7 +230,7 @@ def test_greedy_takes_an_immediate_win() -> None:
 def test_greedy_follows_the_evaluator_on_the_view() -> None:
     seen: list[Any] = []
 
-    def prefers_next_turn(game: Game, view: dict[str, Any], player: int) -> float:
+    def prefers_next_turn(game: Game[Any], view: dict[str, Any], player: int) -> float:
         seen.append(view)
         return 1.0 if view["turn"] > 0 else 0.0
 
@@ -243,9 +245,9 @@ def test_greedy_follows_the_evaluator_on_the_view() -> None:
 def test_mcts_cut_off_playouts_are_scored_by_the_evaluator() -> None:
     calls: list[int] = []
 
-    def scorer(game: Game, view: dict[str, Any], player: int) -> float:
+    def scorer(game: Game[Any], view: dict[str, Any], player: int) -> float:
         calls.append(player)
-        return min(1.0, (view["score"] + view["pot"]) / 20)
+        return min(1.0, float(view["score"] + view["pot"]) / 20)
 
     game = RaceGame()
     state = game.new_state({"players": 1}, 0)
@@ -264,7 +266,7 @@ def test_time_budget_is_respected() -> None:
     assert bot.last_iterations >= 1  # type: ignore[attr-defined]
 
 
-def _win_rate(game: Game, config: dict[str, Any], specs: list[str], n: int) -> float:
+def _win_rate(game: Game[Any], config: dict[str, Any], specs: list[str], n: int) -> float:
     wins = 0.0
     for seed in range(n):
         state, _ = play_game(game, config, 1000 + seed, [make_bot(s, game.name) for s in specs])
@@ -303,7 +305,7 @@ def test_state_type_is_never_handed_to_a_bot() -> None:
         name = "recorder"
         seat = None
 
-        def choose(self, game: Game, view: Any, legal: Any, rng: Rng) -> Any:
+        def choose(self, game: Game[Any], view: Any, legal: Any, rng: Rng) -> Any:
             assert isinstance(view, dict) and not isinstance(view, State)
             return legal[0]
 

@@ -11,14 +11,12 @@ from velvet.bots.budget import Budget
 from velvet.bots.heuristics import p5_evaluator, vs_evaluator
 from velvet.engine.core import Game
 from velvet.engine.rng import Rng
-from velvet.games import get_game
+from velvet.games import get_game, get_spec
 from velvet.sim.run import play_game
 
 
-def config_for(game: Game, seats: int) -> dict[str, Any]:
-    if game.name == "p5":
-        return game.default_config(seats)  # type: ignore[attr-defined,no-any-return]
-    return game.default_config("p5", "p4")  # type: ignore[attr-defined,no-any-return]
+def config_for(game: Game[Any], seats: int) -> dict[str, Any]:
+    return get_spec(game.name).config_for(game, seats)
 
 
 class Checked:
@@ -29,7 +27,7 @@ class Checked:
         self.name = self.bot.name
         self.seat: int | None = None
 
-    def choose(self, game: Game, view: Any, legal: Any, rng: Rng) -> Any:
+    def choose(self, game: Game[Any], view: Any, legal: Any, rng: Rng) -> Any:
         assert isinstance(view, dict)
         if self.seat is not None and hasattr(self.bot, "seat"):
             self.bot.seat = self.seat
@@ -58,8 +56,8 @@ def test_ismcts_choice_depends_only_on_the_vs_view() -> None:
     seat = state.current_player
     view = state.view(seat)
     # two full states that agree on everything this seat sees and differ in hidden cards
-    a = game.determinize(view, seat, Rng(1))  # type: ignore[attr-defined]
-    b = game.determinize(view, seat, Rng(2))  # type: ignore[attr-defined]
+    a = game.determinize(view, seat, Rng(1))
+    b = game.determinize(view, seat, Rng(2))
     assert a.to_json() != b.to_json()
     assert a.view(seat) == b.view(seat) == view
     picks = [

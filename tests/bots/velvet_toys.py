@@ -44,7 +44,7 @@ class Bank:
 # --------------------------------------------------------------------- Duel
 
 
-class DuelGame(Game):
+class DuelGame(Game[Play]):
     name = "duel"
     rules_version = "toy-1"
     num_players = (2,)
@@ -115,7 +115,7 @@ class DuelGame(Game):
         )
 
 
-class DuelState(State):
+class DuelState(State[Play]):
     __slots__ = ("_game", "deck", "first", "gone", "hands", "leader", "rng", "score", "table")
 
     def __init__(
@@ -225,7 +225,7 @@ class DuelState(State):
 # --------------------------------------------------------------------- Race
 
 
-class RaceGame(Game):
+class RaceGame(Game[Roll | Bank]):
     name = "race"
     rules_version = "toy-1"
     num_players = (1, 2)
@@ -275,7 +275,7 @@ class RaceGame(Game):
         )
 
 
-class RaceState(State):
+class RaceState(State[Roll | Bank]):
     __slots__ = ("_game", "players", "pot", "rng", "score", "turn")
 
     def __init__(
@@ -349,12 +349,12 @@ class RaceState(State):
         return f"score {self.score} after {self.turn} turns"
 
 
-def _duel_summary(state: State) -> dict[str, Any]:
+def _duel_summary(state: State[Any]) -> dict[str, Any]:
     assert isinstance(state, DuelState)
     return {"first": state.first, "score_0": state.score[0], "score_1": state.score[1]}
 
 
-def _race_summary(state: State) -> dict[str, Any]:
+def _race_summary(state: State[Any]) -> dict[str, Any]:
     assert isinstance(state, RaceState)
     return {"score": state.score, "turns": state.turn}
 
@@ -375,7 +375,7 @@ RACE = GameSpec(
 )
 
 
-def _broken_summary(state: State) -> dict[str, Any]:
+def _broken_summary(state: State[Any]) -> dict[str, Any]:
     """Fails for games won by seat 1, to test that a failing game becomes an error row."""
     if state.returns()[1] == 1.0:
         raise RuntimeError("summary exploded\nover two lines")
@@ -401,7 +401,7 @@ class Go:
         return "go"
 
 
-class StallGame(Game):
+class StallGame(Game[Flip | Go]):
     """One seat: ``flip`` toggles a light and changes nothing else; ``go`` three times wins.
 
     With an evaluator that dislikes progress a bot could flip for ever: it tests
@@ -433,7 +433,7 @@ class StallGame(Game):
         return StallState(self, view["light"], view["steps"])
 
 
-class StallState(State):
+class StallState(State[Flip | Go]):
     __slots__ = ("_game", "light", "steps")
 
     def __init__(self, game: StallGame, light: bool, steps: int) -> None:
@@ -481,6 +481,6 @@ class StallState(State):
         return f"{self.steps} steps"
 
 
-def dislikes_progress(game: Game, view: dict[str, Any], player: int) -> float:
+def dislikes_progress(game: Game[Any], view: dict[str, Any], player: int) -> float:
     """An evaluator that prefers staying put: it would make a naive bot flip for ever."""
-    return 0.9 - 0.2 * view["steps"]
+    return 0.9 - 0.2 * float(view["steps"])

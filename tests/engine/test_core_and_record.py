@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from tests.engine.toygame import ROLL, STOP, RaceGame
+from tests.engine.toygame import ROLL, STOP, Move, RaceGame
 from velvet.cards.loader import merge_by_id, read_toml, validate_cards
 from velvet.engine import (
     CardDataError,
@@ -38,7 +38,7 @@ def test_apply_of_an_illegal_action_names_the_rule_and_changes_nothing() -> None
     state = game.new_state({}, 1)
     before = state.canonical()
     with pytest.raises(IllegalActionError) as info:
-        state.apply("jump")
+        state.apply(Move("jump"))
     assert info.value.rule_id == "TOY-1"
     assert "[TOY-1]" in str(info.value)
     assert state.canonical() == before
@@ -46,7 +46,7 @@ def test_apply_of_an_illegal_action_names_the_rule_and_changes_nothing() -> None
 
 def test_no_action_is_legal_after_the_end() -> None:
     _, state = play_to_end(3)
-    with pytest.raises(IllegalActionError, match="GAME-OVER"):
+    with pytest.raises(IllegalActionError, match="TOY-END"):
         state.apply(ROLL)  # type: ignore[attr-defined]
 
 

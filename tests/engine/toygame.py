@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from velvet.engine import (
-    Config,
     TERMINAL,
+    Config,
     ConfigError,
     Event,
     Game,

@@ -186,7 +186,7 @@ def test_determinize_matches_the_view(game: P5Game, seed: int) -> None:
         ),
     ],
 )
-def test_bad_config(game: P5Game, config: dict, words: list[str]) -> None:
+def test_bad_config(game: P5Game, config: dict[str, object], words: list[str]) -> None:
     with pytest.raises(ConfigError) as info:
         game.new_state(config, 1)
     assert all(w in str(info.value) for w in words)
@@ -280,6 +280,11 @@ def _in_fight(state: P5State) -> None:
         play(state, str(state.legal_actions()[0]))
 
 
+def _past_the_last_day(state: P5State) -> None:
+    state.day = 99
+    play(state, "visit home")
+
+
 @pytest.mark.parametrize(
     ("prepare", "text", "rule"),
     [
@@ -292,7 +297,7 @@ def _in_fight(state: P5State) -> None:
         (_in_fight, "visit home", "P5-DAY-2"),
         (_in_fight, "hit stamina @thoth", "P5-COMBAT-1"),
         (lambda s: play(s, "discover"), "palace", "P5-DISCOVER-2"),
-        (lambda s: setattr(s, "day", 99) or play(s, "visit home"), "visit school", "P5-END-1"),
+        (_past_the_last_day, "visit school", "P5-END-1"),
     ],
 )
 def test_illegal_actions_name_their_rule(

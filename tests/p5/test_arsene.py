@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts, total_tokens
+from velvet.engine.core import Event
 from velvet.engine.errors import IllegalActionError
 from velvet.engine.rng import Rng
 from velvet.p5.game import P5Game
@@ -136,7 +137,7 @@ def test_ryuji_guts_four_rolls_four_dice(game: P5Game) -> None:
     # rule: P5-CHECK-1
     s = make(game, (("skull", "goemon"),))
     dice(s, 1, 1, 1, 6)
-    events: list = []
+    events: list[Event] = []
     assert s._check(0, 1, events) and len(events[0].data["dice"]) == 4
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts
+from velvet.engine.core import Event
 from velvet.engine.errors import IllegalActionError
 from velvet.p5.cards import STATS
 from velvet.p5.game import P5Game, load_p5_game
@@ -104,7 +105,7 @@ def test_stat_check_rolls_stat_dice(game: P5Game, value: int, faces: list[int], 
     s = make(game, (("skull", "goemon"),))
     s.stats[0][0] = value
     dice(s, *faces)
-    events: list = []
+    events: list[Event] = []
     assert s._check(0, 0, events) is ok
     assert events[0].data["dice"] == faces and s.rng.scripted == ()
 
@@ -126,7 +127,7 @@ def test_check_bonus_dice_add_to_the_stat(
     s = make(game, ((thief, "goemon"),))
     s.conf[0] = [game.conf_index[c] for c in confidants]
     dice(s, *[1] * 10)
-    events: list = []
+    events: list[Event] = []
     s._check(0, STATS.index(stat), events)
     assert len(events[0].data["dice"]) == count
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.p5.helpers import total_tokens
@@ -10,7 +12,7 @@ from velvet.p5.game import P5Game
 from velvet.p5.state import P5State
 
 
-def configs(game: P5Game, seed: int) -> dict:
+def configs(game: P5Game, seed: int) -> dict[str, object]:
     cs = game.cards
     players = 1 + seed % 2
     thieves = [t.id for t in cs.thieves]
@@ -71,7 +73,7 @@ def test_thousand_random_games_keep_invariants(game: P5Game) -> None:
     assert outcomes[-1] > 0
 
 
-def eager(state: P5State, rng: Rng) -> object:
+def eager(state: P5State, rng: Rng) -> Any:
     """A simple player that stocks up, then fights: reaches the boss in some games."""
     legal = state.legal_actions()
     names = [str(a) for a in legal]

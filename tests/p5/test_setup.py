@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.p5.helpers import dice, give, make, play, reveal, total_tokens
+from velvet.engine.core import Event
 from velvet.p5.cards import RESOURCES, STATS, card_rows
 from velvet.p5.game import P5Game
 from velvet.p5.state import OFF
@@ -43,7 +44,8 @@ def test_supply_is_finite_and_spent_tokens_stay(game: P5Game) -> None:
     s._gain(0, (0, 2, 0, 0), [])
     assert s.fresh[0][1] == 0 and s.supply[1] == 0  # nothing to gain
     assert total_tokens(s) == before
-    assert game.supply0 == tuple(game.cards.rules.supply[k] for k in RESOURCES)
+    supply = {str(k): v for k, v in game.cards.rules.supply.items()}
+    assert game.supply0 == tuple(supply[k] for k in RESOURCES)
 
 
 @pytest.mark.parametrize(("start", "gain", "after"), [(5, 1, 6), (6, 1, 6), (2, 3, 5)])
@@ -61,7 +63,7 @@ def test_die_success_faces(game: P5Game, face: int) -> None:
     s = make(game)
     s.stats[0][0] = 1
     dice(s, face)
-    events: list = []
+    events: list[Event] = []
     assert s._check(0, 0, events) is (face >= 5)
     assert events[0].data["dice"] == [face]
 

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 TOYS = str(Path(__file__).resolve().parents[1] / "bots")
+WAIT_LIMIT = 600
+"""Seconds before a stuck command fails the test; a slow but working one never reaches it."""
 SCRIPT = (
     "import sys; from velvet.sim.cli import sim_command; "
     "sim_command.main(sys.argv[1:], prog_name='velvet sim')"
@@ -41,14 +43,28 @@ def velvet_sim(out: Path, n: int) -> subprocess.Popen[str]:
     )
 
 
+def wait_for_first_chunk(proc: subprocess.Popen[str], games: Path) -> None:
+    """Block until a finished result chunk is on disk (no fixed sleep: the machine may be slow).
+
+    Fails at once, with the command's stderr, if the command exits first.
+    """
+    deadline = time.monotonic() + WAIT_LIMIT
+    while not [p for p in games.glob("part-*") if not p.name.endswith(".tmp")]:
+        if proc.poll() is not None:
+            _, stderr = proc.communicate()
+            raise AssertionError(f"velvet sim ended before the first chunk: {stderr}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"no result chunk after {WAIT_LIMIT} s")
+        time.sleep(0.05)
+
+
 def test_sigint_keeps_finished_chunks_and_rerun_completes(tmp_path: Path) -> None:
     out = tmp_path / "r"
     proc = velvet_sim(out, 600)
-    deadline = time.time() + 30
-    while time.time() < deadline and not list((out / "games").glob("part-*")):
-        time.sleep(0.05)
+    wait_for_first_chunk(proc, out / "games")
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=WAIT_LIMIT)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stdout and "Traceback" not in stderr
     summary = json.loads((out / "summary.json").read_text())
@@ -57,6 +73,6 @@ def test_sigint_keeps_finished_chunks_and_rerun_completes(tmp_path: Path) -> Non
     # the rerun asks for fewer games than were started, so it finishes quickly
     kept = summary["finished"]
     proc = velvet_sim(out, kept + 10)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=WAIT_LIMIT)
     assert proc.returncode == 0, stderr
     assert json.loads((out / "summary.json").read_text())["finished"] >= kept + 10

@@ -7,15 +7,22 @@ from pathlib import Path
 
 import pytest
 
+from velvet.engine.core import Config
 from velvet.engine.errors import ConfigError
-from velvet.games import get_game
+from velvet.games import get_spec
 from velvet.sim.report import write_report
 from velvet.sim.results import load_results
 from velvet.sim.run import replay_game, run_sim
 
 
+def setup(name: str, seats: int, **options: tuple[str, ...]) -> Config:
+    """The registered game's set-up for ``seats`` players, as ``velvet sim`` builds it."""
+    spec = get_spec(name)
+    return spec.config_for(spec.load(()), seats, options)
+
+
 def test_p5_rows_carry_p5_columns_and_replay(tmp_path: Path) -> None:
-    config = get_game("p5").default_config(2)  # type: ignore[attr-defined]
+    config = setup("p5", 2)
     summary = run_sim(
         "p5", 12, ["greedy", "random"], config, 1, tmp_path / "r", workers=1, progress=False
     )
@@ -43,7 +50,7 @@ def test_p5_rows_carry_p5_columns_and_replay(tmp_path: Path) -> None:
 
 
 def test_vs_rows_carry_vs_columns_and_report(tmp_path: Path) -> None:
-    config = get_game("vs").default_config("p5", "p4")  # type: ignore[attr-defined]
+    config = setup("vs", 2)
     run_sim("vs", 30, ["ismcts:5", "random"], config, 2, tmp_path / "r", workers=2, progress=False)
     _, rows = load_results(tmp_path / "r")
     row = rows[0]
@@ -57,11 +64,10 @@ def test_vs_rows_carry_vs_columns_and_report(tmp_path: Path) -> None:
 
 
 def test_runs_of_different_pairings_combine_into_one_matchup_report(tmp_path: Path) -> None:
-    game = get_game("vs")
     dirs = []
     for a, b in (("p5", "p4"), ("p4", "p5"), ("p4", "p3")):
         out = tmp_path / f"{a}-{b}"
-        config = game.default_config(a, b)  # type: ignore[attr-defined]
+        config = setup("vs", 2, player_card=(a, b))
         run_sim("vs", 4, ["random", "random"], config, 5, out, workers=1, progress=False)
         dirs.append(out)
     with pytest.raises(ConfigError, match=r"config differs.*use --combine"):
@@ -82,8 +88,8 @@ def test_combining_refuses_runs_of_another_game(tmp_path: Path) -> None:
         "vs",
         2,
         ["random", "random"],
-        get_game("vs").default_config("p5", "p4"),
-        1,  # type: ignore[attr-defined]
+        setup("vs", 2),
+        1,
         tmp_path / "vs",
         workers=1,
         progress=False,
@@ -92,8 +98,8 @@ def test_combining_refuses_runs_of_another_game(tmp_path: Path) -> None:
         "p5",
         2,
         ["random"],
-        get_game("p5").default_config(1),
-        1,  # type: ignore[attr-defined]
+        setup("p5", 1),
+        1,
         tmp_path / "p5",
         workers=1,
         progress=False,
@@ -107,12 +113,7 @@ def test_combining_refuses_runs_of_another_game(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["p5", "vs"])
 def test_thousand_random_games_finish_without_errors(tmp_path: Path, name: str) -> None:
-    game = get_game(name)
-    config = (
-        game.default_config(1)
-        if name == "p5"  # type: ignore[attr-defined]
-        else game.default_config("p5", "p4")
-    )  # type: ignore[attr-defined]
+    config = setup(name, 1 if name == "p5" else 2)
     seats = ["random"] if name == "p5" else ["random", "random"]
     summary = run_sim(name, 1000, seats, config, 9, tmp_path / "r", workers=2, progress=False)
     assert summary.finished == 1000 and summary.errors == 0
@@ -156,12 +157,7 @@ def test_cli_vs_with_a_deck_file_and_a_built_in_deck(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "seats"), [("p5", ["greedy", "greedy"]), ("vs", ["random"] * 2)])
 def test_varied_real_set_ups_cover_the_choices(tmp_path: Path, name: str, seats: list[str]) -> None:
-    game = get_game(name)
-    config = (
-        game.default_config(2)
-        if name == "p5"  # type: ignore[attr-defined]
-        else game.default_config("p5", "p4")
-    )  # type: ignore[attr-defined]
+    config = setup(name, 2)
     summary = run_sim(
         name, 40, seats, config, 4, tmp_path / "r", workers=2, progress=False, vary=True
     )

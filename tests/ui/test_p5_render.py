@@ -11,7 +11,7 @@ from velvet.p5.game import load_p5_game
 from velvet.ui.p5_render import action_label, event_line, render
 
 
-def _text(view: dict, game: object) -> str:
+def _text(view: dict[str, object], game: object) -> str:
     console = Console(record=True, width=120)
     console.print(render(view, game))  # type: ignore[arg-type]
     return console.export_text()

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console
 
 from tests.engine.toygame import RaceGame
-from velvet.bots.base import RandomBot
+from velvet.bots.base import Bot, RandomBot
 from velvet.engine import GameRecord
 from velvet.ui.terminal import Session, replay
 
 
-def scripted(lines: list[str]) -> tuple[list[str], object]:
+def scripted(lines: list[str]) -> tuple[list[str], Callable[[str], str]]:
     prompts: list[str] = []
     feed: Iterator[str] = iter(lines)
 
@@ -28,14 +28,16 @@ def scripted(lines: list[str]) -> tuple[list[str], object]:
     return prompts, ask
 
 
-def session(lines: list[str], seats: list[object], seed: int = 1) -> tuple[Session, Console]:
+def session(
+    lines: list[str], seats: Sequence[Bot | None], seed: int = 1
+) -> tuple[Session, Console]:
     game = RaceGame()
     console = Console(record=True, width=100, force_terminal=False)
     _, ask = scripted(lines)
     return (
         Session(
             game, GameRecord.start(game, {}, seed), game.new_state({}, seed), seats, console, ask
-        ),  # type: ignore[arg-type]
+        ),
         console,
     )
 

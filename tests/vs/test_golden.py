@@ -31,7 +31,7 @@ def _events(events: list[Event]) -> str:
 
 def _start(seed: int, a: str, b: str) -> VsState:
     g = load_vs_game()
-    return g.new_state(g.default_config(a, b), seed)  # type: ignore[no-any-return]
+    return g.new_state(g.default_config(a, b), seed)
 
 
 def playthrough(seed: int, a: str, b: str) -> str:

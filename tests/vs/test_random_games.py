@@ -12,7 +12,7 @@ from velvet.vs.game import load_vs_game
 from velvet.vs.state import VsState
 
 G = load_vs_game()
-PAIRS = list(itertools.product(("p5", "p4", "p3"), repeat=2))
+PAIRS: list[tuple[str, str]] = [(a, b) for a, b in itertools.product(("p5", "p4", "p3"), repeat=2)]
 
 
 def check_invariants(s: VsState, hp_before: list[int], events: list) -> None:  # type: ignore[type-arg]

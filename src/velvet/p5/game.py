@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from velvet.engine.core import Game
 from velvet.engine.errors import CardDataError, ConfigError, InvalidActionError, RecordError
@@ -24,6 +24,9 @@ from velvet.p5.cards import (
     EffectOp,
     load_cardset,
 )
+
+if TYPE_CHECKING:
+    from velvet.p5.state import P5State
 
 OPS: tuple[str, ...] = get_args(EffectOp)
 OP = {name: i for i, name in enumerate(OPS)}
@@ -276,13 +279,13 @@ class P5Game(Game[A.P5Action]):
 
     # --- Game API ------------------------------------------------------------------------
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A.P5Action:
         return A.parse_action(text)
 
     def action_ids(self) -> Sequence[str]:
         return tuple(str(a) for a in self.action_table)
 
-    def action_to_id(self, action: Any) -> int:
+    def action_to_id(self, action: A.P5Action) -> int:
         try:
             return self.action_id_of[action]
         except (KeyError, TypeError):
@@ -356,14 +359,14 @@ class P5Game(Game[A.P5Action]):
             raise ConfigError(f"unknown palace '{palace}'; allowed: {', '.join(self.palace_index)}")
         return thieves, personas, self.palace_index[str(palace)]
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> Any:
+    def new_state(self, config: Mapping[str, Any], seed: int) -> P5State:
         from velvet.p5.state import new_state
 
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ConfigError("seed must be an integer")
         return new_state(self, config, seed)
 
-    def state_from_json(self, data: Any) -> Any:
+    def state_from_json(self, data: Any) -> P5State:
         from velvet.p5.state import state_from_json
 
         try:
@@ -373,7 +376,7 @@ class P5Game(Game[A.P5Action]):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise RecordError(f"p5 state: corrupt or not a state ({error!r})") from None
 
-    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> Any:
+    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> P5State:
         from velvet.p5.state import determinize
 
         try:

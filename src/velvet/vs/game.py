@@ -11,7 +11,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
@@ -29,6 +29,9 @@ from velvet.vs.cards import (
     Support,
     build_card_set,
 )
+
+if TYPE_CHECKING:
+    from velvet.vs.state import VsState
 
 RULES_VERSION = "vs-1.0"
 DECK_SIZE = 40
@@ -211,7 +214,7 @@ class VsGame(Game[A.VsAction]):
     def action_ids(self) -> Sequence[str]:
         return self._texts
 
-    def action_to_id(self, action: Any) -> int:
+    def action_to_id(self, action: A.VsAction) -> int:
         try:
             return self._ids[action]
         except (KeyError, TypeError):
@@ -222,7 +225,7 @@ class VsGame(Game[A.VsAction]):
             raise InvalidActionError(f"no action id {i}: ids are 0 to {len(self._table) - 1}")
         return self._table[i]
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A.VsAction:
         action = A.parse_action(text)
         card = getattr(action, "card", None)
         if card is not None and card not in self.index:
@@ -287,7 +290,7 @@ class VsGame(Game[A.VsAction]):
 
     # --- states ------------------------------------------------------------------------
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> Any:
+    def new_state(self, config: Mapping[str, Any], seed: int) -> VsState:
         from velvet.vs.state import VsState
 
         if not isinstance(config, Mapping):
@@ -319,7 +322,7 @@ class VsGame(Game[A.VsAction]):
             raise ConfigError("seed must be an integer")
         return VsState.setup(self, pcs, decks, first, Rng(seed))
 
-    def state_from_json(self, data: Any) -> Any:
+    def state_from_json(self, data: Any) -> VsState:
         from velvet.vs.state import VsState
 
         try:
@@ -329,7 +332,7 @@ class VsGame(Game[A.VsAction]):
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise RecordError(f"vs state: corrupt ({type(error).__name__}: {error})") from None
 
-    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> Any:
+    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> VsState:
         """A full state consistent with ``view`` (opponent hand and deck orders sampled)."""
         from velvet.vs.state import VsState
 
