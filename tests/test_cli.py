@@ -168,3 +168,57 @@ def test_an_illegal_move_at_the_prompt_names_its_rule() -> None:
     assert code == 0
     assert "Not allowed" in out
     assert "Traceback" not in out
+
+
+def play_toy(*args: str, input: str = "") -> tuple[int, str]:
+    """``velvet play race``: the toy game's command, built from its spec like p5's and vs's."""
+    toy = velvet.cli.play_command(get_spec("tests.engine.toygame:SPEC"))
+    result = CliRunner().invoke(
+        velvet.cli.VelvetGroup(commands={"race": toy}), ["race", *args], input=input
+    )
+    return result.exit_code, result.output
+
+
+def test_play_from_a_position_file_in_toml_or_json(tmp_path: Path) -> None:
+    toml = tmp_path / "endgame.toml"
+    toml.write_text("scores = [9, 4]\nto_move = 1\nseed = 2\n")
+    code, out = play_toy("--position", str(toml), "--seat", "random", "--seat", "random")
+    assert code == 0, out
+    assert f"Position from {toml}" in " ".join(out.split()) and "Game over" in out
+    as_json = tmp_path / "endgame.json"
+    as_json.write_text(json.dumps({"scores": [9, 4], "to_move": 2}))
+    code, out = play_toy("--position", str(as_json), input="1\nquit\n")
+    assert code == 0, out
+    assert "Player 2: your choices" in out  # the position's player moves first
+
+
+@pytest.mark.parametrize(
+    ("content", "suffix", "message"),
+    [
+        (None, ".toml", "no such position file"),
+        ("scores = [9,", ".toml", "not valid TOML"),
+        ("{", ".json", "not valid JSON"),
+        ("[1, 2]", ".json", "a position is a table"),
+        ('{"scores": [99, 0]}', ".json", "scores must be two numbers"),
+        ('{"nonsense": 1}', ".json", "unknown position key(s): nonsense"),
+    ],
+)
+def test_a_bad_position_file_is_one_line_naming_the_file(
+    tmp_path: Path, content: str | None, suffix: str, message: str
+) -> None:
+    path = tmp_path / f"pos{suffix}"
+    if content is not None:
+        path.write_text(content)
+    code, out = play_toy("--position", str(path))
+    assert code == 2, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines[-1].startswith(f"error: {path}: ") and message in lines[-1], out
+
+
+@pytest.mark.parametrize("game", ["p5", "vs"])
+def test_play_position_errors_name_the_file_for_the_real_games(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "nonsense.toml"
+    path.write_text("no_such_key = 1\n")
+    code, out = run("play", game, "--position", str(path))
+    assert code == 2, out
+    assert out.strip().splitlines()[-1].startswith(f"error: {path}: ")

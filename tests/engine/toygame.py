@@ -160,6 +160,26 @@ class RaceGame(Game[Move]):
     def action_ids(self) -> Sequence[str]:
         return ("roll", "stop")
 
+    def position(self, spec: Mapping[str, Any]) -> RaceState:
+        """``scores = [a, b]``, ``to_move = 1`` or ``2`` (a player number), ``seed``."""
+        unknown = set(spec) - {"scores", "to_move", "seed"}
+        if unknown:
+            raise ConfigError(f"unknown position key(s): {', '.join(sorted(unknown))}")
+        scores = spec.get("scores", [0, 0])
+        if (
+            not isinstance(scores, list)
+            or len(scores) != 2
+            or not all(isinstance(x, int) and 0 <= x < self.target for x in scores)
+        ):
+            raise ConfigError(f"scores must be two numbers from 0 to {self.target - 1}")
+        to_move = spec.get("to_move", 1)
+        if to_move not in (1, 2):
+            raise ConfigError("to_move must be 1 or 2 (Player 1 or Player 2)")
+        state = RaceState(self, Rng(int(spec.get("seed", 0))))
+        state.scores = list(scores)
+        state.to_move = to_move - 1
+        return state
+
     def event_text(self, event: Event) -> str:
         who = player_name(int(event.data["player"]))
         if event.kind == "die":

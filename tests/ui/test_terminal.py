@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -97,5 +98,20 @@ def test_replay_prints_every_action_and_the_result() -> None:
     final = replay(RaceGame(), play.record, console)
     out = console.export_text()
     assert final.canonical() == play.state.canonical()
-    assert out.count("roll") + out.count("stop") >= len(play.record.actions)
+    # every action in the contract's words, every event as the game's sentence
+    labels = {"roll": "Roll the die", "stop": "Stop"}
+    lines = [line.strip() for line in out.splitlines()]
+    for number, text in enumerate(play.record.actions, start=1):
+        assert f"{number} {labels[text]} ({text})" in lines
+    assert "Player 1 wins the race." in out or "Player 2 wins the race." in out
+    assert "die player=" not in out  # no raw event data
     assert final.outcome_text() in out
+
+
+def test_the_session_shows_labels_and_event_sentences() -> None:
+    play, console = session(["1", "quit"], [None, None], seed=3)
+    play.run()
+    out = console.export_text()
+    assert "Roll the die" in out and "Stop" in out
+    assert re.search(r"Player 1 rolls a [1-6]\.", out)
+    assert "die player=" not in out

@@ -248,7 +248,8 @@ def replay(
             continue
         label = before.action_label(choose_by_text(before, text))
         before = state.clone()
-        console.print(f"[bold cyan]{number:>4}[/] {label}")
+        form = "" if label == text else f" [dim]({text})[/]"
+        console.print(f"[bold cyan]{number:>4}[/] {label}{form}")
         for event in events:
             line = game.event_text(event)
             if line:
