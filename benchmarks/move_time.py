@@ -33,11 +33,11 @@ class Timed:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.seat = getattr(bot, "seat", None)
+        self.seat = bot.seat
         self.times: list[float] = []
 
     def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
-        self.bot.seat = self.seat  # type: ignore[attr-defined]
+        self.bot.seat = self.seat
         began = time.perf_counter()
         action = self.bot.choose(game, view, legal, rng)
         if len(legal) > 1:

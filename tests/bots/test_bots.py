@@ -68,7 +68,7 @@ def test_make_bot_builds_the_named_bot_and_budget(
     bot = make_bot(spec, game)
     assert type(bot) is kind
     if budget is not None:
-        assert bot.budget == budget  # type: ignore[attr-defined]
+        assert isinstance(bot, GreedyBot | MCTSBot) and bot.budget == budget
     assert bot.name
 
 
@@ -118,7 +118,7 @@ class LegalityChecker:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.name = bot.name
-        self.seat = None
+        self.seat: int | None = None
         self.choices = 0
 
     def choose(self, game: Game[Any], view: dict[str, Any], legal: Any, rng: Rng) -> Any:
@@ -263,7 +263,7 @@ def test_time_budget_is_respected() -> None:
     began = time.perf_counter()
     bot.choose(game, state.view(0), state.legal_actions(), Rng(0))
     assert time.perf_counter() - began < 0.5
-    assert bot.last_iterations >= 1  # type: ignore[attr-defined]
+    assert isinstance(bot, MCTSBot) and bot.last_iterations >= 1
 
 
 def _win_rate(game: Game[Any], config: dict[str, Any], specs: list[str], n: int) -> float:
@@ -303,7 +303,7 @@ def test_ismcts_beats_random_at_the_duel_on_both_sides() -> None:
 def test_state_type_is_never_handed_to_a_bot() -> None:
     class Recorder:
         name = "recorder"
-        seat = None
+        seat: int | None = None
 
         def choose(self, game: Game[Any], view: Any, legal: Any, rng: Rng) -> Any:
             assert isinstance(view, dict) and not isinstance(view, State)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from tests.engine.toygame import ROLL, STOP, Move, RaceGame
+from tests.engine.toygame import ROLL, STOP, Move, RaceGame, RaceState
 from velvet.cards.loader import merge_by_id, read_toml, validate_cards
 from velvet.engine import (
     CardDataError,
@@ -22,7 +24,7 @@ from velvet.engine import (
 )
 
 
-def play_to_end(seed: int) -> tuple[GameRecord, object]:
+def play_to_end(seed: int) -> tuple[GameRecord, RaceState]:
     game = RaceGame()
     record = GameRecord.start(game, {}, seed)
     state = game.new_state({}, seed)
@@ -47,7 +49,7 @@ def test_apply_of_an_illegal_action_names_the_rule_and_changes_nothing() -> None
 def test_no_action_is_legal_after_the_end() -> None:
     _, state = play_to_end(3)
     with pytest.raises(IllegalActionError, match="TOY-END"):
-        state.apply(ROLL)  # type: ignore[attr-defined]
+        state.apply(ROLL)
 
 
 @pytest.mark.parametrize(
@@ -77,7 +79,7 @@ def test_clone_is_equal_and_independent() -> None:
 def test_record_replays_to_an_identical_state() -> None:
     record, state = play_to_end(11)
     again = GameRecord.from_json(json.loads(json.dumps(record.to_json()))).replay(RaceGame())
-    assert again.canonical() == state.canonical()  # type: ignore[attr-defined]
+    assert again.canonical() == state.canonical()
 
 
 def test_record_from_another_card_set_is_refused() -> None:
@@ -96,11 +98,13 @@ def test_record_from_another_card_set_is_refused() -> None:
         (lambda d: d.update(game="chess"), "of game 'chess'"),
     ],
 )
-def test_corrupt_records_get_one_line_errors(mutate: object, message: str) -> None:
+def test_corrupt_records_get_one_line_errors(
+    mutate: Callable[[dict[str, Any]], object], message: str
+) -> None:
     record, _ = play_to_end(4)
     data = record.to_json()
     data["actions"] = data["actions"][:2]
-    mutate(data)  # type: ignore[operator]
+    mutate(data)
     with pytest.raises(RecordError, match=message):
         GameRecord.from_json(data).replay(RaceGame())
 

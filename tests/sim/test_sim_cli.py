@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -104,8 +105,8 @@ def test_report_of_a_missing_directory_fails_cleanly(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [sim_command, report_command])
-def test_help_texts(command: object) -> None:
-    result = CliRunner().invoke(command, ["--help"])  # type: ignore[arg-type]
+def test_help_texts(command: click.Command) -> None:
+    result = CliRunner().invoke(command, ["--help"])
     assert result.exit_code == 0
     assert "Usage:" in result.output
     if command is sim_command:

@@ -15,6 +15,8 @@ from velvet.engine.rng import Rng
 
 class Bot(Protocol):
     name: str
+    seat: int | None
+    """The seat it plays, when told (else read from the view); sims set it before play."""
 
     def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         """Pick one of ``legal``."""
@@ -24,6 +26,7 @@ class RandomBot:
     """Uniformly random among the legal actions."""
 
     name = "random"
+    seat: int | None = None
 
     def choose(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Any], rng: Rng) -> Any:
         return legal[rng.randbelow(len(legal))]

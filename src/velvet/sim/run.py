@@ -157,8 +157,8 @@ def _bot_for(bots: Sequence[Bot], seat: int) -> Bot:
     if seat >= len(bots):
         raise ConfigError(f"seat {seat} has no bot: give one --seat per seat ({len(bots)} given)")
     bot = bots[seat]
-    if getattr(bot, "seat", seat) is None:
-        bot.seat = seat  # type: ignore[attr-defined]
+    if bot.seat is None:
+        bot.seat = seat
     return bot
 
 

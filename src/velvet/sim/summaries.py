@@ -11,7 +11,7 @@ from __future__ import annotations
 from velvet.p5.spec import make_config as p5_config
 from velvet.p5.spec import summarize as summarize_p5
 from velvet.p5.spec import vary as vary_p5
-from velvet.vs.spec import PLAY_VERBS
+from velvet.vs.spec import PLAYS
 from velvet.vs.spec import make_config as vs_config
 from velvet.vs.spec import start as start_vs
 from velvet.vs.spec import summarize as summarize_vs
@@ -19,7 +19,7 @@ from velvet.vs.spec import track as track_vs
 from velvet.vs.spec import vary as vary_vs
 
 __all__ = [
-    "PLAY_VERBS",
+    "PLAYS",
     "p5_config",
     "start_vs",
     "summarize_p5",

@@ -17,6 +17,7 @@ from velvet.engine.core import Config, Game, State
 from velvet.engine.errors import ConfigError, DeckError
 from velvet.engine.rng import Rng
 from velvet.engine.spec import ConfigOption, GameSpec, Options
+from velvet.vs import actions as A
 
 if TYPE_CHECKING:
     from velvet.vs.game import VsGame
@@ -103,16 +104,16 @@ def start(state: State[Any]) -> dict[str, Any]:
     return out
 
 
-PLAY_VERBS = frozenset({"summon", "fuse", "support", "react"})
+PLAYS = (A.Summon, A.Fuse, A.PlaySupport, A.PlayReact)
+"""The actions that play a card from hand."""
 
 
 def track(state: State[Any], action: Any, columns: dict[str, Any]) -> None:
     """Collect, per seat, the cards it summoned, fused, supported or reacted with."""
-    card = getattr(action, "card", None)
-    if card is None or str(action).split(" ", 1)[0] not in PLAY_VERBS:
+    if not isinstance(action, PLAYS):
         return
     seat = state.current_player
-    name = _card_names(_vs(state.game)).get(str(card), str(card))
+    name = _card_names(_vs(state.game)).get(action.card, action.card)
     played = columns.setdefault(f"cards_played_{seat}", set())
     played.add(name)
     key = f"plays_{seat}"
