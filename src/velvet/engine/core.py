@@ -246,7 +246,7 @@ class Game(ABC, Generic[A]):
         """A sentence for ``event`` with names, seats as "Player 1"/"Player 2"."""
         return str(event)
 
-    def position(self, spec: Mapping[str, Any]) -> State[Any]:
+    def position(self, spec: Mapping[str, Any]) -> State[A]:
         """A state built from a position described by names (see docs/engine.md).
 
         Raises ConfigError naming what is wrong with ``spec``.
