@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from velvet.engine import (
     TERMINAL,
+    CardInfo,
     Config,
     ConfigError,
     Event,
@@ -159,6 +160,11 @@ class RaceGame(Game[Move]):
 
     def action_ids(self) -> Sequence[str]:
         return ("roll", "stop")
+
+    def describe_card(self, card_id: str) -> CardInfo:
+        if card_id != "die":
+            raise ConfigError(f"no card '{card_id}': the race has one, 'die'")
+        return CardInfo("die", "Die", "equipment", ("Six faces, 1 to 6.",), {"faces": 6})
 
     def position(self, spec: Mapping[str, Any]) -> RaceState:
         """``scores = [a, b]``, ``to_move = 1`` or ``2`` (a player number), ``seed``."""

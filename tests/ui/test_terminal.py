@@ -115,3 +115,14 @@ def test_the_session_shows_labels_and_event_sentences() -> None:
     assert "Roll the die" in out and "Stop" in out
     assert re.search(r"Player 1 rolls a [1-6]\.", out)
     assert "die player=" not in out
+
+
+def test_card_command_shows_the_contracts_card_words_and_refuses_unknown_ids() -> None:
+    play, console = session(["card die", "card dragon", "card", "quit"], [None, None])
+    before = play.state.canonical()
+    play.run()
+    out = console.export_text()
+    assert "Die (equipment)" in out and "Six faces, 1 to 6." in out
+    assert "No such card: no card 'dragon'" in out
+    assert "card needs a card id" in out
+    assert play.state.canonical() == before and play.record.actions == []

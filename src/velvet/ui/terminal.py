@@ -27,8 +27,8 @@ from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
     "Type an action's number or its text form. Other commands: "
-    "'save FILE' saves the game, 'load FILE' loads one, 'board' shows the board again, "
-    "'help' shows this, 'quit' leaves (you are offered to save)."
+    "'card ID' describes a card, 'save FILE' saves the game, 'load FILE' loads one, "
+    "'board' shows the board again, 'help' shows this, 'quit' leaves (you are offered to save)."
 )
 
 InputFn = Callable[[str], str]
@@ -141,6 +141,16 @@ class Session:
             self.console.print(HELP)
         elif verb == "quit":
             raise QuitGame
+        elif verb == "card":
+            if len(words) < 2:
+                self.console.print("[red]card needs a card id:[/] card ID")
+                return True
+            try:
+                info = self.game.describe_card(words[1].strip())
+            except VelvetError as error:
+                self.console.print(f"[red]No such card:[/] {error}")
+                return True
+            self.console.print(Panel(info.text(), title=info.id))
         elif verb == "board":
             self.show_board(player)
             self.show_actions(player, self.state.legal_actions())
