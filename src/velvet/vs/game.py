@@ -134,6 +134,7 @@ class VsGame(Game):
         self.low_eff = tuple(low_eff)
         self.timing = tuple(timing)
         self.vs_type = tuple(vs_type)
+        self._builtin: frozenset[tuple[int, ...]] | None = None
         self._build_actions()
         self._hash = hashlib.sha256((cards.digest + "|" + ",".join(self.ids)).encode()).hexdigest()
 
@@ -284,6 +285,25 @@ class VsGame(Game):
                 )
         return out
 
+    def builtin_decks(self) -> frozenset[tuple[int, ...]]:
+        """The built-in decks that load with this card set, as sorted card numbers."""
+        if self._builtin is None:
+            from velvet.vs.decks import default_deck_path, load_deck
+
+            found: set[tuple[int, ...]] = set()
+            for pc in self.players:
+                try:
+                    deck = load_deck(default_deck_path(pc), self)
+                except (ConfigError, DeckError):
+                    continue
+                found.add(tuple(sorted(self.index[i] for i in deck)))
+            self._builtin = frozenset(found)
+        return self._builtin
+
+    def is_builtin_deck(self, deck: Sequence[int]) -> bool:
+        """Whether ``deck`` (card numbers) is a built-in deck: its list is public."""
+        return tuple(sorted(deck)) in self.builtin_decks()
+
     # --- states ------------------------------------------------------------------------
 
     def new_state(self, config: Mapping[str, Any], seed: int) -> Any:
@@ -291,11 +311,15 @@ class VsGame(Game):
 
         if not isinstance(config, Mapping):
             raise ConfigError("vs config must be an object with 'players' and 'first_player'")
-        unknown = set(config) - {"players", "first_player"}
+        unknown = set(config) - {"players", "first_player", "open_decklists"}
         if unknown:
             raise ConfigError(
-                f"vs config: unknown keys {sorted(unknown)}; allowed: players, first_player"
+                f"vs config: unknown keys {sorted(unknown)}; "
+                "allowed: players, first_player, open_decklists"
             )
+        open_lists = config.get("open_decklists", False)
+        if not isinstance(open_lists, bool):
+            raise ConfigError("vs config: 'open_decklists' must be true or false")
         players = config.get("players")
         if not isinstance(players, list) or len(players) != 2:
             raise ConfigError("vs config: 'players' must list exactly 2 players [VS-COMP-1]")
@@ -316,7 +340,11 @@ class VsGame(Game):
             pcs.append(str(player["player_card"]))
         if not isinstance(seed, int):
             raise ConfigError("seed must be an integer")
-        return VsState.setup(self, pcs, decks, first, Rng(seed))
+        public = (
+            open_lists or self.is_builtin_deck(decks[0]),
+            open_lists or self.is_builtin_deck(decks[1]),
+        )
+        return VsState.setup(self, pcs, decks, first, Rng(seed), public)
 
     def state_from_json(self, data: Any) -> Any:
         from velvet.vs.state import VsState

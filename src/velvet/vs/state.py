@@ -17,7 +17,7 @@ from velvet.engine.errors import IllegalActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
 from velvet.vs.cards import DAMAGE_TYPES, HP_START, LOWHP
-from velvet.vs.game import MODES, OPS, PERSONA, REACT, SUPPORT, VsGame
+from velvet.vs.game import MAX_COPIES, MODES, OPS, PERSONA, REACT, SUPPORT, VsGame
 
 HAND_SIZE = 5
 TURN_CAP = 200
@@ -101,6 +101,7 @@ class VsState(State):
         "more_pending",
         "more_used",
         "negated",
+        "open_lists",
         "pcs",
         "rmods",
         "rng",
@@ -118,6 +119,7 @@ class VsState(State):
     rng: Rng
     pcs: tuple[str, str]
     decklists: tuple[tuple[int, ...], tuple[int, ...]]
+    open_lists: tuple[bool, bool]
     hp: list[int]
     hand: list[list[int]]
     deck: list[list[int]]
@@ -149,6 +151,7 @@ class VsState(State):
         s.rng = Rng(0)
         s.pcs = ("", "")
         s.decklists = ((), ())
+        s.open_lists = (True, True)
         s.hp = [HP_START, HP_START]
         s.hand = [[], []]
         s.deck = [[], []]
@@ -174,12 +177,23 @@ class VsState(State):
 
     @classmethod
     def setup(
-        cls, game: VsGame, pcs: list[str], decks: list[list[int]], first: int | None, rng: Rng
+        cls,
+        game: VsGame,
+        pcs: list[str],
+        decks: list[list[int]],
+        first: int | None,
+        rng: Rng,
+        public: tuple[bool, bool] = (True, True),
     ) -> VsState:
-        """VS-SETUP-1..4: starter out of the deck into hand, shuffle, draw to 5, 30 HP."""
+        """VS-SETUP-1..4: starter out of the deck into hand, shuffle, draw to 5, 30 HP.
+
+        ``public`` says whose decklist every player may see (a built-in deck, or open
+        decklists by config); a private list is seen by its owner only.
+        """
         s = cls.blank(game)
         s.rng = rng
         s.pcs = (pcs[0], pcs[1])
+        s.open_lists = public
         s.decklists = (tuple(sorted(decks[0])), tuple(sorted(decks[1])))
         for p in (0, 1):
             deck = list(decks[p])
@@ -199,6 +213,7 @@ class VsState(State):
         s.rng = self.rng.clone()
         s.pcs = self.pcs
         s.decklists = self.decklists
+        s.open_lists = self.open_lists
         s.hp = self.hp[:]
         h = self.hand
         s.hand = [h[0][:], h[1][:]]
@@ -368,14 +383,29 @@ class VsState(State):
         for s, st in enumerate(self.field[p]):
             if not st:
                 continue
-            if name_of[st[-1]] == want and not mask >> s & 1:
+            top = st[-1]
+            if name_of[top] == want and not mask >> s & 1:
                 out.append((g.a_payfield[s], 0, 1, 1))
+                # The named card alone may leave a fused stack, even from its top: the card
+                # under it becomes the persona, unless its name is already on the field.
+                if len(st) > 1 and self._uncover_ok(p, s, name_of[c]):
+                    out.append((g.a_paystack[s][top], 0, 0, 0))
             inner: set[int] = set()
             for x in st[:-1]:
                 if name_of[x] == want and x not in inner:
                     inner.add(x)
                     out.append((g.a_paystack[s][x], 0, 0, 0))
         return out
+
+    def _uncover_ok(self, p: int, slot: int, playing: int) -> bool:
+        """Whether the card under ``slot``'s top may become a persona (VS-RULE-NAME)."""
+        name_of = self._game.name_of
+        below = name_of[self.field[p][slot][-2]]
+        if below == playing:
+            return False
+        return all(
+            not st or name_of[st[-1]] != below for s, st in enumerate(self.field[p]) if s != slot
+        )
 
     def _can_play(self, p: int, c: int, mask: int) -> bool:
         """Whether a summon (mask -1) or fuse of hand card ``c`` can be paid in full."""
@@ -433,7 +463,7 @@ class VsState(State):
         else:
             x = g.index[a.card]
             st = list(self.field[p][a.slot])
-            del st[st.index(x)]
+            del st[len(st) - 1 - st[::-1].index(x)]
             self.field[p][a.slot] = tuple(st)
             self.disc[p].append(x)
             ev.append(
@@ -523,7 +553,8 @@ class VsState(State):
             seen.add(c)
             k = kind[c]
             if k == SUPPORT:
-                out.append(g.a_support[c])
+                if self._support_ok(p, c):
+                    out.append(g.a_support[c])
             elif k == PERSONA:
                 nc = name_of[c]
                 if nc not in names and self._can_play(p, c, -1):
@@ -539,6 +570,36 @@ class VsState(State):
                 if fld[s]:
                     out.append(g.a_change[s])
         return out
+
+    def _support_ok(self, p: int, c: int) -> bool:
+        """VS-PLAN-1: a Support is played only if each of its choices has something to choose.
+
+        Checked when it is played: a persona to bounce, destroy or swap, a card to search
+        for, recover or discard (the Support itself has left the hand).
+        """
+        return self._missing_choice(p, c) is None
+
+    def _missing_choice(self, p: int, c: int) -> str | None:
+        """The first effect of Support/React ``c`` played by ``p`` with nothing to choose."""
+        g = self._game
+        effects = g.low_eff[c] if g.low_eff[c] and self.hp[p] <= LOWHP else g.play_eff[c]
+        for eid in effects:
+            op, who, _, _, filt, kf, _ = g.effects[eid]
+            t = p if who == 0 else 1 - p
+            if op in (OP_BOUNCE, OP_DESTROY, OP_SWAP):
+                if not self._targets(t, op, filt):
+                    return OPS[op]
+            elif op == OP_SEARCH:
+                if not any(self._kind_ok(x, kf) for x in self.deck[t]):
+                    return OPS[op]
+            elif op == OP_RECOVER:
+                if not any(self._kind_ok(x, kf) for x in self.disc[t]):
+                    return OPS[op]
+            elif op in (OP_DISCARD, OP_DISCARD_RANDOM) and len(self.hand[t]) <= (
+                1 if t == p and c in self.hand[p] else 0
+            ):
+                return OPS[op]
+        return None
 
     def _fuse_problem(self, p: int, c: int, mask: int) -> str | None:
         """The rule a fusion's materials break (VS-FUSE-4, VS-RULE-NAME), or None."""
@@ -1006,6 +1067,13 @@ class VsState(State):
                     rule = "VS-SUPPORT-1" if t is A.PlaySupport else "VS-SUMMON-1"
                     return IllegalActionError(rule, f"'{action}': {card} is not in your hand")
                 if t is A.PlaySupport:
+                    if g.kind[c] == SUPPORT:
+                        what = self._missing_choice(p, c)
+                        return IllegalActionError(
+                            "VS-PLAN-1",
+                            f"'{action}': {g.all_cards[c].name} cannot be played now: "
+                            f"its '{what}' effect has nothing to choose",
+                        )
                     return IllegalActionError(
                         "VS-SUPPORT-1", f"'{action}': {card} is not a Support card"
                     )
@@ -1122,6 +1190,7 @@ class VsState(State):
             "winner": self.winner,
             "player_cards": list(self.pcs),
             "decklists": [[ids[c] for c in d] for d in self.decklists],
+            "open_decklists": list(self.open_lists),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -1135,6 +1204,9 @@ class VsState(State):
     def view(self, player: int) -> dict[str, Any]:
         data = self._public()
         data["viewer"] = player
+        for p in (0, 1):
+            if p != player and not self.open_lists[p]:
+                data["decklists"][p] = None
         data["hand"] = [self._game.ids[c] for c in self.hand[player]]
         data["hand_sizes"] = [len(self.hand[0]), len(self.hand[1])]
         data["deck_sizes"] = [len(self.deck[0]), len(self.deck[1])]
@@ -1199,7 +1271,11 @@ class VsState(State):
         pcs = data["player_cards"]
         s.pcs = (str(pcs[0]), str(pcs[1]))
         dl = data["decklists"]
-        s.decklists = (tuple(sorted(cards(dl[0]))), tuple(sorted(cards(dl[1]))))
+        s.decklists = tuple(  # type: ignore[assignment]
+            tuple(sorted(cards(d))) if d is not None else () for d in dl[:2]
+        )
+        public = data.get("open_decklists", [True, True])
+        s.open_lists = (bool(public[0]), bool(public[1]))
         return s
 
     @classmethod
@@ -1235,8 +1311,9 @@ class VsState(State):
     def determinize(cls, game: VsGame, view: dict[str, Any], player: int, rng: Rng) -> VsState:
         """Rebuild a state from ``player``'s view, sampling the opponent hand and deck orders.
 
-        Decklists are open information (ruling), so each player's unseen cards are
-        their decklist minus what the view shows; they are shuffled with ``rng``.
+        A player's unseen cards are their decklist minus what the view shows, shuffled
+        with ``rng``. A rival's private decklist (a custom deck) is not in the view: its
+        unseen part is sampled from the card pool (:meth:`_sample_unseen`).
         """
         if player not in (0, 1):
             raise RecordError(f"determinize: player must be 0 or 1, not {player!r}")
@@ -1253,7 +1330,15 @@ class VsState(State):
             seen.update(s.limbo(p))
             if p == player:
                 seen.update(s.hand[p])
-            unseen = list((Counter(s.decklists[p]) - seen).elements())
+            if view["decklists"][p] is None:
+                k = int(sizes[p]) + int(view["deck_sizes"][p])
+                unseen = s._sample_unseen(p, seen, k, rng)
+                s.decklists = tuple(  # type: ignore[assignment]
+                    tuple(sorted([*seen.elements(), *unseen])) if q == p else s.decklists[q]
+                    for q in (0, 1)
+                )
+            else:
+                unseen = list((Counter(s.decklists[p]) - seen).elements())
             rng.shuffle(unseen)
             if p != player:
                 k = int(sizes[p])
@@ -1262,3 +1347,33 @@ class VsState(State):
             s.deck[p] = unseen
         s.rng = Rng(rng.randbelow(1 << 62))
         return s
+
+    def _sample_unseen(self, p: int, seen: Counter[int], k: int, rng: Rng) -> list[int]:
+        """``k`` cards that could complete ``p``'s private deck around the ``seen`` ones.
+
+        The deck holds its player card's starter and at most ``MAX_COPIES`` cards of a
+        name (VS-DECK-1); every card of the pool is otherwise equally likely.
+        """
+        g = self._game
+        name_of = g.name_of
+        room = [MAX_COPIES] * len(g.names)
+        for c, n in seen.items():
+            room[name_of[c]] -= n
+        out: list[int] = []
+        starter = (
+            g.index.get(g.players[self.pcs[p]].starter, -1) if self.pcs[p] in g.players else -1
+        )
+        if starter >= 0 and seen[starter] == 0 and k > 0:
+            out.append(starter)
+            room[name_of[starter]] -= 1
+        tickets = [c for c in range(len(g.ids)) for _ in range(MAX_COPIES)]
+        rng.shuffle(tickets)
+        for c in tickets:
+            if len(out) >= k:
+                break
+            if room[name_of[c]] > 0:
+                room[name_of[c]] -= 1
+                out.append(c)
+        if len(out) < k:
+            raise RecordError(f"determinize: the card pool cannot fill player {p + 1}'s deck")
+        return out
