@@ -61,6 +61,11 @@ DRAW_RESULT = 2
 Stack = tuple[int, ...]
 Frame = tuple[int, ...]
 Mod = tuple[int, int]
+SrcMod = tuple[int, int, int]
+"""(mode, amount, card number of the Support or React that made it)."""
+Work = tuple[int, int, int, int]
+"""A queued effect: (player, effect number or -1 for "the card goes to the discard pile",
+context, card number of its source)."""
 
 
 def apply_mod(dmg: int, mode: int, amount: int) -> int:
@@ -88,6 +93,7 @@ class VsState(State):
 
     __slots__ = (
         "_game",
+        "applied",
         "deck",
         "decklists",
         "disc",
@@ -133,13 +139,14 @@ class VsState(State):
     sk_c: int
     sk_k: int
     sk_slot: int
-    rmods: list[Mod]
+    rmods: list[SrcMod]
     negated: bool
-    tmods: list[Mod]
+    tmods: list[SrcMod]
     mods: list[Mod]
+    applied: list[Mod]
     dmg: int
     frames: list[Frame]
-    effq: list[tuple[int, int, int]]
+    effq: list[Work]
     winner: int
 
     # --- construction ------------------------------------------------------------------
@@ -169,6 +176,7 @@ class VsState(State):
         s.negated = False
         s.tmods = []
         s.mods = []
+        s.applied = []
         s.dmg = 0
         s.frames = []
         s.effq = []
@@ -235,6 +243,7 @@ class VsState(State):
         s.negated = self.negated
         s.tmods = self.tmods[:]
         s.mods = self.mods[:]
+        s.applied = self.applied[:]
         s.dmg = self.dmg
         s.frames = self.frames[:]
         s.effq = self.effq[:]
@@ -288,17 +297,37 @@ class VsState(State):
             name_of[st[-1]] for i, st in enumerate(self.field[p]) if st and not skip_mask >> i & 1
         }
 
-    def _hp_change(self, p: int, amount: int, ev: list[Event], source: str) -> None:
+    def _hp_change(
+        self, p: int, amount: int, ev: list[Event], source: str, how: dict[str, Any]
+    ) -> None:
+        """Heal (never above the starting HP) or lose HP (never below 0: the rest is lost).
+
+        ``how`` is added to the event: the source card, and for a skill how its damage was made.
+        """
         if amount > 0:
             new = min(HP_START, self.hp[p] + amount)
             gained = new - self.hp[p]
             self.hp[p] = new
-            ev.append(Event("heal", {"player": p, "amount": gained, "hp": new, "source": source}))
-        elif amount < 0:
-            self.hp[p] += amount
             ev.append(
                 Event(
-                    "damage", {"player": p, "amount": -amount, "hp": self.hp[p], "source": source}
+                    "heal",
+                    {"player": p, "amount": gained, "hp": new, "source": source, **how},
+                )
+            )
+        elif amount < 0:
+            left = self.hp[p] + amount
+            self.hp[p] = left if left > 0 else 0
+            ev.append(
+                Event(
+                    "damage",
+                    {
+                        "player": p,
+                        "amount": -amount,
+                        "hp": self.hp[p],
+                        "excess": -left if left < 0 else 0,
+                        "source": source,
+                        **how,
+                    },
                 )
             )
             if self.hp[p] <= 0:
@@ -313,7 +342,7 @@ class VsState(State):
             for fr in self.frames:
                 if fr[0] == F_PAY:
                     self.hand[fr[1]].append(fr[2])
-            for q, e, x in self.effq:
+            for q, e, _, x in self.effq:
                 if e < 0:
                     self.disc[q].append(x)
             self.frames.clear()
@@ -506,7 +535,7 @@ class VsState(State):
                 )
             )
         for eid in g.onplay[c]:
-            self.effq.append((p, eid, CTX_PLAIN))
+            self.effq.append((p, eid, CTX_PLAIN, c))
 
     # --- legal actions ---------------------------------------------------------------------
 
@@ -751,8 +780,8 @@ class VsState(State):
                 )
             )
             for eid in effects:
-                self.effq.append((p, eid, ctx))
-            self.effq.append((p, -1, c))
+                self.effq.append((p, eid, ctx, c))
+            self.effq.append((p, -1, ctx, c))
             if t is A.PlayReact:
                 self.step = RESOLVE if self.step == REACT1 else ENDSKILL
         elif t is A.Pass:
@@ -784,6 +813,7 @@ class VsState(State):
         elif t is A.First:
             m = sorted(set(self.mods))[action.index]
             self.mods.remove(m)
+            self.applied.append(m)
             self.dmg = apply_mod(self.dmg, m[0], m[1])
             ev.append(Event("modify", {"mode": MODES[m[0]], "amount": m[1], "damage": self.dmg}))
             if not order_matters(self.dmg, self.mods):
@@ -825,11 +855,11 @@ class VsState(State):
             if self.frames:
                 return
             if self.effq:
-                p, eid, ctx = self.effq.pop(0)
+                p, eid, ctx, src = self.effq.pop(0)
                 if eid < 0:
-                    self.disc[p].append(ctx)
+                    self.disc[p].append(src)
                 else:
-                    self._run_effect(p, eid, ctx, ev)
+                    self._run_effect(p, eid, ctx, src, ev)
                 continue
             step = self.step
             if step in (PLAN, REACT1, REACT2, ORDER):
@@ -857,15 +887,16 @@ class VsState(State):
         """Skill resolution: Reacts' modifiers first, then the rest in the turn player's order."""
         g = self._game
         sk_type, base, _ = g.skills[self.sk_c][self.sk_k]
+        self.applied = []
         if self.negated or base <= 0:
             self.dmg = 0
             self.mods = []
             self._deal(ev)
             return
         dmg = base
-        for mode, amount in self.rmods:
+        for mode, amount, _ in self.rmods:
             dmg = apply_mod(dmg, mode, amount)
-        mods: list[Mod] = list(self.tmods)
+        mods: list[Mod] = [(mode, amount) for mode, amount, _ in self.tmods]
         tp = self.turn
         for side, table in ((tp, g.attack), (1 - tp, g.defend)):
             for st in self.field[side]:
@@ -885,6 +916,7 @@ class VsState(State):
         dmg = self.dmg
         for mode, amount in self.mods:
             dmg = apply_mod(dmg, mode, amount)
+        self.applied.extend(self.mods)
         self.mods = []
         self.dmg = dmg
         self._deal(ev)
@@ -896,14 +928,15 @@ class VsState(State):
         sk_type, _, effects = g.skills[self.sk_c][self.sk_k]
         dmg = self.dmg
         self.step = REACT2
+        main = self.field[d][0]
+        hit = dmg > 0 and bool(main) and g.weak[main[-1]] == sk_type
+        how = self._damage_steps()
         if dmg > 0:
-            self._hp_change(d, -dmg, ev, "skill")
+            self._hp_change(d, -dmg, ev, "skill", how)
             if self.winner != -1:
                 return
         else:
-            ev.append(Event("no_damage", {"player": d, "negated": self.negated}))
-        main = self.field[d][0]
-        hit = dmg > 0 and bool(main) and g.weak[main[-1]] == sk_type
+            ev.append(Event("no_damage", {"player": d, "negated": self.negated, **how}))
         if hit:
             ev.append(Event("weakness", {"player": d, "card": g.ids[main[-1]]}))
             if not self.more_used:
@@ -911,7 +944,48 @@ class VsState(State):
                 ev.append(Event("one_more", {"player": tp}))
         for eid, if_weak in effects:
             if hit or not if_weak:
-                self.effq.append((tp, eid, CTX_PLAIN))
+                self.effq.append((tp, eid, CTX_PLAIN, self.sk_c))
+
+    def _damage_steps(self) -> dict[str, Any]:
+        """How the declared skill's damage was made, for the damage event (VS-SKILL-3).
+
+        ``steps`` are [mode, amount, source card id, "react" | "support" | "attack" |
+        "defend", damage after] in the order applied: React modifiers first, then the rest.
+        """
+        g = self._game
+        ids = g.ids
+        sk_type, base, _ = g.skills[self.sk_c][self.sk_k]
+        steps: list[list[Any]] = []
+        if self.negated or base <= 0:
+            return {
+                "card": ids[self.sk_c],
+                "skill": self._skill_name(self.sk_c, self.sk_k),
+                "base": base,
+                "steps": steps,
+            }
+        dmg = base
+        for mode, amount, src in self.rmods:
+            dmg = apply_mod(dmg, mode, amount)
+            steps.append([MODES[mode], amount, ids[src], "react", dmg])
+        pool: list[tuple[int, int, int, str]] = [(m, a, x, "support") for m, a, x in self.tmods]
+        tp = self.turn
+        for side, table, why in ((tp, g.attack, "attack"), (1 - tp, g.defend, "defend")):
+            for st in self.field[side]:
+                for x in st:
+                    for typ, mode, amount in table[x]:
+                        if typ < 0 or typ == sk_type:
+                            pool.append((mode, amount, x, why))
+        for mode, amount in self.applied:
+            found = next((i for i, c in enumerate(pool) if c[0] == mode and c[1] == amount), -1)
+            source, kind = (ids[pool[found][2]], pool.pop(found)[3]) if found >= 0 else ("", "")
+            dmg = apply_mod(dmg, mode, amount)
+            steps.append([MODES[mode], amount, source, kind, dmg])
+        return {
+            "card": ids[self.sk_c],
+            "skill": self._skill_name(self.sk_c, self.sk_k),
+            "base": base,
+            "steps": steps,
+        }
 
     def _draw_step(self, ev: list[Event]) -> None:
         """VS-DRAW-1 and VS-END-2, then the turn passes (VS-TURN-1)."""
@@ -936,14 +1010,15 @@ class VsState(State):
             return
         ev.append(Event("turn", {"player": self.turn, "turn": self.turn_no}))
 
-    def _run_effect(self, p: int, eid: int, ctx: int, ev: list[Event]) -> None:
+    def _run_effect(self, p: int, eid: int, ctx: int, src: int, ev: list[Event]) -> None:
         g = self._game
         op, who, amount, mode, filt, kf, _ = g.effects[eid]
         t = p if who == 0 else 1 - p
+        card = g.ids[src]
         if op == OP_HEAL:
-            self._hp_change(t, amount, ev, "effect")
+            self._hp_change(t, amount, ev, "effect", {"card": card})
         elif op == OP_DAMAGE:
-            self._hp_change(t, -amount, ev, "effect")
+            self._hp_change(t, -amount, ev, "effect", {"card": card})
         elif op == OP_DRAW:
             self._draw(t, amount, ev)
         elif op == OP_DISCARD:
@@ -959,12 +1034,17 @@ class VsState(State):
             if self._targets(t, op, filt):
                 self.frames.append((F_TARGET, p, op, t, filt))
             else:
-                ev.append(Event("fizzle", {"effect": OPS[op], "reason": "no target"}))
+                ev.append(
+                    Event(
+                        "fizzle",
+                        {"player": p, "card": card, "effect": OPS[op], "reason": "no target"},
+                    )
+                )
         elif op == OP_MODIFY:
             if ctx == CTX_SUPPORT:
-                self.tmods.append((mode, amount))
+                self.tmods.append((mode, amount, src))
             else:
-                self.rmods.append((mode, amount))
+                self.rmods.append((mode, amount, src))
             ev.append(
                 Event(
                     "modifier",
@@ -973,23 +1053,39 @@ class VsState(State):
                         "mode": MODES[mode],
                         "amount": amount,
                         "from": "support" if ctx == CTX_SUPPORT else "react",
+                        "card": card,
                     },
                 )
             )
         elif op == OP_NEGATE:
             self.negated = True
-            ev.append(Event("negate", {"player": p}))
+            ev.append(Event("negate", {"player": p, "card": card}))
         elif op == OP_SEARCH:
             if any(self._kind_ok(x, kf) for x in self.deck[t]):
                 self.frames.append((F_SEARCH, t, kf))
             else:
                 self.rng.shuffle(self.deck[t])
-                ev.append(Event("fizzle", {"effect": "search", "reason": "nothing found"}))
+                ev.append(
+                    Event(
+                        "fizzle",
+                        {"player": t, "card": card, "effect": "search", "reason": "nothing found"},
+                    )
+                )
         elif op == OP_RECOVER:
             if any(self._kind_ok(x, kf) for x in self.disc[t]):
                 self.frames.append((F_RECOVER, t, kf))
             else:
-                ev.append(Event("fizzle", {"effect": "recover", "reason": "nothing to recover"}))
+                ev.append(
+                    Event(
+                        "fizzle",
+                        {
+                            "player": t,
+                            "card": card,
+                            "effect": "recover",
+                            "reason": "nothing to recover",
+                        },
+                    )
+                )
 
     # --- illegal actions --------------------------------------------------------------------
 
@@ -1180,13 +1276,14 @@ class VsState(State):
             "skill": None
             if self.sk_c < 0
             else [A.SLOT_NAMES[self.sk_slot], ids[self.sk_c], self.sk_k],
-            "rmods": [list(m) for m in self.rmods],
+            "rmods": [[m, a, ids[x]] for m, a, x in self.rmods],
             "negated": self.negated,
-            "tmods": [list(m) for m in self.tmods],
+            "tmods": [[m, a, ids[x]] for m, a, x in self.tmods],
             "mods": [list(m) for m in self.mods],
+            "applied": [list(m) for m in self.applied],
             "dmg": self.dmg,
             "frames": [self._frame_json(f) for f in self.frames],
-            "effq": [[p, e, ids[x] if e < 0 else x] for p, e, x in self.effq],
+            "effq": [[p, e, c, ids[x]] for p, e, c, x in self.effq],
             "winner": self.winner,
             "player_cards": list(self.pcs),
             "decklists": [[ids[c] for c in d] for d in self.decklists],
@@ -1243,10 +1340,11 @@ class VsState(State):
             s.sk_slot = A.SLOT_NAMES.index(sk[0])
             s.sk_c = ix[sk[1]]
             s.sk_k = int(sk[2])
-        s.rmods = [(int(m), int(a)) for m, a in data["rmods"]]
+        s.rmods = [(int(m), int(a), ix[x]) for m, a, x in data["rmods"]]
         s.negated = bool(data["negated"])
-        s.tmods = [(int(m), int(a)) for m, a in data["tmods"]]
+        s.tmods = [(int(m), int(a), ix[x]) for m, a, x in data["tmods"]]
         s.mods = [(int(m), int(a)) for m, a in data["mods"]]
+        s.applied = [(int(m), int(a)) for m, a in data["applied"]]
         s.dmg = int(data["dmg"])
         frames: list[Frame] = []
         for fr in data["frames"]:
@@ -1258,14 +1356,11 @@ class VsState(State):
                 frames.append((kind, *(int(x) for x in fr[1:])))
         s.frames = frames
         n_eff = len(game.effects)
-        effq: list[tuple[int, int, int]] = []
-        for p, e, x in data["effq"]:
-            if e < 0:
-                effq.append((int(p), -1, ix[x]))
-            elif 0 <= e < n_eff:
-                effq.append((int(p), int(e), int(x)))
-            else:
-                raise RecordError(f"vs state: unknown effect {e}")
+        effq: list[Work] = []
+        for p, e, c, x in data["effq"]:
+            if not -1 <= e < n_eff or c not in (CTX_PLAIN, CTX_REACT, CTX_SUPPORT):
+                raise RecordError(f"vs state: unknown effect {e} or context {c}")
+            effq.append((int(p), int(e), int(c), ix[x]))
         s.effq = effq
         s.winner = int(data["winner"])
         pcs = data["player_cards"]
@@ -1294,7 +1389,7 @@ class VsState(State):
     def limbo(self, p: int) -> list[int]:
         """Cards of ``p`` between zones: a persona being paid for, a Support/React resolving."""
         out = [fr[2] for fr in self.frames if fr[0] == F_PAY and fr[1] == p]
-        out += [x for q, e, x in self.effq if e < 0 and q == p]
+        out += [x for q, e, _, x in self.effq if e < 0 and q == p]
         return out
 
     def zones(self, p: int) -> Counter[int]:
