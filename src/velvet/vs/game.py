@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
 
-from velvet.engine.core import Game
+from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
@@ -51,6 +51,7 @@ class VsGame(Game):
     name = "vs"
     rules_version = RULES_VERSION
     num_players = (2,)
+    game_over_rule = "VS-END-1"
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards
@@ -233,6 +234,18 @@ class VsGame(Game):
 
     def card(self, ident: str) -> AnyCard:
         return self.all_cards[self.index[ident]]
+
+    def describe_card(self, card_id: str) -> CardInfo:
+        """Any card (player cards too) in words and as data (``velvet.vs.words``)."""
+        from velvet.vs.words import describe_card
+
+        return describe_card(self, card_id)
+
+    def event_text(self, event: Event) -> str:
+        """A sentence for an event of this game (``velvet.vs.words``)."""
+        from velvet.vs.words import event_text
+
+        return event_text(self, event)
 
     def cardset_hash(self) -> str:
         return self._hash

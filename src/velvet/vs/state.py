@@ -285,6 +285,12 @@ class VsState(State):
         why = "HP reached 0" if self.hp[loser] <= 0 else "could not draw in the Draw Step"
         return f"player {self.winner + 1} ({self.pcs[self.winner]}) wins: player {loser + 1} {why}"
 
+    def action_label(self, action: Any) -> str:
+        """Words for ``action`` with card names (``velvet.vs.words``)."""
+        from velvet.vs.words import action_label
+
+        return action_label(self, action)
+
     # --- helpers -----------------------------------------------------------------------
 
     def _has_persona(self, p: int) -> bool:
@@ -486,7 +492,7 @@ class VsState(State):
             x = g.index[a.card]
             self.hand[p].remove(x)
             self.disc[p].append(x)
-            ev.append(Event("pay", {"player": p, "from": "hand", "card": a.card}))
+            ev.append(Event("pay", {"player": p, "from": "hand", "card": a.card, "for": g.ids[c]}))
         elif t is A.PayField:
             self._leave(p, a.slot, False, ev, "pay_field")
         else:
@@ -496,7 +502,16 @@ class VsState(State):
             self.field[p][a.slot] = tuple(st)
             self.disc[p].append(x)
             ev.append(
-                Event("pay", {"player": p, "from": "stack " + A.SLOT_NAMES[a.slot], "card": a.card})
+                Event(
+                    "pay",
+                    {
+                        "player": p,
+                        "from": "stack",
+                        "slot": A.SLOT_NAMES[a.slot],
+                        "card": a.card,
+                        "for": g.ids[c],
+                    },
+                )
             )
         if extra >= 0:
             extra = -1
@@ -748,7 +763,12 @@ class VsState(State):
                     {
                         "player": p,
                         "card": action.card,
-                        "as": "fuse " + A.mask_text(mask) if mask >= 0 else "summon",
+                        "as": "fuse" if mask >= 0 else "summon",
+                        "onto": [
+                            g.ids[st[-1]]
+                            for i, st in enumerate(self.field[p])
+                            if mask >= 0 and mask >> i & 1 and st
+                        ],
                     },
                 )
             )
@@ -763,7 +783,12 @@ class VsState(State):
             ev.append(
                 Event(
                     "change",
-                    {"player": p, "slot": A.SLOT_NAMES[action.slot], "main": g.ids[fld[0][-1]]},
+                    {
+                        "player": p,
+                        "slot": A.SLOT_NAMES[action.slot],
+                        "main": g.ids[fld[0][-1]],
+                        "sub": g.ids[fld[action.slot][-1]],
+                    },
                 )
             )
         elif t is A.PlaySupport or t is A.PlayReact:
@@ -815,7 +840,21 @@ class VsState(State):
             self.mods.remove(m)
             self.applied.append(m)
             self.dmg = apply_mod(self.dmg, m[0], m[1])
-            ev.append(Event("modify", {"mode": MODES[m[0]], "amount": m[1], "damage": self.dmg}))
+            same = [x for x in self.mod_sources() if (x[0], x[1]) == m]
+            done = self.applied.count(m) - 1
+            src = same[done] if done < len(same) else None
+            ev.append(
+                Event(
+                    "modify",
+                    {
+                        "mode": MODES[m[0]],
+                        "amount": m[1],
+                        "damage": self.dmg,
+                        "source": g.ids[src[2]] if src else "",
+                        "from": src[3] if src else "",
+                    },
+                )
+            )
             if not order_matters(self.dmg, self.mods):
                 self._finish_mods(ev)
         self._advance(ev)
@@ -954,7 +993,7 @@ class VsState(State):
         """
         g = self._game
         ids = g.ids
-        sk_type, base, _ = g.skills[self.sk_c][self.sk_k]
+        _, base, _ = g.skills[self.sk_c][self.sk_k]
         steps: list[list[Any]] = []
         if self.negated or base <= 0:
             return {
@@ -967,14 +1006,7 @@ class VsState(State):
         for mode, amount, src in self.rmods:
             dmg = apply_mod(dmg, mode, amount)
             steps.append([MODES[mode], amount, ids[src], "react", dmg])
-        pool: list[tuple[int, int, int, str]] = [(m, a, x, "support") for m, a, x in self.tmods]
-        tp = self.turn
-        for side, table, why in ((tp, g.attack, "attack"), (1 - tp, g.defend, "defend")):
-            for st in self.field[side]:
-                for x in st:
-                    for typ, mode, amount in table[x]:
-                        if typ < 0 or typ == sk_type:
-                            pool.append((mode, amount, x, why))
+        pool = self.mod_sources()
         for mode, amount in self.applied:
             found = next((i for i, c in enumerate(pool) if c[0] == mode and c[1] == amount), -1)
             source, kind = (ids[pool[found][2]], pool.pop(found)[3]) if found >= 0 else ("", "")
@@ -986,6 +1018,23 @@ class VsState(State):
             "base": base,
             "steps": steps,
         }
+
+    def mod_sources(self) -> list[tuple[int, int, int, str]]:
+        """Every non-React modifier of the declared skill: (mode, amount, card, kind).
+
+        ``kind`` is "support" (this turn's Supports), "attack" or "defend" (abilities).
+        """
+        g = self._game
+        sk_type = g.skills[self.sk_c][self.sk_k][0]
+        pool = [(m, a, x, "support") for m, a, x in self.tmods]
+        tp = self.turn
+        for side, table, why in ((tp, g.attack, "attack"), (1 - tp, g.defend, "defend")):
+            for st in self.field[side]:
+                for x in st:
+                    for typ, mode, amount in table[x]:
+                        if typ < 0 or typ == sk_type:
+                            pool.append((mode, amount, x, why))
+        return pool
 
     def _draw_step(self, ev: list[Event]) -> None:
         """VS-DRAW-1 and VS-END-2, then the turn passes (VS-TURN-1)."""
@@ -1092,7 +1141,7 @@ class VsState(State):
     def explain_illegal(self, action: Any) -> IllegalActionError:
         g = self._game
         if self.winner != -1:
-            return IllegalActionError("GAME-OVER", "the game is over; no action is legal")
+            return IllegalActionError(g.game_over_rule, "the game is over; no action is legal")
         t = type(action)
         card = getattr(action, "card", None)
         if card is not None and card not in g.index:
