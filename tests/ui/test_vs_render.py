@@ -63,7 +63,7 @@ def test_render_shows_fusion_stacks_and_pending_defender() -> None:
     act(s, "end", "skill m 007 0")
     out = text_of(s.view(0))
     assert "Koropokkur" in out and "fused over: Pixie, Arsène" in out
-    assert "declaration React window" in out and "player 2 (defending)" in out
+    assert "declaration React window" in out and "Player 2 (defending)" in out
     assert "Makarakarn" not in out
     assert "Makarakarn" in text_of(s.view(1))
 

@@ -247,6 +247,12 @@ class VsGame(Game):
 
         return event_text(self, event)
 
+    def position(self, spec: Mapping[str, Any]) -> Any:
+        """A state built by names (``velvet.vs.position``; format in docs/engine.md)."""
+        from velvet.vs.position import build_position
+
+        return build_position(self, spec)
+
     def cardset_hash(self) -> str:
         return self._hash
 

@@ -1423,6 +1423,16 @@ class VsState(State):
         return s
 
     @classmethod
+    def from_view(cls, game: VsGame, view: dict[str, Any]) -> VsState:
+        """Only what ``view`` shows (the viewer's hand; other hands and decks empty).
+
+        Enough to put the viewer's own decisions in words; never for play.
+        """
+        s = cls._from_public(game, view)
+        s.hand[int(view["viewer"]) & 1] = [game.index[x] for x in view["hand"]]
+        return s
+
+    @classmethod
     def from_json(cls, game: VsGame, data: Any) -> VsState:
         if not isinstance(data, dict):
             raise RecordError("vs state: expected a JSON object")
