@@ -258,12 +258,12 @@ def test_cannot_fuse_into_a_copy_of_itself() -> None:
 def test_repeated_abilities_in_a_stack_stack() -> None:
     # rule: VS-FUSE-5
     # Jack Frost (Resist Ice -2) fused under Koropokkur (Resist Ice -2): -4 to ice.
-    s = position(fields=((["007"], (), ()), (["004", "007"], (), ())), step=DECLARE, turn=0)
-    s.field[0][0] = (s.game.index["032"],)  # attacker: Kintoki-Douji, Bufu ice 2
+    # attacker: Kintoki-Douji, Bufu ice 2
+    s = position(fields=((["032"], (), ()), (["004", "007"], (), ())), step=DECLARE, turn=0)
     act(s, "skill m 032 0", "pass")
     assert s.hp[1] == 30  # 2 - 2 - 2 -> 0
-    s = position(fields=((["013"], (), ()), (["004", "007"], (), ())), step=DECLARE)
-    s.field[0][0] = (s.game.index["007"],)  # Bufu ice 4 against -2 -2
+    # Bufu ice 4 against -2 -2
+    s = position(fields=((["007"], (), ()), (["004", "007"], (), ())), step=DECLARE)
     act(s, "skill m 007 0", "pass")
     assert s.hp[1] == 30
     s = position(fields=((["007"], (), ()), (["004"], (), ())), step=DECLARE)
@@ -391,13 +391,12 @@ def test_declared_skill_resolves_after_a_react_swaps_the_attackers_main(tmp_path
         encoding="utf-8",
     )
     g = load_vs_game([custom])
-    s = position(fields=((["010"], ["003"], ()), (["026"], (), ())), step=DECLARE)
-    s._game = g
-    ix = g.index
-    s.hand[1] = [ix["901"]]
-    s.field = [
-        [tuple(ix[c] for c in st) for st in f] for f in ((["010"], ["003"], ()), (["026"], (), ()))
-    ]
+    s = position(
+        hands=([], ["901"]),
+        fields=((["010"], ["003"], ()), (["026"], (), ())),
+        step=DECLARE,
+        game=g,
+    )
     act(s, "skill m 010 0", "react 901", "target p0 s1")
     assert field_ids(s, 0)[0] == ["003"]
     # Garu (wind 4) still resolves, not Jack-o'-Lantern's Agi, and hits Izanagi's weakness
@@ -425,8 +424,8 @@ def test_reacts_modify_first_then_turn_player_orders_the_rest() -> None:
     # React first: 4 - 2 = 2. Then x2 (support) and -1? none here: only one non-React -> applied.
     assert s.hp[1] == 30 - 4
     # Two different non-React modifiers: the turn player orders them.
+    # defender Shiisaa: Resist Physical -1
     s = position(hands=(["017"], []), fields=((["008"], (), ()), (["008"], (), ())), hp=(10, 30))
-    s.field[1][0] = (s.game.index["008"],)  # defender Shiisaa: Resist Physical -1
     act(s, "support 017", "end", "skill m 008 0", "pass")
     assert s.step == ORDER and s.current_player == 0
     assert legal(s) == {"first 0", "first 1"}
