@@ -231,7 +231,7 @@ def _first_label(state: VsState, index: int) -> str:
         }
     )
     of = f" from {', '.join(sources)}" if sources else ""
-    return f"Apply {mod_text(modes[mode], amount)}{of} next (damage {state.dmg} -> {after})"
+    return f"Apply {mod_text(modes[mode], amount)}{of} next (damage {state.dmg} → {after})"
 
 
 def _source_text(g: VsGame, ident: str, kind: str) -> str:
@@ -320,7 +320,11 @@ def event_text(game: VsGame, event: Event) -> str:
         return f"{who} declares no skill."
     if k == "modifier":
         what = "this skill" if d.get("from") == "react" else "their skills this turn"
-        return f"{name()} changes {what}: {mod_text(str(d['mode']), int(d['amount']))} damage."
+        kind = "React" if d.get("from") == "react" else "Support"
+        return (
+            f"{who}'s {kind} {name()} changes {what}: "
+            f"{mod_text(str(d['mode']), int(d['amount']))} damage."
+        )
     if k == "negate":
         return f"{name()} of {who} negates the skill's damage."
     if k == "modify":
@@ -335,8 +339,7 @@ def event_text(game: VsGame, event: Event) -> str:
         return _damage_text(game, d, who)
     if k == "no_damage":
         why = " (negated)" if d.get("negated") else ""
-        how = _how(game, d)
-        return f"The skill deals no damage to {who}{why}{how}."
+        return f"The skill deals no damage to {who}{why}{_how(game, d)}."
     if k == "heal":
         of = f" from {name()}" if d.get("card") else ""
         return f"{who} heals {d['amount']} HP{of} (HP {d['hp']})."
@@ -363,8 +366,8 @@ def event_text(game: VsGame, event: Event) -> str:
         return f"{who}'s main and sub swap: {name('main')} is now their main."
     if k == "fizzle":
         reason = str(d.get("reason", "no target"))
-        of = f"{name()}'s " if d.get("card") else "An effect's "
-        return f"{of}{d.get('effect', 'effect')} does nothing: {reason}."
+        of = f"{who}'s {name()}: its " if d.get("card") else "An "
+        return f"{of}{d.get('effect', 'effect')} effect does nothing ({reason})."
     if k == "game_over":
         winner = int(d["winner"])
         if winner not in (0, 1):
@@ -389,14 +392,18 @@ def _and(words: Sequence[str]) -> str:
 
 
 def _how(game: VsGame, d: Mapping[str, Any]) -> str:
-    """ ": Zio 3, +2 (Fire Boost of Jack-o'-Lantern) = 5" for a skill's damage."""
+    """ " from Agi of Pixie (base 2, +2 Fire Boost of Jack-o'-Lantern → 4)" for a skill."""
     if "skill" not in d or "base" not in d:
         return ""
-    parts = [f"{d['skill']} {d['base']}"]
-    for mode, amount, source, kind, after in d.get("steps", []):
+    text = f" from {d['skill']} of {card_name(game, str(d.get('card', '')))}"
+    steps = d.get("steps") or []
+    if not steps:
+        return text
+    parts = [f"base {d['base']}"]
+    for mode, amount, source, kind, after in steps:
         src = _source_text(game, str(source), str(kind))
-        parts.append(f"{mod_text(str(mode), int(amount))} ({src}) = {after}")
-    return ": " + ", ".join(parts)
+        parts.append(f"{mod_text(str(mode), int(amount))} {src} → {after}")
+    return f"{text} ({', '.join(parts)})"
 
 
 def _damage_text(game: VsGame, d: Mapping[str, Any], who: str) -> str:
