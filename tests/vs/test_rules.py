@@ -745,3 +745,51 @@ def test_fusing_an_ultimate_cannot_pay_with_a_material_top() -> None:
     s = position(hands=(hand, []), fields=((["001", "002"], (), ()), E))
     act(s, "fuse 014 m", "pay stack m 001", *["pay hand 006"] * 5)
     assert field_ids(s, 0) == [["002", "014"], [], []]
+
+
+def test_ultimate_takes_the_named_card_from_the_top_of_a_stack() -> None:
+    # rule: VS-RULE-ULT
+    # Arsène fused on top of Pixie: only Arsène leaves; Pixie stays as the main persona.
+    s = position(hands=(["014", *["006"] * 5], []), fields=((["002", "001"], (), ()), E))
+    act(s, "summon 014")
+    assert legal(s) == {"pay field m", "pay stack m 001"}
+    act(s, "pay stack m 001")
+    assert field_ids(s, 0)[0] == ["002"] and disc_ids(s, 0) == ["001"]
+    act(s, *["pay hand 006"] * 5)
+    assert field_ids(s, 0) == [["002"], ["014"], []]
+    # The card under it may not become a second persona of a name already on the field.
+    s = position(hands=(["014", *["006"] * 5], []), fields=((["002", "001"], ["002"], ()), E))
+    act(s, "summon 014")
+    assert legal(s) == {"pay field m"}
+    assert illegal_rule(s, "pay stack m 001") == "VS-RULE-ULT"
+
+
+@pytest.mark.parametrize(
+    ("card", "rival", "playable"),
+    [
+        ("019", (["026"], (), ()), False),  # Hold Up swaps the rival's main: no sub, no swap
+        ("019", (["026"], ["028"], ()), True),
+        ("018", (["026"], (), ()), False),  # Trickster's Escape bounces a rival sub
+        ("018", (["026"], (), ["028"]), True),
+    ],
+)
+def test_a_support_needs_something_to_choose(card: str, rival: tuple, playable: bool) -> None:  # type: ignore[type-arg]
+    # rule: VS-PLAN-1, VS-SUPPORT-1
+    s = position(hands=([card, "006"], []), fields=((["001"], (), ()), rival))
+    assert (f"support {card}" in legal(s)) is playable
+    if not playable:
+        assert illegal_rule(s, f"support {card}") == "VS-PLAN-1"
+    else:
+        act(s, f"support {card}")
+        assert s.frames and s.current_player == 0  # the choice is the player's
+
+
+def test_a_search_support_needs_a_card_to_find() -> None:
+    # rule: VS-PLAN-1
+    # Junes Sale (041) searches the deck for a persona: none there, so it stays in hand.
+    s = position(hands=(["041"], []), decks=(["015", "016"], []))
+    assert "support 041" not in legal(s)
+    assert illegal_rule(s, "support 041") == "VS-PLAN-1"
+    s = position(hands=(["041"], []), decks=(["015", "002"], []))
+    act(s, "support 041")
+    assert legal(s) == {"search 002"}

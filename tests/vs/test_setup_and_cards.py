@@ -261,3 +261,19 @@ def test_card_text_and_lists() -> None:
 def test_game_is_cached_and_independent_of_consumers() -> None:
     assert load_vs_game() is G
     assert isinstance(G, VsGame) and G.name == "vs" and G.num_players == (2,)
+
+
+@pytest.mark.parametrize(("copies", "ok"), [(2, True), (3, False)])
+def test_deck_copy_limit_at_the_boundary(copies: int, ok: bool) -> None:
+    # rule: VS-DECK-1
+    cfg = G.default_config()
+    rest = [x for x in cfg["players"][0]["deck"] if x not in ("001", "002")]
+    pad = [x for x in G.ids if G.kind[G.index[x]] == 0 and x not in rest and x > "026"]
+    deck = ["001", *["002"] * copies, *rest, *pad][:40]
+    assert len(deck) == 40 and deck.count("002") == copies
+    cfg["players"][0]["deck"] = deck
+    if ok:
+        assert G.new_state(cfg, 1).decklists[0].count(G.index["002"]) == copies
+    else:
+        with pytest.raises(DeckError, match="3 cards named Pixie; at most 2"):
+            G.new_state(cfg, 1)
