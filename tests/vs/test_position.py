@@ -20,7 +20,7 @@ EXAMPLE = Path(__file__).parents[2] / "docs" / "positions" / "vs-example.toml"
 def spec(**top: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "players": [
-            {"hand": ["Kelpie", "Bicorn"], "main": "Pixie", "deck": ["Bicorn", "Mandrake"]},
+            {"hand": ["Kelpie", "Bicorn"], "main": "Pixie", "deck": ["Bicorn", "Mandrake", "Koropokkur"]},
             {"main": "Izanagi", "hand": ["Rakukaja"]},
         ]
     }
@@ -46,14 +46,14 @@ def test_names_or_ids_hands_decks_and_the_turn() -> None:
     assert hand_ids(s, 0) == ["011", "006"] and hand_ids(s, 1) == ["045"]
     s = G.position(spec(turn=1, first_player=2))
     assert s.turn_no == 2
-    act(s, "end", "noskill")  # Player 1 draws 3 from the top: Bicorn, then Mandrake
-    assert hand_ids(s, 0)[-2:] == ["006", "005"]
+    act(s, "end", "noskill")  # Player 1 draws 3 from the top: Bicorn, Mandrake, Koropokkur
+    assert hand_ids(s, 0) == ["011", "006", "006", "005", "007"]
 
 
 def test_a_react_window_and_a_scripted_rng() -> None:
     s = G.position(spec(turn=2, step="react-declaration", declared="Zio", rng_script=[0]))
     # Player 2's Izanagi declared Zio; Player 1 (defending) decides in the React window.
-    assert s.step == REACT1 and s.current_player == 0 and s.rng.scripted() == (0,)
+    assert s.step == REACT1 and s.current_player == 0 and s.rng.scripted == (0,)
     s = G.position(
         {
             "players": [{"main": "Pixie"}, {"main": "Izanagi", "hand": ["Rakukaja"]}],
