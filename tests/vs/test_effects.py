@@ -11,7 +11,8 @@ E = ((), (), ())
 
 
 def test_on_play_ability_runs_when_summoned_and_fused() -> None:
-    # rule: VS-SUMMON-1, VS-FUSE-1
+    # rule: VS-FIELD-2
+    # on-play abilities work as the persona is summoned or fused
     s = position(hands=(["002", "006", "002"], []), hp=(20, 30), fields=((["001"], ["003"], ()), E))
     act(s, "summon 002", "pay hand 006")
     assert s.hp[0] == 22

@@ -20,7 +20,11 @@ EXAMPLE = Path(__file__).parents[2] / "docs" / "positions" / "vs-example.toml"
 def spec(**top: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "players": [
-            {"hand": ["Kelpie", "Bicorn"], "main": "Pixie", "deck": ["Bicorn", "Mandrake", "Koropokkur"]},
+            {
+                "hand": ["Kelpie", "Bicorn"],
+                "main": "Pixie",
+                "deck": ["Bicorn", "Mandrake", "Koropokkur"],
+            },
             {"main": "Izanagi", "hand": ["Rakukaja"]},
         ]
     }

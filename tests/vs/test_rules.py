@@ -582,6 +582,9 @@ def test_cannot_draw_required_cards_loses() -> None:
     s = position(hands=(["006"] * 5, []), decks=([], ["006"] * 10))
     act(s, "end")
     assert not s.is_terminal()  # a hand of 5 needs no draw
+    s = position(hands=(["006", "006"], []), decks=(["006"] * 3, ["006"] * 10))
+    act(s, "end")  # exactly the 3 cards needed: no loss
+    assert not s.is_terminal() and len(s.hand[0]) == 5 and not s.deck[0]
 
 
 def test_draw_effect_from_short_deck_is_not_a_loss() -> None:

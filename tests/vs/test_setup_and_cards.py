@@ -84,17 +84,23 @@ def test_first_player_seeded_random_or_chosen() -> None:
         G.new_state(cfg, 1)
 
 
-def test_setup_uses_the_state_rng_only() -> None:
-    # rule: VS-SETUP-2
+def test_hands_are_dealt_before_the_first_player_is_drawn() -> None:
+    # rule: VS-SETUP-2, VS-SETUP-4
+    # Both shuffles (38 draws each) come first, then the first player's draw: scripting
+    # that last draw decides who begins, and each hand is the starter plus the deck's top 4.
     cfg = G.default_config()
-    s = VsState.setup(
-        G,
-        ["p5", "p4"],
-        [[G.index[c] for c in cfg["players"][p]["deck"]] for p in (0, 1)],
-        0,
-        Rng(3, script=[0] * 78),
-    )
-    assert s.turn == 0 and len(s.hand[0]) == 5
+    decks = [[G.index[c] for c in cfg["players"][p]["deck"]] for p in (0, 1)]
+    for first in (0, 1):
+        rng = Rng(3, script=[0] * 76 + [first])
+        s = VsState.setup(G, ["p5", "p4"], [d[:] for d in decks], None, rng)
+        assert s.turn == first and rng.scripted == ()
+        for p, starter in ((0, "001"), (1, "026")):
+            deck = decks[p][:]
+            deck.remove(G.index[starter])
+            for i in range(len(deck) - 1, 0, -1):  # the shuffle with every draw scripted 0
+                deck[i], deck[0] = deck[0], deck[i]
+            assert s.hand[p] == [G.index[starter], *deck[:-5:-1]]
+            assert s.deck[p] == deck[:-4]
 
 
 @pytest.mark.parametrize(
