@@ -199,7 +199,7 @@ def test_fuse_places_hand_card_on_top_paying_its_full_cost() -> None:
     # rule: VS-FUSE-1
     s = position(hands=(["007", "006", "003"], []), fields=((["001"], ["002"], ()), E))
     act(s, "fuse 007 s1")
-    assert s.frames[-1][4] == 2  # the materials pay nothing
+    assert s.frames[-1].left == 2  # type: ignore[union-attr]  # the materials pay nothing
     assert "pay field s1" not in legal(s)  # a material cannot pay
     act(s, "pay hand 006", "pay hand 003")
     assert field_ids(s, 0) == [["001"], ["002", "007"], []]
@@ -680,7 +680,7 @@ def test_ultimate_needs_the_named_persona_from_hand() -> None:
     act(s, "summon 014")
     assert legal(s) == {"pay hand 001"}
     act(s, "pay hand 001")
-    assert s.frames[-1][4] == 5
+    assert s.frames[-1].left == 5  # type: ignore[union-attr]
     act(s, *["pay hand 006"] * 5)
     assert field_ids(s, 0)[0] == ["014"]
     s = position(hands=(["014", *["006"] * 6], []))

@@ -11,7 +11,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, NamedTuple, get_args
 
 from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
@@ -34,15 +34,48 @@ RULES_VERSION = "vs-1.0"
 DECK_SIZE = 40
 MAX_COPIES = 2
 
-# Effect op codes (compiled from Effect.op).
+# Effect codes, each derived by name from the schema's words (cards.py).
 OPS: tuple[str, ...] = get_args(Op)
+OP_HEAL = OPS.index("heal")
+OP_DAMAGE = OPS.index("damage")
+OP_DRAW = OPS.index("draw")
+OP_DISCARD = OPS.index("discard")
+OP_DISCARD_RANDOM = OPS.index("discard_random")
+OP_BOUNCE = OPS.index("bounce")
+OP_DESTROY = OPS.index("destroy")
+OP_SWAP = OPS.index("swap")
+OP_MODIFY = OPS.index("modify")
+OP_NEGATE = OPS.index("negate")
+OP_SEARCH = OPS.index("search")
+OP_RECOVER = OPS.index("recover")
+WHO = ("self", "opponent")
+WHO_SELF = WHO.index("self")
 MODES = ("add", "mul", "half")
+MODE_ADD = MODES.index("add")
+MODE_MUL = MODES.index("mul")
 SLOT_FILTERS = ("main", "sub", "any")
+SLOT_MAIN = SLOT_FILTERS.index("main")
+SLOT_SUB = SLOT_FILTERS.index("sub")
 KINDS = ("persona", "support", "react", "any")
-PERSONA, SUPPORT, REACT = 0, 1, 2
+PERSONA = KINDS.index("persona")
+SUPPORT = KINDS.index("support")
+REACT = KINDS.index("react")
+ANY_KIND = KINDS.index("any")
+TIMINGS = ("declaration", "resolution")
+DECLARATION = TIMINGS.index("declaration")
+RESOLUTION = TIMINGS.index("resolution")
 
-CompiledEffect = tuple[int, int, int, int, int, int, bool]
-"""(op, who 0 self/1 opponent, amount, mode, slot filter, kind filter, if_weakness)."""
+
+class CompiledEffect(NamedTuple):
+    """One effect of the card data as small ints (indexes into the tuples above)."""
+
+    op: int
+    who: int
+    amount: int
+    mode: int
+    slot: int
+    kind: int
+    if_weakness: bool
 
 
 class VsGame(Game):
@@ -122,7 +155,7 @@ class VsGame(Game):
                 play_eff[i] = tuple(self._compile(e) for e in card.effects)
                 low_eff[i] = tuple(self._compile(e) for e in card.lowhp)
                 if isinstance(card, React):
-                    timing[i] = 0 if card.timing == "declaration" else 1
+                    timing[i] = TIMINGS.index(card.timing)
                     vs_type[i] = DAMAGE_TYPES.index(card.vs_type) if card.vs_type else -1
         self.cost = tuple(cost)
         self.weak = tuple(weak)
@@ -134,6 +167,13 @@ class VsGame(Game):
         self.play_eff = tuple(play_eff)
         self.low_eff = tuple(low_eff)
         self.timing = tuple(timing)
+        choosing = {OP_BOUNCE, OP_DESTROY, OP_SWAP, OP_SEARCH, OP_RECOVER}
+        choosing |= {OP_DISCARD, OP_DISCARD_RANDOM}
+        self.chooses: tuple[bool, ...] = tuple(
+            any(self.effects[e].op in choosing for e in (*play_eff[i], *low_eff[i]))
+            for i in range(n)
+        )
+        """Whether a Support/React has an effect that needs something to choose (VS-PLAN-1)."""
         self.vs_type = tuple(vs_type)
         self._builtin: frozenset[tuple[int, ...]] | None = None
         self._build_actions()
@@ -141,9 +181,9 @@ class VsGame(Game):
 
     def _compile(self, e: Effect) -> int:
         self.effects.append(
-            (
+            CompiledEffect(
                 OPS.index(e.op),
-                0 if e.who == "self" else 1,
+                WHO.index(e.who),
                 e.amount,
                 MODES.index(e.mode),
                 SLOT_FILTERS.index(e.slot),
@@ -176,7 +216,7 @@ class VsGame(Game):
         self.a_recover = tuple(A.Recover(i) for i in ids)
         # Every distinct non-React damage modifier the card set can produce (VS-SKILL-3).
         distinct = {m[1:] for table in (self.attack, self.defend) for row in table for m in row}
-        distinct |= {(e[3], e[2]) for e in self.effects if e[0] == OPS.index("modify")}
+        distinct |= {(e.mode, e.amount) for e in self.effects if e.op == OP_MODIFY}
         self.a_first = tuple(A.First(k) for k in range(max(2, len(distinct))))
         self.a_skill = tuple(
             tuple(

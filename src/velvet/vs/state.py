@@ -10,14 +10,42 @@ step machine runs in :meth:`VsState._advance` whenever nothing is pending.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import IllegalActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
 from velvet.vs.cards import DAMAGE_TYPES, HP_START, LOWHP
-from velvet.vs.game import MAX_COPIES, MODES, OPS, PERSONA, REACT, SUPPORT, VsGame
+from velvet.vs.game import (
+    ANY_KIND,
+    DECLARATION,
+    MAX_COPIES,
+    MODE_ADD,
+    MODE_MUL,
+    MODES,
+    OP_BOUNCE,
+    OP_DAMAGE,
+    OP_DESTROY,
+    OP_DISCARD,
+    OP_DISCARD_RANDOM,
+    OP_DRAW,
+    OP_HEAL,
+    OP_MODIFY,
+    OP_NEGATE,
+    OP_RECOVER,
+    OP_SEARCH,
+    OP_SWAP,
+    OPS,
+    PERSONA,
+    REACT,
+    RESOLUTION,
+    SLOT_MAIN,
+    SLOT_SUB,
+    SUPPORT,
+    WHO_SELF,
+    VsGame,
+)
 
 HAND_SIZE = 5
 TURN_CAP = 200
@@ -35,44 +63,96 @@ STEP_NAMES = (
     "end-skill",
     "over",
 )
-# Frame kinds.
-F_PAY, F_PROMOTE, F_TARGET, F_DISCARD, F_SEARCH, F_RECOVER = range(6)
-FRAME_NAMES = ("pay", "promote", "target", "discard", "search", "recover")
-# Effect contexts.
+# Effect contexts: where a queued effect came from.
 CTX_PLAIN, CTX_REACT, CTX_SUPPORT = range(3)
-# Op codes.
-(
-    OP_HEAL,
-    OP_DAMAGE,
-    OP_DRAW,
-    OP_DISCARD,
-    OP_DISCARD_RANDOM,
-    OP_BOUNCE,
-    OP_DESTROY,
-    OP_SWAP,
-    OP_MODIFY,
-    OP_NEGATE,
-    OP_SEARCH,
-    OP_RECOVER,
-) = range(12)
 DRAW_RESULT = 2
 """``winner`` of a game ended by the turn cap."""
 
 Stack = tuple[int, ...]
-Frame = tuple[int, ...]
 Mod = tuple[int, int]
+"""A damage modifier: (mode, amount); equal pairs are interchangeable (VS-SKILL-3)."""
 SrcMod = tuple[int, int, int]
 """(mode, amount, card number of the Support or React that made it)."""
-Work = tuple[int, int, int, int]
-"""A queued effect: (player, effect number or -1 for "the card goes to the discard pile",
-context, card number of its source)."""
+
+
+class Work(NamedTuple):
+    """A queued effect; ``effect`` -1 means "``card`` now goes to the discard pile"."""
+
+    player: int
+    effect: int
+    ctx: int
+    card: int
+
+
+# Pending decisions (``frames``), one small class per kind; ``player`` decides.
+
+
+class PayFrame(NamedTuple):
+    """A cost being paid for ``card`` (VS-SUMMON-1, VS-RULE-ULT)."""
+
+    player: int
+    card: int
+    mask: int
+    """The fusion's material slots as a bit mask; -1 for a summon."""
+    left: int
+    """Units of the cost still to pay."""
+    extra: int
+    """Name number of the ultimate's named card still owed, or -1."""
+
+
+class PromoteFrame(NamedTuple):
+    """A sub must become the new main (VS-RULE-LOSEMAIN)."""
+
+    player: int
+
+
+class TargetFrame(NamedTuple):
+    """Choose a persona of ``target`` for effect ``op`` (bounce, destroy, swap)."""
+
+    player: int
+    op: int
+    target: int
+    slot: int
+
+
+class DiscardFrame(NamedTuple):
+    """Discard ``left`` more cards of your choice."""
+
+    player: int
+    left: int
+
+
+class SearchFrame(NamedTuple):
+    """Take a card of ``kind`` from your deck."""
+
+    player: int
+    kind: int
+
+
+class RecoverFrame(NamedTuple):
+    """Take a card of ``kind`` from your discard pile."""
+
+    player: int
+    kind: int
+
+
+Frame = PayFrame | PromoteFrame | TargetFrame | DiscardFrame | SearchFrame | RecoverFrame
+FRAME_NAMES: dict[type, str] = {
+    PayFrame: "pay",
+    PromoteFrame: "promote",
+    TargetFrame: "target",
+    DiscardFrame: "discard",
+    SearchFrame: "search",
+    RecoverFrame: "recover",
+}
+FRAME_TYPES: dict[str, type] = {name: t for t, name in FRAME_NAMES.items()}
 
 
 def apply_mod(dmg: int, mode: int, amount: int) -> int:
     """One damage modifier; damage never goes below 0."""
-    if mode == 0:
+    if mode == MODE_ADD:
         dmg += amount
-    elif mode == 1:
+    elif mode == MODE_MUL:
         dmg *= amount
     else:
         dmg //= 2
@@ -83,7 +163,7 @@ def order_matters(dmg: int, mods: list[Mod]) -> bool:
     """Whether the turn player's ordering could change the result (VS-SKILL-3)."""
     if len(set(mods)) <= 1:
         return False
-    if all(m == 0 for m, _ in mods):
+    if all(m == MODE_ADD for m, _ in mods):
         return dmg + sum(a for _, a in mods if a < 0) < 0
     return True
 
@@ -261,7 +341,7 @@ class VsState(State):
         if self.winner != -1:
             return TERMINAL
         if self.frames:
-            return self.frames[-1][1]
+            return self.frames[-1].player
         if self.step == REACT1 or self.step == REACT2:
             return 1 - self.turn
         return self.turn
@@ -346,8 +426,8 @@ class VsState(State):
             # Cards between zones settle: a persona being paid for returns to hand,
             # a resolving Support/React goes to the discard pile.
             for fr in self.frames:
-                if fr[0] == F_PAY:
-                    self.hand[fr[1]].append(fr[2])
+                if type(fr) is PayFrame:
+                    self.hand[fr.player].append(fr.card)
             for q, e, _, x in self.effq:
                 if e < 0:
                     self.disc[q].append(x)
@@ -456,9 +536,9 @@ class VsState(State):
                 return True
         return False
 
-    def _pay_actions(self, fr: Frame) -> list[Any]:
+    def _pay_actions(self, fr: PayFrame) -> list[Any]:
         g = self._game
-        _, p, c, mask, rem, extra = fr
+        p, c, mask, rem, extra = fr
         summon = mask < 0
         fmask = mask if mask >= 0 else 0
         h = len(self.hand[p])
@@ -486,7 +566,9 @@ class VsState(State):
     def _apply_pay(self, a: Any, ev: list[Event]) -> None:
         g = self._game
         fr = self.frames[-1]
-        _, p, c, mask, rem, extra = fr
+        if type(fr) is not PayFrame:
+            raise TypeError(f"a payment is made for a pay frame, not {fr!r}")
+        p, c, mask, rem, extra = fr
         t = type(a)
         if t is A.PayHand:
             x = g.index[a.card]
@@ -517,7 +599,7 @@ class VsState(State):
             extra = -1
         else:
             rem -= 1
-        self.frames[-1] = (F_PAY, p, c, mask, rem, extra)
+        self.frames[-1] = PayFrame(p, c, mask, rem, extra)
         if rem <= 0 and extra < 0:
             self.frames.pop()
             self._place(p, c, mask, ev)
@@ -550,7 +632,7 @@ class VsState(State):
                 )
             )
         for eid in g.onplay[c]:
-            self.effq.append((p, eid, CTX_PLAIN, c))
+            self.effq.append(Work(p, eid, CTX_PLAIN, c))
 
     # --- legal actions ---------------------------------------------------------------------
 
@@ -570,7 +652,7 @@ class VsState(State):
             return list(g.a_first[: len(set(self.mods))])
         # React windows.
         d = 1 - self.turn
-        timing = 0 if step == REACT1 else 1
+        timing = DECLARATION if step == REACT1 else RESOLUTION
         sk_type = g.skills[self.sk_c][self.sk_k][0]
         out: list[Any] = [g.a_pass]
         seen_c: set[int] = set()
@@ -621,7 +703,7 @@ class VsState(State):
         Checked when it is played: a persona to bounce, destroy or swap, a card to search
         for, recover or discard (the Support itself has left the hand).
         """
-        return self._missing_choice(p, c) is None
+        return not self._game.chooses[c] or self._missing_choice(p, c) is None
 
     def _missing_choice(self, p: int, c: int) -> str | None:
         """The first effect of Support/React ``c`` played by ``p`` with nothing to choose."""
@@ -629,7 +711,7 @@ class VsState(State):
         effects = g.low_eff[c] if g.low_eff[c] and self.hp[p] <= LOWHP else g.play_eff[c]
         for eid in effects:
             op, who, _, _, filt, kf, _ = g.effects[eid]
-            t = p if who == 0 else 1 - p
+            t = p if who == WHO_SELF else 1 - p
             if op in (OP_BOUNCE, OP_DESTROY, OP_SWAP):
                 if not self._targets(t, op, filt):
                     return OPS[op]
@@ -673,34 +755,36 @@ class VsState(State):
 
     def _frame_actions(self, fr: Frame) -> list[Any]:
         g = self._game
-        kind = fr[0]
-        if kind == F_PAY:
+        p = fr.player
+        if type(fr) is PayFrame:
             return self._pay_actions(fr)
-        if kind == F_PROMOTE:
-            p = fr[1]
+        if type(fr) is PromoteFrame:
             return [g.a_promote[s] for s in (1, 2) if self.field[p][s]]
-        if kind == F_TARGET:
-            _, _, op, t, filt = fr
-            return [g.a_target[t][s] for s in self._targets(t, op, filt)]
-        if kind == F_DISCARD:
-            p = fr[1]
+        if type(fr) is TargetFrame:
+            targets = self._targets(fr.target, fr.op, fr.slot)
+            return [g.a_target[fr.target][s] for s in targets]
+        if type(fr) is DiscardFrame:
             return [g.a_discard[x] for x in sorted(set(self.hand[p]))]
-        if kind == F_SEARCH:
-            p, kf = fr[1], fr[2]
+        if type(fr) is SearchFrame:
+            kf = fr.kind
             return [
                 g.a_search[x] for x in sorted({x for x in self.deck[p] if self._kind_ok(x, kf)})
             ]
-        p, kf = fr[1], fr[2]
-        return [g.a_recover[x] for x in sorted({x for x in self.disc[p] if self._kind_ok(x, kf)})]
+        if type(fr) is RecoverFrame:
+            kf = fr.kind
+            return [
+                g.a_recover[x] for x in sorted({x for x in self.disc[p] if self._kind_ok(x, kf)})
+            ]
+        raise TypeError(f"not a frame: {fr!r}")
 
     def _kind_ok(self, x: int, kf: int) -> bool:
-        return kf == 3 or self._game.kind[x] == kf
+        return kf == ANY_KIND or self._game.kind[x] == kf
 
     def _targets(self, t: int, op: int, filt: int) -> list[int]:
         fld = self.field[t]
         if op == OP_SWAP:
             return [s for s in (1, 2) if fld[s]] if fld[0] else []
-        cands = (0,) if filt == 0 else (1, 2) if filt == 1 else (0, 1, 2)
+        cands = (0,) if filt == SLOT_MAIN else (1, 2) if filt == SLOT_SUB else (0, 1, 2)
         return [s for s in cands if fld[s]]
 
     # --- apply -----------------------------------------------------------------------------
@@ -710,11 +794,12 @@ class VsState(State):
         g = self._game
         t = type(action)
         if self.frames:
-            kind = self.frames[-1][0]
-            if kind == F_PAY:
+            fr = self.frames[-1]
+            kind = type(fr)
+            if kind is PayFrame:
                 self._apply_pay(action, ev)
-            elif kind == F_PROMOTE:
-                p = self.frames.pop()[1]
+            elif type(fr) is PromoteFrame:
+                p = self.frames.pop().player
                 fld = self.field[p]
                 fld[0] = fld[action.slot]
                 fld[action.slot] = ()
@@ -724,10 +809,10 @@ class VsState(State):
                         {"player": p, "slot": A.SLOT_NAMES[action.slot], "card": g.ids[fld[0][-1]]},
                     )
                 )
-            elif kind == F_TARGET:
+            elif kind is TargetFrame:
                 self._apply_target(action, ev)
-            elif kind == F_DISCARD:
-                _, p, n = self.frames[-1]
+            elif type(fr) is DiscardFrame:
+                p, n = fr.player, fr.left
                 x = g.index[action.card]
                 self.hand[p].remove(x)
                 self.disc[p].append(x)
@@ -735,16 +820,16 @@ class VsState(State):
                 if n <= 1 or not self.hand[p]:
                     self.frames.pop()
                 else:
-                    self.frames[-1] = (F_DISCARD, p, n - 1)
-            elif kind == F_SEARCH:
-                p = self.frames.pop()[1]
+                    self.frames[-1] = DiscardFrame(p, n - 1)
+            elif kind is SearchFrame:
+                p = self.frames.pop().player
                 x = g.index[action.card]
                 self.deck[p].remove(x)
                 self.hand[p].append(x)
                 self.rng.shuffle(self.deck[p])
                 ev.append(Event("search", {"player": p, "card": action.card}))
             else:
-                p = self.frames.pop()[1]
+                p = self.frames.pop().player
                 x = g.index[action.card]
                 self.disc[p].remove(x)
                 self.hand[p].append(x)
@@ -775,7 +860,7 @@ class VsState(State):
             if g.cost[c] == 0 and g.extra[c] < 0:
                 self._place(p, c, mask, ev)
             else:
-                self.frames.append((F_PAY, p, c, mask, g.cost[c], g.extra[c]))
+                self.frames.append(PayFrame(p, c, mask, g.cost[c], g.extra[c]))
         elif t is A.Change:
             p = self.turn
             fld = self.field[p]
@@ -805,8 +890,8 @@ class VsState(State):
                 )
             )
             for eid in effects:
-                self.effq.append((p, eid, ctx, c))
-            self.effq.append((p, -1, ctx, c))
+                self.effq.append(Work(p, eid, ctx, c))
+            self.effq.append(Work(p, -1, ctx, c))
             if t is A.PlayReact:
                 self.step = RESOLVE if self.step == REACT1 else ENDSKILL
         elif t is A.Pass:
@@ -865,7 +950,10 @@ class VsState(State):
         return card.skills[k].name  # type: ignore[union-attr]
 
     def _apply_target(self, a: Any, ev: list[Event]) -> None:
-        _, _, op, t, _ = self.frames.pop()
+        fr = self.frames.pop()
+        if type(fr) is not TargetFrame:
+            raise TypeError(f"a target is chosen for a target frame, not {fr!r}")
+        op, t = fr.op, fr.target
         if op == OP_BOUNCE:
             self._leave(t, a.slot, True, ev, "bounce")
         elif op == OP_DESTROY:
@@ -889,7 +977,7 @@ class VsState(State):
             for p in (tp, 1 - tp):
                 f = self.field[p]
                 if not f[0] and (f[1] or f[2]):
-                    self.frames.append((F_PROMOTE, p))
+                    self.frames.append(PromoteFrame(p))
                     break
             if self.frames:
                 return
@@ -983,7 +1071,7 @@ class VsState(State):
                 ev.append(Event("one_more", {"player": tp}))
         for eid, if_weak in effects:
             if hit or not if_weak:
-                self.effq.append((tp, eid, CTX_PLAIN, self.sk_c))
+                self.effq.append(Work(tp, eid, CTX_PLAIN, self.sk_c))
 
     def _damage_steps(self) -> dict[str, Any]:
         """How the declared skill's damage was made, for the damage event (VS-SKILL-3).
@@ -1062,7 +1150,7 @@ class VsState(State):
     def _run_effect(self, p: int, eid: int, ctx: int, src: int, ev: list[Event]) -> None:
         g = self._game
         op, who, amount, mode, filt, kf, _ = g.effects[eid]
-        t = p if who == 0 else 1 - p
+        t = p if who == WHO_SELF else 1 - p
         card = g.ids[src]
         if op == OP_HEAL:
             self._hp_change(t, amount, ev, "effect", {"card": card})
@@ -1072,7 +1160,7 @@ class VsState(State):
             self._draw(t, amount, ev)
         elif op == OP_DISCARD:
             if self.hand[t]:
-                self.frames.append((F_DISCARD, t, min(amount, len(self.hand[t]))))
+                self.frames.append(DiscardFrame(t, min(amount, len(self.hand[t]))))
         elif op == OP_DISCARD_RANDOM:
             hand = self.hand[t]
             for _ in range(min(amount, len(hand))):
@@ -1081,7 +1169,7 @@ class VsState(State):
                 ev.append(Event("discard", {"player": t, "card": g.ids[x], "random": True}))
         elif op in (OP_BOUNCE, OP_DESTROY, OP_SWAP):
             if self._targets(t, op, filt):
-                self.frames.append((F_TARGET, p, op, t, filt))
+                self.frames.append(TargetFrame(p, op, t, filt))
             else:
                 ev.append(
                     Event(
@@ -1111,7 +1199,7 @@ class VsState(State):
             ev.append(Event("negate", {"player": p, "card": card}))
         elif op == OP_SEARCH:
             if any(self._kind_ok(x, kf) for x in self.deck[t]):
-                self.frames.append((F_SEARCH, t, kf))
+                self.frames.append(SearchFrame(t, kf))
             else:
                 self.rng.shuffle(self.deck[t])
                 ev.append(
@@ -1122,7 +1210,7 @@ class VsState(State):
                 )
         elif op == OP_RECOVER:
             if any(self._kind_ok(x, kf) for x in self.disc[t]):
-                self.frames.append((F_RECOVER, t, kf))
+                self.frames.append(RecoverFrame(t, kf))
             else:
                 ev.append(
                     Event(
@@ -1148,23 +1236,22 @@ class VsState(State):
             return IllegalActionError("VS-COMP-1", f"'{action}': no card with id '{card}'")
         if self.frames:
             fr = self.frames[-1]
-            kind = fr[0]
-            want = FRAME_NAMES[kind]
-            if kind == F_PAY:
-                if fr[5] >= 0:
+            want = FRAME_NAMES[type(fr)]
+            if type(fr) is PayFrame:
+                if fr.extra >= 0:
                     return IllegalActionError(
                         "VS-RULE-ULT",
                         f"'{action}': first pay the extra cost, a persona named "
-                        f"{g.names[fr[5]]} from hand or field (even inside a stack)",
+                        f"{g.names[fr.extra]} from hand or field (even inside a stack)",
                     )
-                if t is A.PayField and fr[3] >= 0 and fr[3] >> action.slot & 1:
+                if t is A.PayField and fr.mask >= 0 and fr.mask >> action.slot & 1:
                     return IllegalActionError(
                         "VS-FUSE-1", f"'{action}': a fusion material cannot pay the cost"
                     )
                 if t in (A.PayHand, A.PayField):
                     return IllegalActionError(
                         "VS-FIELD-1"
-                        if fr[3] < 0 and self._free_after(fr[1], 0) == 0
+                        if fr.mask < 0 and self._free_after(fr.player, 0) == 0
                         else "VS-SUMMON-1",
                         f"'{action}': cannot pay with that now; legal: "
                         + ", ".join(str(a) for a in self.legal_actions()),
@@ -1173,10 +1260,10 @@ class VsState(State):
                     "VS-SUMMON-1",
                     f"'{action}': a cost is being paid; pay hand ID or pay field SLOT",
                 )
-            if kind == F_PROMOTE:
+            if type(fr) is PromoteFrame:
                 return IllegalActionError(
                     "VS-RULE-LOSEMAIN",
-                    f"'{action}': player {fr[1] + 1} must first promote a sub to main",
+                    f"'{action}': player {fr.player + 1} must first promote a sub to main",
                 )
             return IllegalActionError(
                 "VS-COMP-2",
@@ -1247,7 +1334,7 @@ class VsState(State):
                 return IllegalActionError(
                     "VS-COMP-2", f"'{action}': {action.card} is not a React card"
                 )
-            if g.timing[c] != (0 if step == REACT1 else 1):
+            if g.timing[c] != (DECLARATION if step == REACT1 else RESOLUTION):
                 return IllegalActionError(
                     "VS-SKILL-1", f"'{action}': that React is for the other window"
                 )
@@ -1305,10 +1392,10 @@ class VsState(State):
 
     def _frame_json(self, fr: Frame) -> list[Any]:
         g = self._game
-        if fr[0] == F_PAY:
-            _, p, c, mask, rem, extra = fr
+        if type(fr) is PayFrame:
+            p, c, mask, rem, extra = fr
             return ["pay", p, g.ids[c], mask, rem, g.names[extra] if extra >= 0 else None]
-        return [FRAME_NAMES[fr[0]], *fr[1:]]
+        return [FRAME_NAMES[type(fr)], *fr]
 
     def _public(self) -> dict[str, Any]:
         g = self._game
@@ -1397,19 +1484,19 @@ class VsState(State):
         s.dmg = int(data["dmg"])
         frames: list[Frame] = []
         for fr in data["frames"]:
-            kind = FRAME_NAMES.index(fr[0])
-            if kind == F_PAY:
+            kind = FRAME_TYPES[fr[0]]
+            if kind is PayFrame:
                 extra = game.names.index(fr[5]) if fr[5] is not None else -1
-                frames.append((F_PAY, int(fr[1]), ix[fr[2]], int(fr[3]), int(fr[4]), extra))
+                frames.append(PayFrame(int(fr[1]), ix[fr[2]], int(fr[3]), int(fr[4]), extra))
             else:
-                frames.append((kind, *(int(x) for x in fr[1:])))
+                frames.append(kind(*(int(x) for x in fr[1:])))
         s.frames = frames
         n_eff = len(game.effects)
         effq: list[Work] = []
         for p, e, c, x in data["effq"]:
             if not -1 <= e < n_eff or c not in (CTX_PLAIN, CTX_REACT, CTX_SUPPORT):
                 raise RecordError(f"vs state: unknown effect {e} or context {c}")
-            effq.append((int(p), int(e), int(c), ix[x]))
+            effq.append(Work(int(p), int(e), int(c), ix[x]))
         s.effq = effq
         s.winner = int(data["winner"])
         pcs = data["player_cards"]
@@ -1447,7 +1534,7 @@ class VsState(State):
 
     def limbo(self, p: int) -> list[int]:
         """Cards of ``p`` between zones: a persona being paid for, a Support/React resolving."""
-        out = [fr[2] for fr in self.frames if fr[0] == F_PAY and fr[1] == p]
+        out = [fr.card for fr in self.frames if type(fr) is PayFrame and fr.player == p]
         out += [x for q, e, _, x in self.effq if e < 0 and q == p]
         return out
 

@@ -127,7 +127,8 @@ _SIMPLE: dict[type, str] = {
 
 
 def _label(state: VsState, action: Any) -> str:
-    from velvet.vs.state import F_PAY, F_TARGET, OP_BOUNCE, OP_DESTROY
+    from velvet.vs.game import OP_BOUNCE, OP_DESTROY
+    from velvet.vs.state import PayFrame, TargetFrame
 
     g = state.game
     t = type(action)
@@ -164,16 +165,16 @@ def _label(state: VsState, action: Any) -> str:
     if t is A.First:
         return _first_label(state, action.index)
     frame = state.frames[-1] if state.frames else None
-    if t is A.Target and frame is not None and frame[0] == F_TARGET:
-        op, who = frame[2], action.player
+    if t is A.Target and type(frame) is TargetFrame:
+        op, who = frame.op, action.player
         chosen = _persona(state, who, action.slot, me)
         if op == OP_BOUNCE:
             return f"Return {chosen}{_under(state, who, action.slot)} to its owner's hand"
         if op == OP_DESTROY:
             return f"Send {chosen}{_under(state, who, action.slot)} to the discard pile"
         return f"Swap {_persona(state, who, 0, me)} with {chosen}"
-    if frame is not None and frame[0] == F_PAY:
-        _, _, c, _, left, extra = frame
+    if type(frame) is PayFrame:
+        _, c, _, left, extra = frame
         if extra >= 0:
             why = f"as the named cost of {_name(g, c)}"
         else:
