@@ -30,7 +30,7 @@ from velvet.vs.cards import (
     build_card_set,
 )
 
-RULES_VERSION = "vs-1.0"
+RULES_VERSION = "vs-1.1"
 DECK_SIZE = 40
 MAX_COPIES = 2
 
