@@ -63,7 +63,7 @@ def test_render_shows_fusion_stacks_and_pending_defender() -> None:
     act(s, "end", "skill m 007 0")
     out = text_of(s.view(0))
     assert "Koropokkur" in out and "fused over: Pixie, Arsène" in out
-    assert "declaration React window" in out and "player 2 (defending)" in out
+    assert "declaration React window" in out and "Player 2 (defending)" in out
     assert "Makarakarn" not in out
     assert "Makarakarn" in text_of(s.view(1))
 
@@ -77,3 +77,27 @@ def test_event_lines_and_labels() -> None:
     view = s.view(s.current_player)
     for action in s.legal_actions():
         assert action_label(action, view)
+
+
+def test_render_and_event_lines_show_names_not_raw_ids() -> None:
+    from tests.vs.helpers import act, position
+
+    # Player 1 planned Desperado (a Support modifier); Player 2 answers with Rakukaja.
+    s = position(
+        hands=(["017"], ["045"]),
+        fields=((["001", "008"], (), ()), (["033"], (), ())),
+        hp=(20, 30),
+    )
+    events = act(s, "support 017", "end", "skill m 008 0", "react 045")
+    for viewer in (0, 1):
+        out = text_of(s.view(viewer))
+        assert "[[" not in out and "card=" not in out and "player=" not in out
+        assert "Desperado" in out and "Rakukaja" in out
+        for ident in ("017", "045", "008", "033"):
+            assert ident not in out
+    for event in events:
+        line = event_line(event, G)
+        assert "=" not in line and line.endswith(".")
+        assert "Player" in line or line.startswith("The skill"), line
+    view = s.view(0)
+    assert action_label(G.parse_action("pass"), view, G) == "Play no React"

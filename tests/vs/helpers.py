@@ -6,9 +6,8 @@ import random
 from collections.abc import Sequence
 
 from velvet.engine.core import Event
-from velvet.engine.rng import Rng
 from velvet.vs.game import VsGame, load_vs_game
-from velvet.vs.state import PLAN, VsState
+from velvet.vs.state import DECLARE, PLAN, VsState
 
 FILLER = "006"  # Bicorn: a plain cost-1 persona used to pad decks and hands
 
@@ -28,28 +27,38 @@ def position(
     step: int = PLAN,
     more_used: bool = False,
     seed: int = 1,
+    game: VsGame | None = None,
 ) -> VsState:
-    """A state with exactly these zones (card ids); decks default to 10 fillers each."""
-    g = game()
-    ix = g.index
-    s = VsState.blank(g)
-    s.rng = Rng(seed)
-    s.pcs = ("p5", "p4")
-    s.turn = turn
-    s.step = step
-    s.more_used = more_used
-    s.hp = list(hp)
+    """``VsGame.position`` with zones as card ids (decks listed bottom first, as stored).
+
+    Decks default to 10 fillers each.
+    """
     if decks is None:
         decks = ([FILLER] * 10, [FILLER] * 10)
-    s.hand = [[ix[c] for c in h] for h in hands]
-    s.deck = [[ix[c] for c in d] for d in decks]
-    s.disc = [[ix[c] for c in d] for d in discards]
-    s.field = [[tuple(ix[c] for c in st) for st in f] for f in fields]
-    s.decklists = (
-        tuple(sorted(s.zones(0).elements())),
-        tuple(sorted(s.zones(1).elements())),
-    )
-    return s
+    players = []
+    for p in (0, 1):
+        main, *subs = [list(st) for st in fields[p]]
+        while subs and not subs[-1]:
+            subs.pop()
+        players.append(
+            {
+                "player_card": ("p5", "p4")[p],
+                "hp": hp[p],
+                "hand": list(hands[p]),
+                "deck": list(decks[p])[::-1],
+                "discard": list(discards[p]),
+                "main": main,
+                "subs": subs,
+            }
+        )
+    spec = {
+        "players": players,
+        "turn": turn + 1,
+        "step": {PLAN: "planning", DECLARE: "skill"}[step],
+        "one_more": more_used,
+        "seed": seed,
+    }
+    return (game or load_vs_game()).position(spec)  # type: ignore[no-any-return]
 
 
 def act(state: VsState, *texts: str) -> list[Event]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tests.vs.helpers import act, disc_ids, field_ids, hand_ids, kinds, legal, position
-from velvet.vs.state import TURN_CAP
+from velvet.vs.state import DECLARE, TURN_CAP
 
 E = ((), (), ())
 
 
 def test_on_play_ability_runs_when_summoned_and_fused() -> None:
-    # rule: VS-SUMMON-1, VS-FUSE-1
+    # rule: VS-FIELD-2
+    # on-play abilities work as the persona is summoned or fused
     s = position(hands=(["002", "006", "002"], []), hp=(20, 30), fields=((["001"], ["003"], ()), E))
     act(s, "summon 002", "pay hand 006")
     assert s.hp[0] == 22
@@ -33,7 +34,6 @@ def test_heal_never_goes_above_starting_hp() -> None:
 
 def test_search_takes_a_card_and_shuffles() -> None:
     s = position(hands=(["041"], []), decks=(["015", "002", "016", "028"], []), turn=0)
-    s.field[0][0] = ()
     act(s, "support 041")
     assert legal(s) == {"search 002", "search 028"}
     act(s, "search 028")
@@ -82,9 +82,10 @@ def test_discard_effects(card: str, hp: int, left: int) -> None:
 def test_bounce_main_forces_a_promotion_by_its_owner() -> None:
     # rule: VS-RULE-LOSEMAIN, VS-FUSE-3
     s = position(
-        hands=([], ["050"]), fields=((["010", "013"], ["003"], ["004"]), (["026"], (), ()))
+        hands=([], ["050"]),
+        fields=((["010", "013"], ["003"], ["004"]), (["026"], (), ())),
+        step=DECLARE,
     )
-    s.step = 1  # DECLARE
     act(s, "skill m 013 0", "react 050", "target p0 m")
     assert hand_ids(s, 0) == ["013"] and disc_ids(s, 0) == ["010"]
     assert s.current_player == 0 and legal(s) == {"promote s1", "promote s2"}
@@ -92,7 +93,14 @@ def test_bounce_main_forces_a_promotion_by_its_owner() -> None:
 
 def test_turn_cap_ends_in_a_draw() -> None:
     # rule: VS-END-2
-    s = position(hands=(["006"] * 5, ["006"] * 5))
-    s.turn_no = TURN_CAP
+    s = position(hands=(["006"] * 5, ["006"] * 5)).game.position(
+        {
+            "players": [
+                {"hand": ["Bicorn"] * 5, "deck": ["Bicorn"] * 5},
+                {"hand": ["Bicorn"] * 5, "deck": ["Bicorn"] * 5},
+            ],
+            "turn_number": TURN_CAP,
+        }
+    )
     act(s, "end")
     assert s.is_terminal() and s.returns() == [0.5, 0.5] and "turn cap" in s.outcome_text()

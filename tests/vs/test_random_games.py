@@ -22,9 +22,12 @@ def check_invariants(s: VsState, hp_before: list[int], events: list) -> None:  #
         assert sum(s.zones(p).values()) == 40
         delta = sum(e.data["amount"] for e in events if e.kind == "heal" and e.data["player"] == p)
         delta -= sum(
-            e.data["amount"] for e in events if e.kind == "damage" and e.data["player"] == p
+            e.data["amount"] - e.data["excess"]
+            for e in events
+            if e.kind == "damage" and e.data["player"] == p
         )
         assert s.hp[p] == hp_before[p] + delta, "HP changed without a damage or heal event"
+        assert s.hp[p] >= 0, "HP below 0: the excess damage is lost"
         tops = [st[-1] for st in s.field[p] if st]
         assert len(s.field[p]) == 3 and len(tops) <= 3
         names = [G.name_of[c] for c in tops]

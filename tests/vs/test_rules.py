@@ -199,7 +199,7 @@ def test_fuse_places_hand_card_on_top_paying_its_full_cost() -> None:
     # rule: VS-FUSE-1
     s = position(hands=(["007", "006", "003"], []), fields=((["001"], ["002"], ()), E))
     act(s, "fuse 007 s1")
-    assert s.frames[-1][4] == 2  # the materials pay nothing
+    assert s.frames[-1].left == 2  # type: ignore[union-attr]  # the materials pay nothing
     assert "pay field s1" not in legal(s)  # a material cannot pay
     act(s, "pay hand 006", "pay hand 003")
     assert field_ids(s, 0) == [["001"], ["002", "007"], []]
@@ -258,12 +258,12 @@ def test_cannot_fuse_into_a_copy_of_itself() -> None:
 def test_repeated_abilities_in_a_stack_stack() -> None:
     # rule: VS-FUSE-5
     # Jack Frost (Resist Ice -2) fused under Koropokkur (Resist Ice -2): -4 to ice.
-    s = position(fields=((["007"], (), ()), (["004", "007"], (), ())), step=DECLARE, turn=0)
-    s.field[0][0] = (s.game.index["032"],)  # attacker: Kintoki-Douji, Bufu ice 2
+    # attacker: Kintoki-Douji, Bufu ice 2
+    s = position(fields=((["032"], (), ()), (["004", "007"], (), ())), step=DECLARE, turn=0)
     act(s, "skill m 032 0", "pass")
     assert s.hp[1] == 30  # 2 - 2 - 2 -> 0
-    s = position(fields=((["013"], (), ()), (["004", "007"], (), ())), step=DECLARE)
-    s.field[0][0] = (s.game.index["007"],)  # Bufu ice 4 against -2 -2
+    # Bufu ice 4 against -2 -2
+    s = position(fields=((["007"], (), ()), (["004", "007"], (), ())), step=DECLARE)
     act(s, "skill m 007 0", "pass")
     assert s.hp[1] == 30
     s = position(fields=((["007"], (), ()), (["004"], (), ())), step=DECLARE)
@@ -391,13 +391,12 @@ def test_declared_skill_resolves_after_a_react_swaps_the_attackers_main(tmp_path
         encoding="utf-8",
     )
     g = load_vs_game([custom])
-    s = position(fields=((["010"], ["003"], ()), (["026"], (), ())), step=DECLARE)
-    s._game = g
-    ix = g.index
-    s.hand[1] = [ix["901"]]
-    s.field = [
-        [tuple(ix[c] for c in st) for st in f] for f in ((["010"], ["003"], ()), (["026"], (), ()))
-    ]
+    s = position(
+        hands=([], ["901"]),
+        fields=((["010"], ["003"], ()), (["026"], (), ())),
+        step=DECLARE,
+        game=g,
+    )
     act(s, "skill m 010 0", "react 901", "target p0 s1")
     assert field_ids(s, 0)[0] == ["003"]
     # Garu (wind 4) still resolves, not Jack-o'-Lantern's Agi, and hits Izanagi's weakness
@@ -425,8 +424,8 @@ def test_reacts_modify_first_then_turn_player_orders_the_rest() -> None:
     # React first: 4 - 2 = 2. Then x2 (support) and -1? none here: only one non-React -> applied.
     assert s.hp[1] == 30 - 4
     # Two different non-React modifiers: the turn player orders them.
+    # defender Shiisaa: Resist Physical -1
     s = position(hands=(["017"], []), fields=((["008"], (), ()), (["008"], (), ())), hp=(10, 30))
-    s.field[1][0] = (s.game.index["008"],)  # defender Shiisaa: Resist Physical -1
     act(s, "support 017", "end", "skill m 008 0", "pass")
     assert s.step == ORDER and s.current_player == 0
     assert legal(s) == {"first 0", "first 1"}
@@ -583,6 +582,9 @@ def test_cannot_draw_required_cards_loses() -> None:
     s = position(hands=(["006"] * 5, []), decks=([], ["006"] * 10))
     act(s, "end")
     assert not s.is_terminal()  # a hand of 5 needs no draw
+    s = position(hands=(["006", "006"], []), decks=(["006"] * 3, ["006"] * 10))
+    act(s, "end")  # exactly the 3 cards needed: no loss
+    assert not s.is_terminal() and len(s.hand[0]) == 5 and not s.deck[0]
 
 
 def test_draw_effect_from_short_deck_is_not_a_loss() -> None:
@@ -678,7 +680,7 @@ def test_ultimate_needs_the_named_persona_from_hand() -> None:
     act(s, "summon 014")
     assert legal(s) == {"pay hand 001"}
     act(s, "pay hand 001")
-    assert s.frames[-1][4] == 5
+    assert s.frames[-1].left == 5  # type: ignore[union-attr]
     act(s, *["pay hand 006"] * 5)
     assert field_ids(s, 0)[0] == ["014"]
     s = position(hands=(["014", *["006"] * 6], []))
@@ -746,3 +748,51 @@ def test_fusing_an_ultimate_cannot_pay_with_a_material_top() -> None:
     s = position(hands=(hand, []), fields=((["001", "002"], (), ()), E))
     act(s, "fuse 014 m", "pay stack m 001", *["pay hand 006"] * 5)
     assert field_ids(s, 0) == [["002", "014"], [], []]
+
+
+def test_ultimate_takes_the_named_card_from_the_top_of_a_stack() -> None:
+    # rule: VS-RULE-ULT
+    # Arsène fused on top of Pixie: only Arsène leaves; Pixie stays as the main persona.
+    s = position(hands=(["014", *["006"] * 5], []), fields=((["002", "001"], (), ()), E))
+    act(s, "summon 014")
+    assert legal(s) == {"pay field m", "pay stack m 001"}
+    act(s, "pay stack m 001")
+    assert field_ids(s, 0)[0] == ["002"] and disc_ids(s, 0) == ["001"]
+    act(s, *["pay hand 006"] * 5)
+    assert field_ids(s, 0) == [["002"], ["014"], []]
+    # The card under it may not become a second persona of a name already on the field.
+    s = position(hands=(["014", *["006"] * 5], []), fields=((["002", "001"], ["002"], ()), E))
+    act(s, "summon 014")
+    assert legal(s) == {"pay field m"}
+    assert illegal_rule(s, "pay stack m 001") == "VS-RULE-ULT"
+
+
+@pytest.mark.parametrize(
+    ("card", "rival", "playable"),
+    [
+        ("019", (["026"], (), ()), False),  # Hold Up swaps the rival's main: no sub, no swap
+        ("019", (["026"], ["028"], ()), True),
+        ("018", (["026"], (), ()), False),  # Trickster's Escape bounces a rival sub
+        ("018", (["026"], (), ["028"]), True),
+    ],
+)
+def test_a_support_needs_something_to_choose(card: str, rival: tuple, playable: bool) -> None:  # type: ignore[type-arg]
+    # rule: VS-PLAN-1, VS-SUPPORT-1
+    s = position(hands=([card, "006"], []), fields=((["001"], (), ()), rival))
+    assert (f"support {card}" in legal(s)) is playable
+    if not playable:
+        assert illegal_rule(s, f"support {card}") == "VS-PLAN-1"
+    else:
+        act(s, f"support {card}")
+        assert s.frames and s.current_player == 0  # the choice is the player's
+
+
+def test_a_search_support_needs_a_card_to_find() -> None:
+    # rule: VS-PLAN-1
+    # Junes Sale (041) searches the deck for a persona: none there, so it stays in hand.
+    s = position(hands=(["041"], []), decks=(["015", "016"], []))
+    assert "support 041" not in legal(s)
+    assert illegal_rule(s, "support 041") == "VS-PLAN-1"
+    s = position(hands=(["041"], []), decks=(["015", "002"], []))
+    act(s, "support 041")
+    assert legal(s) == {"search 002"}

@@ -84,17 +84,23 @@ def test_first_player_seeded_random_or_chosen() -> None:
         G.new_state(cfg, 1)
 
 
-def test_setup_uses_the_state_rng_only() -> None:
-    # rule: VS-SETUP-2
+def test_hands_are_dealt_before_the_first_player_is_drawn() -> None:
+    # rule: VS-SETUP-2, VS-SETUP-4
+    # Both shuffles (38 draws each) come first, then the first player's draw: scripting
+    # that last draw decides who begins, and each hand is the starter plus the deck's top 4.
     cfg = G.default_config()
-    s = VsState.setup(
-        G,
-        ["p5", "p4"],
-        [[G.index[c] for c in cfg["players"][p]["deck"]] for p in (0, 1)],
-        0,
-        Rng(3, script=[0] * 78),
-    )
-    assert s.turn == 0 and len(s.hand[0]) == 5
+    decks = [[G.index[c] for c in cfg["players"][p]["deck"]] for p in (0, 1)]
+    for first in (0, 1):
+        rng = Rng(3, script=[0] * 76 + [first])
+        s = VsState.setup(G, ["p5", "p4"], [d[:] for d in decks], None, rng)
+        assert s.turn == first and rng.scripted == ()
+        for p, starter in ((0, "001"), (1, "026")):
+            deck = decks[p][:]
+            deck.remove(G.index[starter])
+            for i in range(len(deck) - 1, 0, -1):  # the shuffle with every draw scripted 0
+                deck[i], deck[0] = deck[0], deck[i]
+            assert s.hand[p] == [G.index[starter], *deck[:-5:-1]]
+            assert s.deck[p] == deck[:-4]
 
 
 @pytest.mark.parametrize(
@@ -261,3 +267,19 @@ def test_card_text_and_lists() -> None:
 def test_game_is_cached_and_independent_of_consumers() -> None:
     assert load_vs_game() is G
     assert isinstance(G, VsGame) and G.name == "vs" and G.num_players == (2,)
+
+
+@pytest.mark.parametrize(("copies", "ok"), [(2, True), (3, False)])
+def test_deck_copy_limit_at_the_boundary(copies: int, ok: bool) -> None:
+    # rule: VS-DECK-1
+    cfg = G.default_config()
+    rest = [x for x in cfg["players"][0]["deck"] if x not in ("001", "002")]
+    pad = [x for x in G.ids if G.kind[G.index[x]] == 0 and x not in rest and x > "026"]
+    deck = ["001", *["002"] * copies, *rest, *pad][:40]
+    assert len(deck) == 40 and deck.count("002") == copies
+    cfg["players"][0]["deck"] = deck
+    if ok:
+        assert G.new_state(cfg, 1).decklists[0].count(G.index["002"]) == copies
+    else:
+        with pytest.raises(DeckError, match="3 cards named Pixie; at most 2"):
+            G.new_state(cfg, 1)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 
 import pytest
 
 from tests.vs.helpers import position, random_position
-from velvet.engine.errors import IllegalActionError, InvalidActionError, RecordError
+from velvet.engine.errors import ConfigError, IllegalActionError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
 from velvet.vs.game import load_vs_game
@@ -138,3 +139,51 @@ def test_determinize_samples_hidden_cards() -> None:
         G.determinize(s.view(1), 0, Rng(1))
     hands = {tuple(sorted(G.determinize(s.view(0), 0, Rng(i)).hand[1])) for i in range(10)}
     assert len(hands) > 1
+
+
+def custom_config(open_lists: bool | None = None) -> dict:  # type: ignore[type-arg]
+    """Built-in decks with one card changed each: custom decks, private unless opened."""
+    cfg = G.default_config("p5", "p4")
+    for player, (out, into) in zip(cfg["players"], (("002", "003"), ("032", "001")), strict=True):
+        player["deck"].remove(out)
+        player["deck"].append(into)
+    if open_lists is not None:
+        cfg["open_decklists"] = open_lists
+    return cfg
+
+
+def test_a_custom_decklist_is_seen_by_its_owner_only() -> None:
+    builtin = G.new_state(G.default_config("p5", "p4"), 3)
+    assert all(builtin.view(0)["decklists"]) and builtin.open_lists == (True, True)
+    s = G.new_state(custom_config(), 3)
+    for p in (0, 1):
+        view = s.view(p)
+        assert view["decklists"][1 - p] is None
+        assert view["decklists"][p] == [G.ids[c] for c in s.decklists[p]]
+    opened = G.new_state(custom_config(True), 3)
+    assert opened.view(0)["decklists"][1] == [G.ids[c] for c in opened.decklists[1]]
+    with pytest.raises(ConfigError, match="open_decklists"):
+        G.new_state(custom_config(1), 3)  # type: ignore[arg-type]
+
+
+def test_determinize_samples_a_private_deck_from_the_card_pool() -> None:
+    s = G.new_state(custom_config(), 5)
+    r = random.Random(5)
+    for _ in range(30):
+        legal = s.legal_actions()
+        s.apply(legal[r.randrange(len(legal))])
+    me = s.current_player if s.current_player in (0, 1) else 0
+    rival = 1 - me
+    samples = [G.determinize(s.view(me), me, Rng(i)) for i in range(12)]
+    for d in samples:
+        assert d.view(me) == s.view(me)
+        zones = d.zones(rival)
+        assert sum(zones.values()) == 40 and zones == Counter(d.decklists[rival])
+        starter = G.index[G.players[s.pcs[rival]].starter]
+        assert zones[starter] >= 1  # the rival's VS starter is in every guess
+        names = Counter(G.name_of[c] for c in zones.elements())
+        assert max(names.values()) <= 2  # VS-DECK-1
+    # The guesses differ and use cards the rival's real deck does not hold.
+    real = set(s.decklists[rival])
+    assert len({tuple(sorted(d.hand[rival] + d.deck[rival])) for d in samples}) > 1
+    assert any(set(d.decklists[rival]) - real for d in samples)

@@ -59,9 +59,10 @@ def renderer_for(game: Game[Any]) -> Renderer:
     label: Any = getattr(module, "action_label", _plain_label)
     if "game" in inspect.signature(label).parameters:
         label = partial(label, game=game)  # names come from the cards being played
-    return Renderer(
-        module.render, getattr(module, "event_line", _plain_event), label, hides_hands=hides
-    )
+    line: Any = getattr(module, "event_line", _plain_event)
+    if "game" in inspect.signature(line).parameters:
+        line = partial(line, game=game)
+    return Renderer(module.render, line, label, hides_hands=hides)
 
 
 def as_json(view: View) -> str:

@@ -3,7 +3,8 @@
 ``render`` draws both players' HP, fields with their fusion stacks, pile
 sizes, the viewer's own hand with full card text, the step and the pending
 decision. It works from ``view(player)`` only, so the opponent's hand cannot
-be shown: the view does not hold it.
+be shown: the view does not hold it. Every word about cards, actions and
+events comes from the game (``describe_card``, ``action_label``, ``event_text``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from velvet.engine.core import Event
-from velvet.vs import actions as A
-from velvet.vs.cards import card_text
-from velvet.vs.game import VsGame
+from velvet.engine.core import Event, player_name
+from velvet.vs.game import MODES, VsGame, load_vs_game
+from velvet.vs.state import VsState
+from velvet.vs.words import card_name, mod_text
 
 HIDES_HANDS = True
 
@@ -43,42 +44,38 @@ PENDING = {
 }
 
 
-def _name(game: VsGame, ident: str) -> str:
-    return game.card(ident).name if ident in game.index else ident
-
-
 def pending_text(view: dict[str, Any], game: VsGame | None = None) -> str:
     """Who decides what, in words."""
     if view["winner"] != -1:
         return "nobody: the game is over"
-    who = view["current_player"]
+    who = player_name(view["current_player"])
     if view["frames"]:
         frame = view["frames"][-1]
         kind = frame[0]
-        text = f"player {who + 1} must {PENDING.get(kind, kind)}"
+        text = f"{who} must {PENDING.get(kind, kind)}"
         if kind == "pay" and game is not None:
             _, _, card, _, left, extra = frame
-            text += f" for {_name(game, card)}: {left} left"
+            text += f" for {card_name(game, card)}: {left} left"
             if extra:
                 text += f", first a persona named {extra}"
         return text
     step = view["step"]
     if step == "planning":
-        return f"player {who + 1} plans (summon, fuse, change, supports) or ends the step"
+        return f"{who} plans (summon, fuse, change, supports) or ends the step"
     if step == "declare":
-        return f"player {who + 1} declares a skill or none"
+        return f"{who} declares a skill or none"
     if step.startswith("react"):
-        return f"player {who + 1} (defending) may play one React or pass"
+        return f"{who} (defending) may play one React or pass"
     if step == "order":
-        return f"player {who + 1} orders the damage modifiers"
-    return f"player {who + 1} to act"
+        return f"{who} orders the damage modifiers"
+    return f"{who} to act"
 
 
 def _stack(game: VsGame, stack: list[str]) -> str:
     if not stack:
         return "—"
-    top = _name(game, stack[-1])
-    under = [_name(game, c) for c in reversed(stack[:-1])]
+    top = card_name(game, stack[-1])
+    under = [card_name(game, c) for c in reversed(stack[:-1])]
     return top + (f"  [fused over: {', '.join(under)}]" if under else "")
 
 
@@ -95,113 +92,66 @@ def _player_panel(view: dict[str, Any], game: VsGame, p: int) -> Panel:
     discard = view["discard"][p]
     table.add_row(
         "discard",
-        f"{len(discard)} cards" + (f" (top: {_name(game, discard[-1])})" if discard else ""),
+        f"{len(discard)} cards" + (f" (top: {card_name(game, discard[-1])})" if discard else ""),
     )
     you = " (you)" if p == view["viewer"] else ""
     turn = " — their turn" if view["turn"] == p else ""
-    pc = view["player_cards"][p]
-    title = f"Player {p + 1}{you}: {game.players[pc].name if pc in game.players else pc}{turn}"
+    title = f"{player_name(p)}{you}: {card_name(game, view['player_cards'][p])}{turn}"
     return Panel(table, title=Text(title), expand=True)
+
+
+def _mods(game: VsGame, mods: list[list[Any]]) -> str:
+    """ "-2 (Tetrakarn), x2 (Desperado)" from a view's [mode, amount, card id] rows."""
+    return ", ".join(
+        f"{mod_text(MODES[int(m)], int(a))} ({card_name(game, str(src))})" for m, a, src in mods
+    )
 
 
 def render(view: dict[str, Any], game: VsGame) -> RenderableType:
     """The board as one player sees it."""
     parts: list[RenderableType] = []
     step = STEP_LABELS.get(view["step"], view["step"])
-    head = f"Turn {view['turn_no']} — player {view['turn'] + 1}'s {step}"
+    head = f"Turn {view['turn_no']} — {player_name(view['turn'])}'s {step}"
     if view["more_used"]:
         head += " (1 MORE)"
     parts.append(Text(head, style="bold"))
     if view["skill"] is not None:
         _, ident, k = view["skill"]
-        card = game.card(ident)
-        skill = card.skills[k]  # type: ignore[union-attr]
+        info = game.describe_card(ident)
+        skill = info.data["skills"][k]
         parts.append(
-            Text(f"Declared: {skill.name} ({skill.type}, {skill.damage}) from {card.name}")
+            Text(f"Declared: {skill['name']} ({skill['type']}, {skill['damage']}) of {info.name}")
         )
     for key, label in (("rmods", "React modifiers"), ("tmods", "this turn's modifiers")):
         if view[key]:
-            parts.append(Text(f"{label}: {view[key]}"))
+            parts.append(Text(f"{label}: {_mods(game, view[key])}"))
     if view["negated"]:
         parts.append(Text("The skill's damage is negated."))
     me = view["viewer"]
     parts.append(_player_panel(view, game, 1 - me))
     parts.append(_player_panel(view, game, me))
     hand = Table(title=f"Your hand ({len(view['hand'])})", show_lines=False)
-    hand.add_column("id")
     hand.add_column("name", style="bold")
+    hand.add_column("kind")
     hand.add_column("text")
     for ident in view["hand"]:
-        card = game.card(ident)
-        hand.add_row(Text(ident), Text(card.name), Text(card_text(card)))
+        info = game.describe_card(ident)
+        hand.add_row(Text(info.name), Text(info.kind), Text(" ".join(info.lines)))
     parts.append(hand)
     parts.append(Text("Pending: " + pending_text(view, game), style="cyan"))
     return Group(*parts)
 
 
-def event_line(event: Event) -> str:
-    """One line per event, in words."""
-    d = event.data
-    who = f"player {d['player'] + 1}" if "player" in d else ""
-    k = event.kind
-    if k == "one_more":
-        return f"1 MORE! {who} hit a weakness and may declare another skill"
-    if k == "damage":
-        return f"{who} takes {d['amount']} damage (HP {d['hp']})"
-    if k == "heal":
-        return f"{who} heals {d['amount']} (HP {d['hp']})"
-    if k == "skill":
-        return f"{who} declares {d['skill']} ({d['type']}, {d['damage']})"
-    if k == "turn":
-        return f"— turn {d['turn']}: player {d['player'] + 1} —"
-    if k == "draw":
-        return f"{who} draws {d['count']} card(s)"
-    if k == "game_over":
-        return (
-            f"GAME OVER: player {d['winner'] + 1} wins ({d['reason']})"
-            if d["winner"] in (0, 1)
-            else "GAME OVER: draw"
-        )
-    if k == "weakness":
-        return f"weakness hit on {who}'s main"
-    if k in ("summon", "fuse", "support", "react", "pay", "discard", "search", "recover"):
-        card = d.get("card", "")
-        return f"{who} {k} {card}".strip()
-    return str(event)
+def event_line(event: Event, game: VsGame | None = None) -> str:
+    """One sentence per event (the game's ``event_text``)."""
+    return (game or load_vs_game()).event_text(event)
 
 
 def action_label(action: Any, view: dict[str, Any], game: VsGame | None = None) -> str:
-    """A short human label for an action (the text form stays the input).
+    """The game's words for an action of the viewer, from what the view shows.
 
     ``game`` is the game being played (its card set may be custom); the built-in
     set is the fallback.
     """
-    from velvet.vs.game import load_vs_game
-
     game = game or load_vs_game()
-    card = getattr(action, "card", None)
-    if card is not None and card not in game.index:
-        return str(action)  # a custom card set: the text form is the label
-    name = game.card(card).name if card is not None else None
-    t = type(action)
-    if t is A.Summon:
-        return f"Summon {name} (cost {game.cost[game.index[card]]})"  # type: ignore[index]
-    if t is A.Fuse:
-        return f"Fuse {name} onto {A.mask_text(action.slots)}"
-    if t is A.DeclareSkill:
-        persona = game.card(action.card)
-        skill = persona.skills[action.index]  # type: ignore[union-attr]
-        return f"Use {skill.name} ({skill.type}, {skill.damage}) of {persona.name}"
-    if t is A.PlayReact:
-        return f"React: {name}"
-    if t is A.PlaySupport:
-        return f"Support: {name}"
-    if t is A.Pass:
-        return "Play no React"
-    if t is A.EndPlanning:
-        return "End the Planning Step"
-    if t is A.NoSkill:
-        return "Declare no skill"
-    if name:
-        return f"{action} ({name})"
-    return str(action)
+    return VsState.from_view(game, view).action_label(action)

@@ -11,9 +11,9 @@ import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, NamedTuple, get_args
 
-from velvet.engine.core import Game
+from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
@@ -33,19 +33,52 @@ from velvet.vs.cards import (
 if TYPE_CHECKING:
     from velvet.vs.state import VsState
 
-RULES_VERSION = "vs-1.0"
+RULES_VERSION = "vs-1.1"
 DECK_SIZE = 40
 MAX_COPIES = 2
 
-# Effect op codes (compiled from Effect.op).
+# Effect codes, each derived by name from the schema's words (cards.py).
 OPS: tuple[str, ...] = get_args(Op)
+OP_HEAL = OPS.index("heal")
+OP_DAMAGE = OPS.index("damage")
+OP_DRAW = OPS.index("draw")
+OP_DISCARD = OPS.index("discard")
+OP_DISCARD_RANDOM = OPS.index("discard_random")
+OP_BOUNCE = OPS.index("bounce")
+OP_DESTROY = OPS.index("destroy")
+OP_SWAP = OPS.index("swap")
+OP_MODIFY = OPS.index("modify")
+OP_NEGATE = OPS.index("negate")
+OP_SEARCH = OPS.index("search")
+OP_RECOVER = OPS.index("recover")
+WHO = ("self", "opponent")
+WHO_SELF = WHO.index("self")
 MODES = ("add", "mul", "half")
+MODE_ADD = MODES.index("add")
+MODE_MUL = MODES.index("mul")
 SLOT_FILTERS = ("main", "sub", "any")
+SLOT_MAIN = SLOT_FILTERS.index("main")
+SLOT_SUB = SLOT_FILTERS.index("sub")
 KINDS = ("persona", "support", "react", "any")
-PERSONA, SUPPORT, REACT = 0, 1, 2
+PERSONA = KINDS.index("persona")
+SUPPORT = KINDS.index("support")
+REACT = KINDS.index("react")
+ANY_KIND = KINDS.index("any")
+TIMINGS = ("declaration", "resolution")
+DECLARATION = TIMINGS.index("declaration")
+RESOLUTION = TIMINGS.index("resolution")
 
-CompiledEffect = tuple[int, int, int, int, int, int, bool]
-"""(op, who 0 self/1 opponent, amount, mode, slot filter, kind filter, if_weakness)."""
+
+class CompiledEffect(NamedTuple):
+    """One effect of the card data as small ints (indexes into the tuples above)."""
+
+    op: int
+    who: int
+    amount: int
+    mode: int
+    slot: int
+    kind: int
+    if_weakness: bool
 
 
 class VsGame(Game[A.VsAction]):
@@ -125,7 +158,7 @@ class VsGame(Game[A.VsAction]):
                 play_eff[i] = tuple(self._compile(e) for e in card.effects)
                 low_eff[i] = tuple(self._compile(e) for e in card.lowhp)
                 if isinstance(card, React):
-                    timing[i] = 0 if card.timing == "declaration" else 1
+                    timing[i] = TIMINGS.index(card.timing)
                     vs_type[i] = DAMAGE_TYPES.index(card.vs_type) if card.vs_type else -1
         self.cost = tuple(cost)
         self.weak = tuple(weak)
@@ -137,15 +170,23 @@ class VsGame(Game[A.VsAction]):
         self.play_eff = tuple(play_eff)
         self.low_eff = tuple(low_eff)
         self.timing = tuple(timing)
+        choosing = {OP_BOUNCE, OP_DESTROY, OP_SWAP, OP_SEARCH, OP_RECOVER}
+        choosing |= {OP_DISCARD, OP_DISCARD_RANDOM}
+        self.chooses: tuple[bool, ...] = tuple(
+            any(self.effects[e].op in choosing for e in (*play_eff[i], *low_eff[i]))
+            for i in range(n)
+        )
+        """Whether a Support/React has an effect that needs something to choose (VS-PLAN-1)."""
         self.vs_type = tuple(vs_type)
+        self._builtin: frozenset[tuple[int, ...]] | None = None
         self._build_actions()
         self._hash = hashlib.sha256((cards.digest + "|" + ",".join(self.ids)).encode()).hexdigest()
 
     def _compile(self, e: Effect) -> int:
         self.effects.append(
-            (
+            CompiledEffect(
                 OPS.index(e.op),
-                0 if e.who == "self" else 1,
+                WHO.index(e.who),
                 e.amount,
                 MODES.index(e.mode),
                 SLOT_FILTERS.index(e.slot),
@@ -178,7 +219,7 @@ class VsGame(Game[A.VsAction]):
         self.a_recover = tuple(A.Recover(i) for i in ids)
         # Every distinct non-React damage modifier the card set can produce (VS-SKILL-3).
         distinct = {m[1:] for table in (self.attack, self.defend) for row in table for m in row}
-        distinct |= {(e[3], e[2]) for e in self.effects if e[0] == OPS.index("modify")}
+        distinct |= {(e.mode, e.amount) for e in self.effects if e.op == OP_MODIFY}
         self.a_first = tuple(A.First(k) for k in range(max(2, len(distinct))))
         self.a_skill = tuple(
             tuple(
@@ -237,6 +278,24 @@ class VsGame(Game[A.VsAction]):
     def card(self, ident: str) -> AnyCard:
         return self.all_cards[self.index[ident]]
 
+    def describe_card(self, card_id: str) -> CardInfo:
+        """Any card (player cards too) in words and as data (``velvet.vs.words``)."""
+        from velvet.vs.words import describe_card
+
+        return describe_card(self, card_id)
+
+    def event_text(self, event: Event) -> str:
+        """A sentence for an event of this game (``velvet.vs.words``)."""
+        from velvet.vs.words import event_text
+
+        return event_text(self, event)
+
+    def position(self, spec: Mapping[str, Any]) -> Any:
+        """A state built by names (``velvet.vs.position``; format in docs/engine.md)."""
+        from velvet.vs.position import build_position
+
+        return build_position(self, spec)
+
     def cardset_hash(self) -> str:
         return self._hash
 
@@ -288,6 +347,25 @@ class VsGame(Game[A.VsAction]):
                 )
         return out
 
+    def builtin_decks(self) -> frozenset[tuple[int, ...]]:
+        """The built-in decks that load with this card set, as sorted card numbers."""
+        if self._builtin is None:
+            from velvet.vs.decks import default_deck_path, load_deck
+
+            found: set[tuple[int, ...]] = set()
+            for pc in self.players:
+                try:
+                    deck = load_deck(default_deck_path(pc), self)
+                except (ConfigError, DeckError):
+                    continue
+                found.add(tuple(sorted(self.index[i] for i in deck)))
+            self._builtin = frozenset(found)
+        return self._builtin
+
+    def is_builtin_deck(self, deck: Sequence[int]) -> bool:
+        """Whether ``deck`` (card numbers) is a built-in deck: its list is public."""
+        return tuple(sorted(deck)) in self.builtin_decks()
+
     # --- states ------------------------------------------------------------------------
 
     def new_state(self, config: Mapping[str, Any], seed: int) -> VsState:
@@ -295,11 +373,15 @@ class VsGame(Game[A.VsAction]):
 
         if not isinstance(config, Mapping):
             raise ConfigError("vs config must be an object with 'players' and 'first_player'")
-        unknown = set(config) - {"players", "first_player"}
+        unknown = set(config) - {"players", "first_player", "open_decklists"}
         if unknown:
             raise ConfigError(
-                f"vs config: unknown keys {sorted(unknown)}; allowed: players, first_player"
+                f"vs config: unknown keys {sorted(unknown)}; "
+                "allowed: players, first_player, open_decklists"
             )
+        open_lists = config.get("open_decklists", False)
+        if not isinstance(open_lists, bool):
+            raise ConfigError("vs config: 'open_decklists' must be true or false")
         players = config.get("players")
         if not isinstance(players, list) or len(players) != 2:
             raise ConfigError("vs config: 'players' must list exactly 2 players [VS-COMP-1]")
@@ -320,7 +402,11 @@ class VsGame(Game[A.VsAction]):
             pcs.append(str(player["player_card"]))
         if not isinstance(seed, int):
             raise ConfigError("seed must be an integer")
-        return VsState.setup(self, pcs, decks, first, Rng(seed))
+        public = (
+            open_lists or self.is_builtin_deck(decks[0]),
+            open_lists or self.is_builtin_deck(decks[1]),
+        )
+        return VsState.setup(self, pcs, decks, first, Rng(seed), public)
 
     def state_from_json(self, data: Any) -> VsState:
         from velvet.vs.state import VsState

@@ -10,14 +10,42 @@ step machine runs in :meth:`VsState._advance` whenever nothing is pending.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import IllegalActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
 from velvet.vs.cards import DAMAGE_TYPES, HP_START, LOWHP
-from velvet.vs.game import MODES, OPS, PERSONA, REACT, SUPPORT, VsGame
+from velvet.vs.game import (
+    ANY_KIND,
+    DECLARATION,
+    MAX_COPIES,
+    MODE_ADD,
+    MODE_MUL,
+    MODES,
+    OP_BOUNCE,
+    OP_DAMAGE,
+    OP_DESTROY,
+    OP_DISCARD,
+    OP_DISCARD_RANDOM,
+    OP_DRAW,
+    OP_HEAL,
+    OP_MODIFY,
+    OP_NEGATE,
+    OP_RECOVER,
+    OP_SEARCH,
+    OP_SWAP,
+    OPS,
+    PERSONA,
+    REACT,
+    RESOLUTION,
+    SLOT_MAIN,
+    SLOT_SUB,
+    SUPPORT,
+    WHO_SELF,
+    VsGame,
+)
 
 HAND_SIZE = 5
 TURN_CAP = 200
@@ -35,39 +63,96 @@ STEP_NAMES = (
     "end-skill",
     "over",
 )
-# Frame kinds.
-F_PAY, F_PROMOTE, F_TARGET, F_DISCARD, F_SEARCH, F_RECOVER = range(6)
-FRAME_NAMES = ("pay", "promote", "target", "discard", "search", "recover")
-# Effect contexts.
+# Effect contexts: where a queued effect came from.
 CTX_PLAIN, CTX_REACT, CTX_SUPPORT = range(3)
-# Op codes.
-(
-    OP_HEAL,
-    OP_DAMAGE,
-    OP_DRAW,
-    OP_DISCARD,
-    OP_DISCARD_RANDOM,
-    OP_BOUNCE,
-    OP_DESTROY,
-    OP_SWAP,
-    OP_MODIFY,
-    OP_NEGATE,
-    OP_SEARCH,
-    OP_RECOVER,
-) = range(12)
 DRAW_RESULT = 2
 """``winner`` of a game ended by the turn cap."""
 
 Stack = tuple[int, ...]
-Frame = tuple[int, ...]
 Mod = tuple[int, int]
+"""A damage modifier: (mode, amount); equal pairs are interchangeable (VS-SKILL-3)."""
+SrcMod = tuple[int, int, int]
+"""(mode, amount, card number of the Support or React that made it)."""
+
+
+class Work(NamedTuple):
+    """A queued effect; ``effect`` -1 means "``card`` now goes to the discard pile"."""
+
+    player: int
+    effect: int
+    ctx: int
+    card: int
+
+
+# Pending decisions (``frames``), one small class per kind; ``player`` decides.
+
+
+class PayFrame(NamedTuple):
+    """A cost being paid for ``card`` (VS-SUMMON-1, VS-RULE-ULT)."""
+
+    player: int
+    card: int
+    mask: int
+    """The fusion's material slots as a bit mask; -1 for a summon."""
+    left: int
+    """Units of the cost still to pay."""
+    extra: int
+    """Name number of the ultimate's named card still owed, or -1."""
+
+
+class PromoteFrame(NamedTuple):
+    """A sub must become the new main (VS-RULE-LOSEMAIN)."""
+
+    player: int
+
+
+class TargetFrame(NamedTuple):
+    """Choose a persona of ``target`` for effect ``op`` (bounce, destroy, swap)."""
+
+    player: int
+    op: int
+    target: int
+    slot: int
+
+
+class DiscardFrame(NamedTuple):
+    """Discard ``left`` more cards of your choice."""
+
+    player: int
+    left: int
+
+
+class SearchFrame(NamedTuple):
+    """Take a card of ``kind`` from your deck."""
+
+    player: int
+    kind: int
+
+
+class RecoverFrame(NamedTuple):
+    """Take a card of ``kind`` from your discard pile."""
+
+    player: int
+    kind: int
+
+
+Frame = PayFrame | PromoteFrame | TargetFrame | DiscardFrame | SearchFrame | RecoverFrame
+FRAME_NAMES: dict[type, str] = {
+    PayFrame: "pay",
+    PromoteFrame: "promote",
+    TargetFrame: "target",
+    DiscardFrame: "discard",
+    SearchFrame: "search",
+    RecoverFrame: "recover",
+}
+FRAME_TYPES: dict[str, type] = {name: t for t, name in FRAME_NAMES.items()}
 
 
 def apply_mod(dmg: int, mode: int, amount: int) -> int:
     """One damage modifier; damage never goes below 0."""
-    if mode == 0:
+    if mode == MODE_ADD:
         dmg += amount
-    elif mode == 1:
+    elif mode == MODE_MUL:
         dmg *= amount
     else:
         dmg //= 2
@@ -78,7 +163,7 @@ def order_matters(dmg: int, mods: list[Mod]) -> bool:
     """Whether the turn player's ordering could change the result (VS-SKILL-3)."""
     if len(set(mods)) <= 1:
         return False
-    if all(m == 0 for m, _ in mods):
+    if all(m == MODE_ADD for m, _ in mods):
         return dmg + sum(a for _, a in mods if a < 0) < 0
     return True
 
@@ -88,6 +173,7 @@ class VsState(State[A.VsAction]):
 
     __slots__ = (
         "_game",
+        "applied",
         "deck",
         "decklists",
         "disc",
@@ -101,6 +187,7 @@ class VsState(State[A.VsAction]):
         "more_pending",
         "more_used",
         "negated",
+        "open_lists",
         "pcs",
         "rmods",
         "rng",
@@ -118,6 +205,7 @@ class VsState(State[A.VsAction]):
     rng: Rng
     pcs: tuple[str, str]
     decklists: tuple[tuple[int, ...], tuple[int, ...]]
+    open_lists: tuple[bool, bool]
     hp: list[int]
     hand: list[list[int]]
     deck: list[list[int]]
@@ -131,13 +219,14 @@ class VsState(State[A.VsAction]):
     sk_c: int
     sk_k: int
     sk_slot: int
-    rmods: list[Mod]
+    rmods: list[SrcMod]
     negated: bool
-    tmods: list[Mod]
+    tmods: list[SrcMod]
     mods: list[Mod]
+    applied: list[Mod]
     dmg: int
     frames: list[Frame]
-    effq: list[tuple[int, int, int]]
+    effq: list[Work]
     winner: int
 
     # --- construction ------------------------------------------------------------------
@@ -149,6 +238,7 @@ class VsState(State[A.VsAction]):
         s.rng = Rng(0)
         s.pcs = ("", "")
         s.decklists = ((), ())
+        s.open_lists = (True, True)
         s.hp = [HP_START, HP_START]
         s.hand = [[], []]
         s.deck = [[], []]
@@ -166,6 +256,7 @@ class VsState(State[A.VsAction]):
         s.negated = False
         s.tmods = []
         s.mods = []
+        s.applied = []
         s.dmg = 0
         s.frames = []
         s.effq = []
@@ -174,12 +265,23 @@ class VsState(State[A.VsAction]):
 
     @classmethod
     def setup(
-        cls, game: VsGame, pcs: list[str], decks: list[list[int]], first: int | None, rng: Rng
+        cls,
+        game: VsGame,
+        pcs: list[str],
+        decks: list[list[int]],
+        first: int | None,
+        rng: Rng,
+        public: tuple[bool, bool] = (True, True),
     ) -> VsState:
-        """VS-SETUP-1..4: starter out of the deck into hand, shuffle, draw to 5, 30 HP."""
+        """VS-SETUP-1..4: starter out of the deck into hand, shuffle, draw to 5, 30 HP.
+
+        ``public`` says whose decklist every player may see (a built-in deck, or open
+        decklists by config); a private list is seen by its owner only.
+        """
         s = cls.blank(game)
         s.rng = rng
         s.pcs = (pcs[0], pcs[1])
+        s.open_lists = public
         s.decklists = (tuple(sorted(decks[0])), tuple(sorted(decks[1])))
         for p in (0, 1):
             deck = list(decks[p])
@@ -199,6 +301,7 @@ class VsState(State[A.VsAction]):
         s.rng = self.rng.clone()
         s.pcs = self.pcs
         s.decklists = self.decklists
+        s.open_lists = self.open_lists
         s.hp = self.hp[:]
         h = self.hand
         s.hand = [h[0][:], h[1][:]]
@@ -220,6 +323,7 @@ class VsState(State[A.VsAction]):
         s.negated = self.negated
         s.tmods = self.tmods[:]
         s.mods = self.mods[:]
+        s.applied = self.applied[:]
         s.dmg = self.dmg
         s.frames = self.frames[:]
         s.effq = self.effq[:]
@@ -237,7 +341,7 @@ class VsState(State[A.VsAction]):
         if self.winner != -1:
             return TERMINAL
         if self.frames:
-            return self.frames[-1][1]
+            return self.frames[-1].player
         if self.step == REACT1 or self.step == REACT2:
             return 1 - self.turn
         return self.turn
@@ -261,6 +365,12 @@ class VsState(State[A.VsAction]):
         why = "HP reached 0" if self.hp[loser] <= 0 else "could not draw in the Draw Step"
         return f"player {self.winner + 1} ({self.pcs[self.winner]}) wins: player {loser + 1} {why}"
 
+    def action_label(self, action: Any) -> str:
+        """Words for ``action`` with card names (``velvet.vs.words``)."""
+        from velvet.vs.words import action_label
+
+        return action_label(self, action)
+
     # --- helpers -----------------------------------------------------------------------
 
     def _has_persona(self, p: int) -> bool:
@@ -273,17 +383,37 @@ class VsState(State[A.VsAction]):
             name_of[st[-1]] for i, st in enumerate(self.field[p]) if st and not skip_mask >> i & 1
         }
 
-    def _hp_change(self, p: int, amount: int, ev: list[Event], source: str) -> None:
+    def _hp_change(
+        self, p: int, amount: int, ev: list[Event], source: str, how: dict[str, Any]
+    ) -> None:
+        """Heal (never above the starting HP) or lose HP (never below 0: the rest is lost).
+
+        ``how`` is added to the event: the source card, and for a skill how its damage was made.
+        """
         if amount > 0:
             new = min(HP_START, self.hp[p] + amount)
             gained = new - self.hp[p]
             self.hp[p] = new
-            ev.append(Event("heal", {"player": p, "amount": gained, "hp": new, "source": source}))
-        elif amount < 0:
-            self.hp[p] += amount
             ev.append(
                 Event(
-                    "damage", {"player": p, "amount": -amount, "hp": self.hp[p], "source": source}
+                    "heal",
+                    {"player": p, "amount": gained, "hp": new, "source": source, **how},
+                )
+            )
+        elif amount < 0:
+            left = self.hp[p] + amount
+            self.hp[p] = left if left > 0 else 0
+            ev.append(
+                Event(
+                    "damage",
+                    {
+                        "player": p,
+                        "amount": -amount,
+                        "hp": self.hp[p],
+                        "excess": -left if left < 0 else 0,
+                        "source": source,
+                        **how,
+                    },
                 )
             )
             if self.hp[p] <= 0:
@@ -296,9 +426,9 @@ class VsState(State[A.VsAction]):
             # Cards between zones settle: a persona being paid for returns to hand,
             # a resolving Support/React goes to the discard pile.
             for fr in self.frames:
-                if fr[0] == F_PAY:
-                    self.hand[fr[1]].append(fr[2])
-            for q, e, x in self.effq:
+                if type(fr) is PayFrame:
+                    self.hand[fr.player].append(fr.card)
+            for q, e, _, x in self.effq:
                 if e < 0:
                     self.disc[q].append(x)
             self.frames.clear()
@@ -368,14 +498,29 @@ class VsState(State[A.VsAction]):
         for s, st in enumerate(self.field[p]):
             if not st:
                 continue
-            if name_of[st[-1]] == want and not mask >> s & 1:
+            top = st[-1]
+            if name_of[top] == want and not mask >> s & 1:
                 out.append((g.a_payfield[s], 0, 1, 1))
+                # The named card alone may leave a fused stack, even from its top: the card
+                # under it becomes the persona, unless its name is already on the field.
+                if len(st) > 1 and self._uncover_ok(p, s, name_of[c]):
+                    out.append((g.a_paystack[s][top], 0, 0, 0))
             inner: set[int] = set()
             for x in st[:-1]:
                 if name_of[x] == want and x not in inner:
                     inner.add(x)
                     out.append((g.a_paystack[s][x], 0, 0, 0))
         return out
+
+    def _uncover_ok(self, p: int, slot: int, playing: int) -> bool:
+        """Whether the card under ``slot``'s top may become a persona (VS-RULE-NAME)."""
+        name_of = self._game.name_of
+        below = name_of[self.field[p][slot][-2]]
+        if below == playing:
+            return False
+        return all(
+            not st or name_of[st[-1]] != below for s, st in enumerate(self.field[p]) if s != slot
+        )
 
     def _can_play(self, p: int, c: int, mask: int) -> bool:
         """Whether a summon (mask -1) or fuse of hand card ``c`` can be paid in full."""
@@ -391,9 +536,9 @@ class VsState(State[A.VsAction]):
                 return True
         return False
 
-    def _pay_actions(self, fr: Frame) -> list[Any]:
+    def _pay_actions(self, fr: PayFrame) -> list[Any]:
         g = self._game
-        _, p, c, mask, rem, extra = fr
+        p, c, mask, rem, extra = fr
         summon = mask < 0
         fmask = mask if mask >= 0 else 0
         h = len(self.hand[p])
@@ -421,29 +566,40 @@ class VsState(State[A.VsAction]):
     def _apply_pay(self, a: Any, ev: list[Event]) -> None:
         g = self._game
         fr = self.frames[-1]
-        _, p, c, mask, rem, extra = fr
+        if type(fr) is not PayFrame:
+            raise TypeError(f"a payment is made for a pay frame, not {fr!r}")
+        p, c, mask, rem, extra = fr
         t = type(a)
         if t is A.PayHand:
             x = g.index[a.card]
             self.hand[p].remove(x)
             self.disc[p].append(x)
-            ev.append(Event("pay", {"player": p, "from": "hand", "card": a.card}))
+            ev.append(Event("pay", {"player": p, "from": "hand", "card": a.card, "for": g.ids[c]}))
         elif t is A.PayField:
             self._leave(p, a.slot, False, ev, "pay_field")
         else:
             x = g.index[a.card]
             st = list(self.field[p][a.slot])
-            del st[st.index(x)]
+            del st[len(st) - 1 - st[::-1].index(x)]
             self.field[p][a.slot] = tuple(st)
             self.disc[p].append(x)
             ev.append(
-                Event("pay", {"player": p, "from": "stack " + A.SLOT_NAMES[a.slot], "card": a.card})
+                Event(
+                    "pay",
+                    {
+                        "player": p,
+                        "from": "stack",
+                        "slot": A.SLOT_NAMES[a.slot],
+                        "card": a.card,
+                        "for": g.ids[c],
+                    },
+                )
             )
         if extra >= 0:
             extra = -1
         else:
             rem -= 1
-        self.frames[-1] = (F_PAY, p, c, mask, rem, extra)
+        self.frames[-1] = PayFrame(p, c, mask, rem, extra)
         if rem <= 0 and extra < 0:
             self.frames.pop()
             self._place(p, c, mask, ev)
@@ -476,7 +632,7 @@ class VsState(State[A.VsAction]):
                 )
             )
         for eid in g.onplay[c]:
-            self.effq.append((p, eid, CTX_PLAIN))
+            self.effq.append(Work(p, eid, CTX_PLAIN, c))
 
     # --- legal actions ---------------------------------------------------------------------
 
@@ -496,7 +652,7 @@ class VsState(State[A.VsAction]):
             return list(g.a_first[: len(set(self.mods))])
         # React windows.
         d = 1 - self.turn
-        timing = 0 if step == REACT1 else 1
+        timing = DECLARATION if step == REACT1 else RESOLUTION
         sk_type = g.skills[self.sk_c][self.sk_k][0]
         out: list[Any] = [g.a_pass]
         seen_c: set[int] = set()
@@ -523,7 +679,8 @@ class VsState(State[A.VsAction]):
             seen.add(c)
             k = kind[c]
             if k == SUPPORT:
-                out.append(g.a_support[c])
+                if self._support_ok(p, c):
+                    out.append(g.a_support[c])
             elif k == PERSONA:
                 nc = name_of[c]
                 if nc not in names and self._can_play(p, c, -1):
@@ -539,6 +696,36 @@ class VsState(State[A.VsAction]):
                 if fld[s]:
                     out.append(g.a_change[s])
         return out
+
+    def _support_ok(self, p: int, c: int) -> bool:
+        """VS-PLAN-1: a Support is played only if each of its choices has something to choose.
+
+        Checked when it is played: a persona to bounce, destroy or swap, a card to search
+        for, recover or discard (the Support itself has left the hand).
+        """
+        return not self._game.chooses[c] or self._missing_choice(p, c) is None
+
+    def _missing_choice(self, p: int, c: int) -> str | None:
+        """The first effect of Support/React ``c`` played by ``p`` with nothing to choose."""
+        g = self._game
+        effects = g.low_eff[c] if g.low_eff[c] and self.hp[p] <= LOWHP else g.play_eff[c]
+        for eid in effects:
+            op, who, _, _, filt, kf, _ = g.effects[eid]
+            t = p if who == WHO_SELF else 1 - p
+            if op in (OP_BOUNCE, OP_DESTROY, OP_SWAP):
+                if not self._targets(t, op, filt):
+                    return OPS[op]
+            elif op == OP_SEARCH:
+                if not any(self._kind_ok(x, kf) for x in self.deck[t]):
+                    return OPS[op]
+            elif op == OP_RECOVER:
+                if not any(self._kind_ok(x, kf) for x in self.disc[t]):
+                    return OPS[op]
+            elif op in (OP_DISCARD, OP_DISCARD_RANDOM) and len(self.hand[t]) <= (
+                1 if t == p and c in self.hand[p] else 0
+            ):
+                return OPS[op]
+        return None
 
     def _fuse_problem(self, p: int, c: int, mask: int) -> str | None:
         """The rule a fusion's materials break (VS-FUSE-4, VS-RULE-NAME), or None."""
@@ -568,34 +755,36 @@ class VsState(State[A.VsAction]):
 
     def _frame_actions(self, fr: Frame) -> list[Any]:
         g = self._game
-        kind = fr[0]
-        if kind == F_PAY:
+        p = fr.player
+        if type(fr) is PayFrame:
             return self._pay_actions(fr)
-        if kind == F_PROMOTE:
-            p = fr[1]
+        if type(fr) is PromoteFrame:
             return [g.a_promote[s] for s in (1, 2) if self.field[p][s]]
-        if kind == F_TARGET:
-            _, _, op, t, filt = fr
-            return [g.a_target[t][s] for s in self._targets(t, op, filt)]
-        if kind == F_DISCARD:
-            p = fr[1]
+        if type(fr) is TargetFrame:
+            targets = self._targets(fr.target, fr.op, fr.slot)
+            return [g.a_target[fr.target][s] for s in targets]
+        if type(fr) is DiscardFrame:
             return [g.a_discard[x] for x in sorted(set(self.hand[p]))]
-        if kind == F_SEARCH:
-            p, kf = fr[1], fr[2]
+        if type(fr) is SearchFrame:
+            kf = fr.kind
             return [
                 g.a_search[x] for x in sorted({x for x in self.deck[p] if self._kind_ok(x, kf)})
             ]
-        p, kf = fr[1], fr[2]
-        return [g.a_recover[x] for x in sorted({x for x in self.disc[p] if self._kind_ok(x, kf)})]
+        if type(fr) is RecoverFrame:
+            kf = fr.kind
+            return [
+                g.a_recover[x] for x in sorted({x for x in self.disc[p] if self._kind_ok(x, kf)})
+            ]
+        raise TypeError(f"not a frame: {fr!r}")
 
     def _kind_ok(self, x: int, kf: int) -> bool:
-        return kf == 3 or self._game.kind[x] == kf
+        return kf == ANY_KIND or self._game.kind[x] == kf
 
     def _targets(self, t: int, op: int, filt: int) -> list[int]:
         fld = self.field[t]
         if op == OP_SWAP:
             return [s for s in (1, 2) if fld[s]] if fld[0] else []
-        cands = (0,) if filt == 0 else (1, 2) if filt == 1 else (0, 1, 2)
+        cands = (0,) if filt == SLOT_MAIN else (1, 2) if filt == SLOT_SUB else (0, 1, 2)
         return [s for s in cands if fld[s]]
 
     # --- apply -----------------------------------------------------------------------------
@@ -605,11 +794,12 @@ class VsState(State[A.VsAction]):
         g = self._game
         t = type(action)
         if self.frames:
-            kind = self.frames[-1][0]
-            if kind == F_PAY:
+            fr = self.frames[-1]
+            kind = type(fr)
+            if kind is PayFrame:
                 self._apply_pay(action, ev)
-            elif kind == F_PROMOTE:
-                p = self.frames.pop()[1]
+            elif type(fr) is PromoteFrame:
+                p = self.frames.pop().player
                 fld = self.field[p]
                 fld[0] = fld[action.slot]
                 fld[action.slot] = ()
@@ -619,10 +809,10 @@ class VsState(State[A.VsAction]):
                         {"player": p, "slot": A.SLOT_NAMES[action.slot], "card": g.ids[fld[0][-1]]},
                     )
                 )
-            elif kind == F_TARGET:
+            elif kind is TargetFrame:
                 self._apply_target(action, ev)
-            elif kind == F_DISCARD:
-                _, p, n = self.frames[-1]
+            elif type(fr) is DiscardFrame:
+                p, n = fr.player, fr.left
                 x = g.index[action.card]
                 self.hand[p].remove(x)
                 self.disc[p].append(x)
@@ -630,16 +820,16 @@ class VsState(State[A.VsAction]):
                 if n <= 1 or not self.hand[p]:
                     self.frames.pop()
                 else:
-                    self.frames[-1] = (F_DISCARD, p, n - 1)
-            elif kind == F_SEARCH:
-                p = self.frames.pop()[1]
+                    self.frames[-1] = DiscardFrame(p, n - 1)
+            elif kind is SearchFrame:
+                p = self.frames.pop().player
                 x = g.index[action.card]
                 self.deck[p].remove(x)
                 self.hand[p].append(x)
                 self.rng.shuffle(self.deck[p])
                 ev.append(Event("search", {"player": p, "card": action.card}))
             else:
-                p = self.frames.pop()[1]
+                p = self.frames.pop().player
                 x = g.index[action.card]
                 self.disc[p].remove(x)
                 self.hand[p].append(x)
@@ -658,14 +848,19 @@ class VsState(State[A.VsAction]):
                     {
                         "player": p,
                         "card": action.card,
-                        "as": "fuse " + A.mask_text(mask) if mask >= 0 else "summon",
+                        "as": "fuse" if mask >= 0 else "summon",
+                        "onto": [
+                            g.ids[st[-1]]
+                            for i, st in enumerate(self.field[p])
+                            if mask >= 0 and mask >> i & 1 and st
+                        ],
                     },
                 )
             )
             if g.cost[c] == 0 and g.extra[c] < 0:
                 self._place(p, c, mask, ev)
             else:
-                self.frames.append((F_PAY, p, c, mask, g.cost[c], g.extra[c]))
+                self.frames.append(PayFrame(p, c, mask, g.cost[c], g.extra[c]))
         elif t is A.Change:
             p = self.turn
             fld = self.field[p]
@@ -673,7 +868,12 @@ class VsState(State[A.VsAction]):
             ev.append(
                 Event(
                     "change",
-                    {"player": p, "slot": A.SLOT_NAMES[action.slot], "main": g.ids[fld[0][-1]]},
+                    {
+                        "player": p,
+                        "slot": A.SLOT_NAMES[action.slot],
+                        "main": g.ids[fld[0][-1]],
+                        "sub": g.ids[fld[action.slot][-1]],
+                    },
                 )
             )
         elif t is A.PlaySupport or t is A.PlayReact:
@@ -690,8 +890,8 @@ class VsState(State[A.VsAction]):
                 )
             )
             for eid in effects:
-                self.effq.append((p, eid, ctx))
-            self.effq.append((p, -1, c))
+                self.effq.append(Work(p, eid, ctx, c))
+            self.effq.append(Work(p, -1, ctx, c))
             if t is A.PlayReact:
                 self.step = RESOLVE if self.step == REACT1 else ENDSKILL
         elif t is A.Pass:
@@ -723,8 +923,23 @@ class VsState(State[A.VsAction]):
         elif t is A.First:
             m = sorted(set(self.mods))[action.index]
             self.mods.remove(m)
+            self.applied.append(m)
             self.dmg = apply_mod(self.dmg, m[0], m[1])
-            ev.append(Event("modify", {"mode": MODES[m[0]], "amount": m[1], "damage": self.dmg}))
+            same = [x for x in self.mod_sources() if (x[0], x[1]) == m]
+            done = self.applied.count(m) - 1
+            src = same[done] if done < len(same) else None
+            ev.append(
+                Event(
+                    "modify",
+                    {
+                        "mode": MODES[m[0]],
+                        "amount": m[1],
+                        "damage": self.dmg,
+                        "source": g.ids[src[2]] if src else "",
+                        "from": src[3] if src else "",
+                    },
+                )
+            )
             if not order_matters(self.dmg, self.mods):
                 self._finish_mods(ev)
         self._advance(ev)
@@ -735,7 +950,10 @@ class VsState(State[A.VsAction]):
         return card.skills[k].name  # type: ignore[union-attr]
 
     def _apply_target(self, a: Any, ev: list[Event]) -> None:
-        _, _, op, t, _ = self.frames.pop()
+        fr = self.frames.pop()
+        if type(fr) is not TargetFrame:
+            raise TypeError(f"a target is chosen for a target frame, not {fr!r}")
+        op, t = fr.op, fr.target
         if op == OP_BOUNCE:
             self._leave(t, a.slot, True, ev, "bounce")
         elif op == OP_DESTROY:
@@ -759,16 +977,16 @@ class VsState(State[A.VsAction]):
             for p in (tp, 1 - tp):
                 f = self.field[p]
                 if not f[0] and (f[1] or f[2]):
-                    self.frames.append((F_PROMOTE, p))
+                    self.frames.append(PromoteFrame(p))
                     break
             if self.frames:
                 return
             if self.effq:
-                p, eid, ctx = self.effq.pop(0)
+                p, eid, ctx, src = self.effq.pop(0)
                 if eid < 0:
-                    self.disc[p].append(ctx)
+                    self.disc[p].append(src)
                 else:
-                    self._run_effect(p, eid, ctx, ev)
+                    self._run_effect(p, eid, ctx, src, ev)
                 continue
             step = self.step
             if step in (PLAN, REACT1, REACT2, ORDER):
@@ -796,15 +1014,16 @@ class VsState(State[A.VsAction]):
         """Skill resolution: Reacts' modifiers first, then the rest in the turn player's order."""
         g = self._game
         sk_type, base, _ = g.skills[self.sk_c][self.sk_k]
+        self.applied = []
         if self.negated or base <= 0:
             self.dmg = 0
             self.mods = []
             self._deal(ev)
             return
         dmg = base
-        for mode, amount in self.rmods:
+        for mode, amount, _ in self.rmods:
             dmg = apply_mod(dmg, mode, amount)
-        mods: list[Mod] = list(self.tmods)
+        mods: list[Mod] = [(mode, amount) for mode, amount, _ in self.tmods]
         tp = self.turn
         for side, table in ((tp, g.attack), (1 - tp, g.defend)):
             for st in self.field[side]:
@@ -824,6 +1043,7 @@ class VsState(State[A.VsAction]):
         dmg = self.dmg
         for mode, amount in self.mods:
             dmg = apply_mod(dmg, mode, amount)
+        self.applied.extend(self.mods)
         self.mods = []
         self.dmg = dmg
         self._deal(ev)
@@ -835,14 +1055,15 @@ class VsState(State[A.VsAction]):
         sk_type, _, effects = g.skills[self.sk_c][self.sk_k]
         dmg = self.dmg
         self.step = REACT2
+        main = self.field[d][0]
+        hit = dmg > 0 and bool(main) and g.weak[main[-1]] == sk_type
+        how = self._damage_steps()
         if dmg > 0:
-            self._hp_change(d, -dmg, ev, "skill")
+            self._hp_change(d, -dmg, ev, "skill", how)
             if self.winner != -1:
                 return
         else:
-            ev.append(Event("no_damage", {"player": d, "negated": self.negated}))
-        main = self.field[d][0]
-        hit = dmg > 0 and bool(main) and g.weak[main[-1]] == sk_type
+            ev.append(Event("no_damage", {"player": d, "negated": self.negated, **how}))
         if hit:
             ev.append(Event("weakness", {"player": d, "card": g.ids[main[-1]]}))
             if not self.more_used:
@@ -850,7 +1071,58 @@ class VsState(State[A.VsAction]):
                 ev.append(Event("one_more", {"player": tp}))
         for eid, if_weak in effects:
             if hit or not if_weak:
-                self.effq.append((tp, eid, CTX_PLAIN))
+                self.effq.append(Work(tp, eid, CTX_PLAIN, self.sk_c))
+
+    def _damage_steps(self) -> dict[str, Any]:
+        """How the declared skill's damage was made, for the damage event (VS-SKILL-3).
+
+        ``steps`` are [mode, amount, source card id, "react" | "support" | "attack" |
+        "defend", damage after] in the order applied: React modifiers first, then the rest.
+        """
+        g = self._game
+        ids = g.ids
+        _, base, _ = g.skills[self.sk_c][self.sk_k]
+        steps: list[list[Any]] = []
+        if self.negated or base <= 0:
+            return {
+                "card": ids[self.sk_c],
+                "skill": self._skill_name(self.sk_c, self.sk_k),
+                "base": base,
+                "steps": steps,
+            }
+        dmg = base
+        for mode, amount, src in self.rmods:
+            dmg = apply_mod(dmg, mode, amount)
+            steps.append([MODES[mode], amount, ids[src], "react", dmg])
+        pool = self.mod_sources()
+        for mode, amount in self.applied:
+            found = next((i for i, c in enumerate(pool) if c[0] == mode and c[1] == amount), -1)
+            source, kind = (ids[pool[found][2]], pool.pop(found)[3]) if found >= 0 else ("", "")
+            dmg = apply_mod(dmg, mode, amount)
+            steps.append([MODES[mode], amount, source, kind, dmg])
+        return {
+            "card": ids[self.sk_c],
+            "skill": self._skill_name(self.sk_c, self.sk_k),
+            "base": base,
+            "steps": steps,
+        }
+
+    def mod_sources(self) -> list[tuple[int, int, int, str]]:
+        """Every non-React modifier of the declared skill: (mode, amount, card, kind).
+
+        ``kind`` is "support" (this turn's Supports), "attack" or "defend" (abilities).
+        """
+        g = self._game
+        sk_type = g.skills[self.sk_c][self.sk_k][0]
+        pool = [(m, a, x, "support") for m, a, x in self.tmods]
+        tp = self.turn
+        for side, table, why in ((tp, g.attack, "attack"), (1 - tp, g.defend, "defend")):
+            for st in self.field[side]:
+                for x in st:
+                    for typ, mode, amount in table[x]:
+                        if typ < 0 or typ == sk_type:
+                            pool.append((mode, amount, x, why))
+        return pool
 
     def _draw_step(self, ev: list[Event]) -> None:
         """VS-DRAW-1 and VS-END-2, then the turn passes (VS-TURN-1)."""
@@ -875,19 +1147,20 @@ class VsState(State[A.VsAction]):
             return
         ev.append(Event("turn", {"player": self.turn, "turn": self.turn_no}))
 
-    def _run_effect(self, p: int, eid: int, ctx: int, ev: list[Event]) -> None:
+    def _run_effect(self, p: int, eid: int, ctx: int, src: int, ev: list[Event]) -> None:
         g = self._game
         op, who, amount, mode, filt, kf, _ = g.effects[eid]
-        t = p if who == 0 else 1 - p
+        t = p if who == WHO_SELF else 1 - p
+        card = g.ids[src]
         if op == OP_HEAL:
-            self._hp_change(t, amount, ev, "effect")
+            self._hp_change(t, amount, ev, "effect", {"card": card})
         elif op == OP_DAMAGE:
-            self._hp_change(t, -amount, ev, "effect")
+            self._hp_change(t, -amount, ev, "effect", {"card": card})
         elif op == OP_DRAW:
             self._draw(t, amount, ev)
         elif op == OP_DISCARD:
             if self.hand[t]:
-                self.frames.append((F_DISCARD, t, min(amount, len(self.hand[t]))))
+                self.frames.append(DiscardFrame(t, min(amount, len(self.hand[t]))))
         elif op == OP_DISCARD_RANDOM:
             hand = self.hand[t]
             for _ in range(min(amount, len(hand))):
@@ -896,14 +1169,19 @@ class VsState(State[A.VsAction]):
                 ev.append(Event("discard", {"player": t, "card": g.ids[x], "random": True}))
         elif op in (OP_BOUNCE, OP_DESTROY, OP_SWAP):
             if self._targets(t, op, filt):
-                self.frames.append((F_TARGET, p, op, t, filt))
+                self.frames.append(TargetFrame(p, op, t, filt))
             else:
-                ev.append(Event("fizzle", {"effect": OPS[op], "reason": "no target"}))
+                ev.append(
+                    Event(
+                        "fizzle",
+                        {"player": p, "card": card, "effect": OPS[op], "reason": "no target"},
+                    )
+                )
         elif op == OP_MODIFY:
             if ctx == CTX_SUPPORT:
-                self.tmods.append((mode, amount))
+                self.tmods.append((mode, amount, src))
             else:
-                self.rmods.append((mode, amount))
+                self.rmods.append((mode, amount, src))
             ev.append(
                 Event(
                     "modifier",
@@ -912,23 +1190,39 @@ class VsState(State[A.VsAction]):
                         "mode": MODES[mode],
                         "amount": amount,
                         "from": "support" if ctx == CTX_SUPPORT else "react",
+                        "card": card,
                     },
                 )
             )
         elif op == OP_NEGATE:
             self.negated = True
-            ev.append(Event("negate", {"player": p}))
+            ev.append(Event("negate", {"player": p, "card": card}))
         elif op == OP_SEARCH:
             if any(self._kind_ok(x, kf) for x in self.deck[t]):
-                self.frames.append((F_SEARCH, t, kf))
+                self.frames.append(SearchFrame(t, kf))
             else:
                 self.rng.shuffle(self.deck[t])
-                ev.append(Event("fizzle", {"effect": "search", "reason": "nothing found"}))
+                ev.append(
+                    Event(
+                        "fizzle",
+                        {"player": t, "card": card, "effect": "search", "reason": "nothing found"},
+                    )
+                )
         elif op == OP_RECOVER:
             if any(self._kind_ok(x, kf) for x in self.disc[t]):
-                self.frames.append((F_RECOVER, t, kf))
+                self.frames.append(RecoverFrame(t, kf))
             else:
-                ev.append(Event("fizzle", {"effect": "recover", "reason": "nothing to recover"}))
+                ev.append(
+                    Event(
+                        "fizzle",
+                        {
+                            "player": t,
+                            "card": card,
+                            "effect": "recover",
+                            "reason": "nothing to recover",
+                        },
+                    )
+                )
 
     # --- illegal actions --------------------------------------------------------------------
 
@@ -942,23 +1236,22 @@ class VsState(State[A.VsAction]):
             return IllegalActionError("VS-COMP-1", f"'{action}': no card with id '{card}'")
         if self.frames:
             fr = self.frames[-1]
-            kind = fr[0]
-            want = FRAME_NAMES[kind]
-            if kind == F_PAY:
-                if fr[5] >= 0:
+            want = FRAME_NAMES[type(fr)]
+            if type(fr) is PayFrame:
+                if fr.extra >= 0:
                     return IllegalActionError(
                         "VS-RULE-ULT",
                         f"'{action}': first pay the extra cost, a persona named "
-                        f"{g.names[fr[5]]} from hand or field (even inside a stack)",
+                        f"{g.names[fr.extra]} from hand or field (even inside a stack)",
                     )
-                if t is A.PayField and fr[3] >= 0 and fr[3] >> action.slot & 1:
+                if t is A.PayField and fr.mask >= 0 and fr.mask >> action.slot & 1:
                     return IllegalActionError(
                         "VS-FUSE-1", f"'{action}': a fusion material cannot pay the cost"
                     )
                 if t in (A.PayHand, A.PayField):
                     return IllegalActionError(
                         "VS-FIELD-1"
-                        if fr[3] < 0 and self._free_after(fr[1], 0) == 0
+                        if fr.mask < 0 and self._free_after(fr.player, 0) == 0
                         else "VS-SUMMON-1",
                         f"'{action}': cannot pay with that now; legal: "
                         + ", ".join(str(a) for a in self.legal_actions()),
@@ -967,10 +1260,10 @@ class VsState(State[A.VsAction]):
                     "VS-SUMMON-1",
                     f"'{action}': a cost is being paid; pay hand ID or pay field SLOT",
                 )
-            if kind == F_PROMOTE:
+            if type(fr) is PromoteFrame:
                 return IllegalActionError(
                     "VS-RULE-LOSEMAIN",
-                    f"'{action}': player {fr[1] + 1} must first promote a sub to main",
+                    f"'{action}': player {fr.player + 1} must first promote a sub to main",
                 )
             return IllegalActionError(
                 "VS-COMP-2",
@@ -1006,6 +1299,13 @@ class VsState(State[A.VsAction]):
                     rule = "VS-SUPPORT-1" if t is A.PlaySupport else "VS-SUMMON-1"
                     return IllegalActionError(rule, f"'{action}': {card} is not in your hand")
                 if t is A.PlaySupport:
+                    if g.kind[c] == SUPPORT:
+                        what = self._missing_choice(p, c)
+                        return IllegalActionError(
+                            "VS-PLAN-1",
+                            f"'{action}': {g.all_cards[c].name} cannot be played now: "
+                            f"its '{what}' effect has nothing to choose",
+                        )
                     return IllegalActionError(
                         "VS-SUPPORT-1", f"'{action}': {card} is not a Support card"
                     )
@@ -1034,7 +1334,7 @@ class VsState(State[A.VsAction]):
                 return IllegalActionError(
                     "VS-COMP-2", f"'{action}': {action.card} is not a React card"
                 )
-            if g.timing[c] != (0 if step == REACT1 else 1):
+            if g.timing[c] != (DECLARATION if step == REACT1 else RESOLUTION):
                 return IllegalActionError(
                     "VS-SKILL-1", f"'{action}': that React is for the other window"
                 )
@@ -1092,10 +1392,10 @@ class VsState(State[A.VsAction]):
 
     def _frame_json(self, fr: Frame) -> list[Any]:
         g = self._game
-        if fr[0] == F_PAY:
-            _, p, c, mask, rem, extra = fr
+        if type(fr) is PayFrame:
+            p, c, mask, rem, extra = fr
             return ["pay", p, g.ids[c], mask, rem, g.names[extra] if extra >= 0 else None]
-        return [FRAME_NAMES[fr[0]], *fr[1:]]
+        return [FRAME_NAMES[type(fr)], *fr]
 
     def _public(self) -> dict[str, Any]:
         g = self._game
@@ -1112,16 +1412,18 @@ class VsState(State[A.VsAction]):
             "skill": None
             if self.sk_c < 0
             else [A.SLOT_NAMES[self.sk_slot], ids[self.sk_c], self.sk_k],
-            "rmods": [list(m) for m in self.rmods],
+            "rmods": [[m, a, ids[x]] for m, a, x in self.rmods],
             "negated": self.negated,
-            "tmods": [list(m) for m in self.tmods],
+            "tmods": [[m, a, ids[x]] for m, a, x in self.tmods],
             "mods": [list(m) for m in self.mods],
+            "applied": [list(m) for m in self.applied],
             "dmg": self.dmg,
             "frames": [self._frame_json(f) for f in self.frames],
-            "effq": [[p, e, ids[x] if e < 0 else x] for p, e, x in self.effq],
+            "effq": [[p, e, c, ids[x]] for p, e, c, x in self.effq],
             "winner": self.winner,
             "player_cards": list(self.pcs),
             "decklists": [[ids[c] for c in d] for d in self.decklists],
+            "open_decklists": list(self.open_lists),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -1135,6 +1437,9 @@ class VsState(State[A.VsAction]):
     def view(self, player: int) -> dict[str, Any]:
         data = self._public()
         data["viewer"] = player
+        for p in (0, 1):
+            if p != player and not self.open_lists[p]:
+                data["decklists"][p] = None
         data["hand"] = [self._game.ids[c] for c in self.hand[player]]
         data["hand_sizes"] = [len(self.hand[0]), len(self.hand[1])]
         data["deck_sizes"] = [len(self.deck[0]), len(self.deck[1])]
@@ -1171,35 +1476,47 @@ class VsState(State[A.VsAction]):
             s.sk_slot = A.SLOT_NAMES.index(sk[0])
             s.sk_c = ix[sk[1]]
             s.sk_k = int(sk[2])
-        s.rmods = [(int(m), int(a)) for m, a in data["rmods"]]
+        s.rmods = [(int(m), int(a), ix[x]) for m, a, x in data["rmods"]]
         s.negated = bool(data["negated"])
-        s.tmods = [(int(m), int(a)) for m, a in data["tmods"]]
+        s.tmods = [(int(m), int(a), ix[x]) for m, a, x in data["tmods"]]
         s.mods = [(int(m), int(a)) for m, a in data["mods"]]
+        s.applied = [(int(m), int(a)) for m, a in data["applied"]]
         s.dmg = int(data["dmg"])
         frames: list[Frame] = []
         for fr in data["frames"]:
-            kind = FRAME_NAMES.index(fr[0])
-            if kind == F_PAY:
+            kind = FRAME_TYPES[fr[0]]
+            if kind is PayFrame:
                 extra = game.names.index(fr[5]) if fr[5] is not None else -1
-                frames.append((F_PAY, int(fr[1]), ix[fr[2]], int(fr[3]), int(fr[4]), extra))
+                frames.append(PayFrame(int(fr[1]), ix[fr[2]], int(fr[3]), int(fr[4]), extra))
             else:
-                frames.append((kind, *(int(x) for x in fr[1:])))
+                frames.append(kind(*(int(x) for x in fr[1:])))
         s.frames = frames
         n_eff = len(game.effects)
-        effq: list[tuple[int, int, int]] = []
-        for p, e, x in data["effq"]:
-            if e < 0:
-                effq.append((int(p), -1, ix[x]))
-            elif 0 <= e < n_eff:
-                effq.append((int(p), int(e), int(x)))
-            else:
-                raise RecordError(f"vs state: unknown effect {e}")
+        effq: list[Work] = []
+        for p, e, c, x in data["effq"]:
+            if not -1 <= e < n_eff or c not in (CTX_PLAIN, CTX_REACT, CTX_SUPPORT):
+                raise RecordError(f"vs state: unknown effect {e} or context {c}")
+            effq.append(Work(int(p), int(e), int(c), ix[x]))
         s.effq = effq
         s.winner = int(data["winner"])
         pcs = data["player_cards"]
         s.pcs = (str(pcs[0]), str(pcs[1]))
         dl = data["decklists"]
-        s.decklists = (tuple(sorted(cards(dl[0]))), tuple(sorted(cards(dl[1]))))
+        s.decklists = tuple(  # type: ignore[assignment]
+            tuple(sorted(cards(d))) if d is not None else () for d in dl[:2]
+        )
+        public = data.get("open_decklists", [True, True])
+        s.open_lists = (bool(public[0]), bool(public[1]))
+        return s
+
+    @classmethod
+    def from_view(cls, game: VsGame, view: dict[str, Any]) -> VsState:
+        """Only what ``view`` shows (the viewer's hand; other hands and decks empty).
+
+        Enough to put the viewer's own decisions in words; never for play.
+        """
+        s = cls._from_public(game, view)
+        s.hand[int(view["viewer"]) & 1] = [game.index[x] for x in view["hand"]]
         return s
 
     @classmethod
@@ -1217,8 +1534,8 @@ class VsState(State[A.VsAction]):
 
     def limbo(self, p: int) -> list[int]:
         """Cards of ``p`` between zones: a persona being paid for, a Support/React resolving."""
-        out = [fr[2] for fr in self.frames if fr[0] == F_PAY and fr[1] == p]
-        out += [x for q, e, x in self.effq if e < 0 and q == p]
+        out = [fr.card for fr in self.frames if type(fr) is PayFrame and fr.player == p]
+        out += [x for q, e, _, x in self.effq if e < 0 and q == p]
         return out
 
     def zones(self, p: int) -> Counter[int]:
@@ -1235,8 +1552,9 @@ class VsState(State[A.VsAction]):
     def determinize(cls, game: VsGame, view: dict[str, Any], player: int, rng: Rng) -> VsState:
         """Rebuild a state from ``player``'s view, sampling the opponent hand and deck orders.
 
-        Decklists are open information (ruling), so each player's unseen cards are
-        their decklist minus what the view shows; they are shuffled with ``rng``.
+        A player's unseen cards are their decklist minus what the view shows, shuffled
+        with ``rng``. A rival's private decklist (a custom deck) is not in the view: its
+        unseen part is sampled from the card pool (:meth:`_sample_unseen`).
         """
         if player not in (0, 1):
             raise RecordError(f"determinize: player must be 0 or 1, not {player!r}")
@@ -1253,7 +1571,15 @@ class VsState(State[A.VsAction]):
             seen.update(s.limbo(p))
             if p == player:
                 seen.update(s.hand[p])
-            unseen = list((Counter(s.decklists[p]) - seen).elements())
+            if view["decklists"][p] is None:
+                k = int(sizes[p]) + int(view["deck_sizes"][p])
+                unseen = s._sample_unseen(p, seen, k, rng)
+                s.decklists = tuple(  # type: ignore[assignment]
+                    tuple(sorted([*seen.elements(), *unseen])) if q == p else s.decklists[q]
+                    for q in (0, 1)
+                )
+            else:
+                unseen = list((Counter(s.decklists[p]) - seen).elements())
             rng.shuffle(unseen)
             if p != player:
                 k = int(sizes[p])
@@ -1262,3 +1588,33 @@ class VsState(State[A.VsAction]):
             s.deck[p] = unseen
         s.rng = Rng(rng.randbelow(1 << 62))
         return s
+
+    def _sample_unseen(self, p: int, seen: Counter[int], k: int, rng: Rng) -> list[int]:
+        """``k`` cards that could complete ``p``'s private deck around the ``seen`` ones.
+
+        The deck holds its player card's starter and at most ``MAX_COPIES`` cards of a
+        name (VS-DECK-1); every card of the pool is otherwise equally likely.
+        """
+        g = self._game
+        name_of = g.name_of
+        room = [MAX_COPIES] * len(g.names)
+        for c, n in seen.items():
+            room[name_of[c]] -= n
+        out: list[int] = []
+        starter = (
+            g.index.get(g.players[self.pcs[p]].starter, -1) if self.pcs[p] in g.players else -1
+        )
+        if starter >= 0 and seen[starter] == 0 and k > 0:
+            out.append(starter)
+            room[name_of[starter]] -= 1
+        tickets = [c for c in range(len(g.ids)) for _ in range(MAX_COPIES)]
+        rng.shuffle(tickets)
+        for c in tickets:
+            if len(out) >= k:
+                break
+            if room[name_of[c]] > 0:
+                room[name_of[c]] -= 1
+                out.append(c)
+        if len(out) < k:
+            raise RecordError(f"determinize: the card pool cannot fill player {p + 1}'s deck")
+        return out

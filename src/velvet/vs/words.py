@@ -1,0 +1,491 @@
+"""Persona VS in words: action labels, event sentences and card descriptions.
+
+Every front end shows these (``VsState.action_label``, ``VsGame.event_text``,
+``VsGame.describe_card``), so no front end formats a card id or a slot code.
+Seats are named as people number them, "Player 1" and "Player 2".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from velvet.engine.core import CardInfo, Event, player_name
+from velvet.engine.errors import ConfigError
+from velvet.vs import actions as A
+from velvet.vs.cards import Ability, Persona, React, Skill, Support, ability_text, effect_text
+
+if TYPE_CHECKING:
+    from velvet.vs.game import VsGame
+    from velvet.vs.state import VsState
+
+SLOT_WORDS = ("main", "sub", "sub")
+"""A slot as people say it; a player's two subs are told apart by their names."""
+
+
+# --- names -----------------------------------------------------------------------------
+
+
+def card_name(game: VsGame, ident: str) -> str:
+    """A card's name; cards of one name in a custom set are told apart by a number."""
+    if ident in game.players:
+        return game.players[ident].name
+    if ident not in game.index:
+        return "an unknown card"
+    name = game.card(ident).name
+    same = game.by_name.get(name.casefold(), [ident])
+    if len(same) > 1:
+        return f"{name} (version {same.index(ident) + 1})"
+    return name
+
+
+def _name(game: VsGame, c: int) -> str:
+    return card_name(game, game.ids[c])
+
+
+def mod_text(mode: str, amount: int) -> str:
+    """A damage modifier: "+2", "-1", "x2", "halved"."""
+    if mode == "add":
+        return f"{amount:+d}"
+    if mode == "mul":
+        return f"x{amount}"
+    return "halved"
+
+
+def _whose(p: int, viewer: int) -> str:
+    return "your" if p == viewer else f"{player_name(p)}'s"
+
+
+def _persona(state: VsState, p: int, slot: int, viewer: int) -> str:
+    """ "your main Pixie", "Player 2's sub Kelpie" or "your empty sub slot"."""
+    stack = state.field[p][slot]
+    if not stack:
+        return f"{_whose(p, viewer)} empty {SLOT_WORDS[slot]} slot"
+    return f"{_whose(p, viewer)} {SLOT_WORDS[slot]} {_name(state.game, stack[-1])}"
+
+
+def _under(state: VsState, p: int, slot: int) -> str:
+    n = len(state.field[p][slot]) - 1
+    if n <= 0:
+        return ""
+    return f" (and the {'card' if n == 1 else f'{n} cards'} under it)"
+
+
+def _cost(game: VsGame, c: int) -> str:
+    cost = game.cost[c]
+    text = f"cost {cost}" if cost else "free"
+    if game.extra[c] >= 0:
+        text += f" and a persona named {game.names[game.extra[c]]}"
+    return text
+
+
+# --- action labels ------------------------------------------------------------------------
+
+
+def action_label(state: VsState, action: Any) -> str:
+    """What the deciding player reads for ``action`` in ``state``."""
+    g = state.game
+    card = getattr(action, "card", None)
+    if card is not None and card not in g.index:
+        return str(action)
+    try:
+        return _label(state, action)
+    except (IndexError, KeyError, ValueError, AttributeError):
+        return _plain_label(g, action)
+
+
+def _plain_label(g: VsGame, action: Any) -> str:
+    """A label that needs no position (for an action that is not legal now)."""
+    card = getattr(action, "card", None)
+    name = card_name(g, card) if isinstance(card, str) else ""
+    slot = getattr(action, "slot", 0)
+    words = {
+        A.Summon: f"Summon {name}",
+        A.Fuse: f"Fuse {name}",
+        A.Change: f"Change your main with your {SLOT_WORDS[slot]}",
+        A.PlaySupport: f"Play the Support {name}",
+        A.DeclareSkill: f"Use a skill of {name}",
+        A.PlayReact: f"React with {name}",
+        A.PayHand: f"Pay with {name} from your hand",
+        A.PayField: f"Pay with your {SLOT_WORDS[slot]} persona",
+        A.PayStack: f"Pay with {name} from a fused stack",
+        A.Promote: f"Make your {SLOT_WORDS[slot]} the new main",
+        A.Target: f"Choose {player_name(getattr(action, 'player', 0))}'s {SLOT_WORDS[slot]}",
+        A.Discard: f"Discard {name}",
+        A.Search: f"Take {name} from your deck",
+        A.Recover: f"Take {name} back from your discard pile",
+        A.First: f"Apply damage modifier {getattr(action, 'index', 0) + 1} next",
+    }
+    return words.get(type(action), _SIMPLE.get(type(action), str(action)))
+
+
+_SIMPLE: dict[type, str] = {
+    A.EndPlanning: "End the Planning Step",
+    A.NoSkill: "Declare no skill (end the Skill Step)",
+    A.Pass: "Play no React",
+}
+
+
+def _label(state: VsState, action: Any) -> str:
+    from velvet.vs.game import OP_BOUNCE, OP_DESTROY
+    from velvet.vs.state import PayFrame, TargetFrame
+
+    g = state.game
+    t = type(action)
+    if t in _SIMPLE:
+        return _SIMPLE[t]
+    me = state.current_player
+    if t is A.Summon:
+        c = g.index[action.card]
+        return f"Summon {_name(g, c)} ({_cost(g, c)})"
+    if t is A.Fuse:
+        c = g.index[action.card]
+        onto = " and ".join(_persona(state, me, s, me) for s in range(3) if action.slots >> s & 1)
+        return f"Fuse {_name(g, c)} onto {onto} ({_cost(g, c)})"
+    if t is A.Change:
+        main = state.field[me][0]
+        return (
+            f"Change: {_persona(state, me, action.slot, me)} becomes the main, "
+            f"{_name(g, main[-1])} a sub"
+        )
+    if t is A.PlaySupport:
+        return f"Play the Support {card_name(g, action.card)}"
+    if t is A.PlayReact:
+        return f"React with {card_name(g, action.card)}"
+    if t is A.DeclareSkill:
+        return _skill_label(state, action, me)
+    if t is A.Promote:
+        return f"Make {_persona(state, me, action.slot, me)} the new main"
+    if t is A.Discard:
+        return f"Discard {card_name(g, action.card)} from your hand"
+    if t is A.Search:
+        return f"Take {card_name(g, action.card)} from your deck into your hand"
+    if t is A.Recover:
+        return f"Take {card_name(g, action.card)} from your discard pile into your hand"
+    if t is A.First:
+        return _first_label(state, action.index)
+    frame = state.frames[-1] if state.frames else None
+    if t is A.Target and type(frame) is TargetFrame:
+        op, who = frame.op, action.player
+        chosen = _persona(state, who, action.slot, me)
+        if op == OP_BOUNCE:
+            return f"Return {chosen}{_under(state, who, action.slot)} to its owner's hand"
+        if op == OP_DESTROY:
+            return f"Send {chosen}{_under(state, who, action.slot)} to the discard pile"
+        return f"Swap {_persona(state, who, 0, me)} with {chosen}"
+    if type(frame) is PayFrame:
+        _, c, _, left, extra = frame
+        if extra >= 0:
+            why = f"as the named cost of {_name(g, c)}"
+        else:
+            why = f"to pay for {_name(g, c)} ({left} left to pay)"
+        if t is A.PayHand:
+            return f"Discard {card_name(g, action.card)} from your hand {why}"
+        if t is A.PayField:
+            return (
+                f"Send {_persona(state, me, action.slot, me)}"
+                f"{_under(state, me, action.slot)} to the discard pile {why}"
+            )
+        if t is A.PayStack:
+            stack = state.field[me][action.slot]
+            x = g.index[action.card]
+            if stack[-1] == x:
+                return (
+                    f"Remove {_name(g, x)} from the top of your {SLOT_WORDS[action.slot]} "
+                    f"stack, leaving {_name(g, stack[-2])} as the persona, {why}"
+                )
+            return f"Remove {_name(g, x)} from under {_persona(state, me, action.slot, me)} {why}"
+    return _plain_label(g, action)
+
+
+def _skill_label(state: VsState, action: A.DeclareSkill, me: int) -> str:
+    g = state.game
+    c = g.index[action.card]
+    skill = _skill(g, c, action.index)
+    stack = state.field[me][action.slot]
+    if stack and stack[-1] == c:
+        owner = _persona(state, me, action.slot, me)
+    else:
+        owner = f"{_name(g, c)} under {_persona(state, me, action.slot, me)}"
+    text = f"Use {skill.name} ({skill.type}, {skill.damage} damage) of {owner}"
+    rival = 1 - me
+    main = state.field[rival][0]
+    if main:
+        text += f" on {_persona(state, rival, 0, me)}"
+        if g.weak[main[-1]] == g.skills[c][action.index][0]:
+            text += ", its weakness"
+    return text
+
+
+def _first_label(state: VsState, index: int) -> str:
+    from velvet.vs.state import apply_mod
+
+    g = state.game
+    mode, amount = sorted(set(state.mods))[index]
+    modes = ("add", "mul", "half")
+    after = apply_mod(state.dmg, mode, amount)
+    sources = sorted(
+        {
+            _source_text(g, g.ids[x], why)
+            for m, a, x, why in state.mod_sources()
+            if (m, a) == (mode, amount)
+        }
+    )
+    of = f" from {', '.join(sources)}" if sources else ""
+    return f"Apply {mod_text(modes[mode], amount)}{of} next (damage {state.dmg} → {after})"
+
+
+def _source_text(g: VsGame, ident: str, kind: str) -> str:
+    """ "Fire Boost of Jack-o'-Lantern", "the Support Desperado", "the React Tetrakarn"."""
+    if kind in ("support", "react"):
+        return f"the {kind.capitalize()} {card_name(g, ident)}"
+    if not ident:
+        return "an effect"
+    card = g.card(ident)
+    names = [a.name for a in getattr(card, "abilities", ()) if a.trigger == kind]
+    ability = names[0] if len(set(names)) == 1 else "an ability"
+    return f"{ability} of {card_name(g, ident)}"
+
+
+def _skill(g: VsGame, c: int, k: int) -> Skill:
+    card = g.all_cards[c]
+    if not isinstance(card, Persona):
+        raise ValueError(f"{card.name} has no skills")
+    return card.skills[k]
+
+
+# --- event sentences ------------------------------------------------------------------------
+
+
+def event_text(game: VsGame, event: Event) -> str:
+    """A sentence for ``event``, with card names and seats as "Player 1"/"Player 2"."""
+    d = event.data
+    k = event.kind
+    who = player_name(int(d["player"])) if "player" in d else ""
+
+    def name(key: str = "card") -> str:
+        return card_name(game, str(d.get(key, "")))
+
+    def slot(key: str = "slot") -> str:
+        word = str(d.get(key, "m"))
+        return SLOT_WORDS[A.SLOT_NAMES.index(word)] if word in A.SLOT_NAMES else word
+
+    def under() -> str:
+        n = len(d.get("under") or [])
+        if not n:
+            return ""
+        return f"; the {_count(n)} under it {'goes' if n == 1 else 'go'} to the discard pile"
+
+    if k == "turn":
+        return f"Turn {d['turn']}: {who}'s turn begins."
+    if k == "step":
+        if d.get("step") == "1 more":
+            return f"1 more: {who}'s Skill Step starts again."
+        return f"{who} ends the Planning Step; the Skill Step begins."
+    if k == "play":
+        how = str(d.get("as", "summon"))
+        if how == "summon":
+            return f"{who} plays {name()} from hand to summon it."
+        onto = [card_name(game, str(x)) for x in d.get("onto", [])]
+        return f"{who} plays {name()} from hand to fuse it onto {_and(onto) or 'their field'}."
+    if k == "pay":
+        src = str(d.get("from", "hand"))
+        paid = f" for {name('for')}" if "for" in d else ""
+        if src == "hand":
+            return f"{who} discards {name()} from hand to pay{paid}."
+        return f"{who} removes {name()} from the stack of their {slot('slot')} to pay{paid}."
+    if k == "pay_field":
+        return f"{who} sends their {slot()} {name()} to the discard pile to pay a cost{under()}."
+    if k == "summon":
+        return f"{who} summons {name()} as their {slot()} persona."
+    if k == "fuse":
+        stack = [card_name(game, str(x)) for x in d.get("stack", [])][:-1]
+        return f"{who} fuses {name()} over {_and(stack)}: it is their {slot()} persona."
+    if k == "change":
+        sub = f", {name('sub')} goes to sub" if "sub" in d else ""
+        return f"{who} changes: {name('main')} is now their main{sub}."
+    if k == "support":
+        low = " (its 10 HP or less box)" if d.get("lowhp") else ""
+        return f"{who} plays the Support {name()}{low}."
+    if k == "react":
+        low = " (its 10 HP or less box)" if d.get("lowhp") else ""
+        return f"{who} answers with the React {name()}{low}."
+    if k == "pass":
+        return f"{who} plays no React."
+    if k == "skill":
+        whose = f"their {slot()} {name()}"
+        return f"{who} declares {d['skill']} ({d['type']}, {d['damage']} damage) of {whose}."
+    if k == "noskill":
+        if d.get("reason"):
+            return f"{who} has no persona and skips the Skill Step."
+        return f"{who} declares no skill."
+    if k == "modifier":
+        what = "this skill" if d.get("from") == "react" else "their skills this turn"
+        kind = "React" if d.get("from") == "react" else "Support"
+        return (
+            f"{who}'s {kind} {name()} changes {what}: "
+            f"{mod_text(str(d['mode']), int(d['amount']))} damage."
+        )
+    if k == "negate":
+        return f"{name()} of {who} negates the skill's damage."
+    if k == "modify":
+        src = ""
+        if d.get("source"):
+            src = f" ({_source_text(game, str(d['source']), str(d.get('from', '')))})"
+        return (
+            f"Applied {mod_text(str(d['mode']), int(d['amount']))}{src}: "
+            f"the damage is now {d['damage']}."
+        )
+    if k == "damage":
+        return _damage_text(game, d, who)
+    if k == "no_damage":
+        why = " (negated)" if d.get("negated") else ""
+        return f"The skill deals no damage to {who}{why}{_how(game, d)}."
+    if k == "heal":
+        of = f" from {name()}" if d.get("card") else ""
+        return f"{who} heals {d['amount']} HP{of} (HP {d['hp']})."
+    if k == "weakness":
+        return f"It hit the weakness of {who}'s main {name()}."
+    if k == "one_more":
+        return f"1 MORE! {who} hit a weakness and may declare another skill."
+    if k == "draw":
+        return f"{who} draws {_count(int(d['count']))}."
+    if k == "discard":
+        how = " at random" if d.get("random") else ""
+        return f"{who} discards {name()}{how}."
+    if k == "search":
+        return f"{who} takes {name()} from their deck into hand and shuffles the deck."
+    if k == "recover":
+        return f"{who} takes {name()} from their discard pile back into hand."
+    if k == "promote":
+        return f"{who} promotes their sub {name()} to main."
+    if k == "bounce":
+        return f"{who}'s {slot()} {name()} returns to their hand{under()}."
+    if k == "destroy":
+        return f"{who}'s {slot()} {name()} is sent to the discard pile{under()}."
+    if k == "swap":
+        return f"{who}'s main and sub swap: {name('main')} is now their main."
+    if k == "fizzle":
+        reason = str(d.get("reason", "no target"))
+        of = f"{who}'s {name()}: its " if d.get("card") else "An "
+        return f"{of}{d.get('effect', 'effect')} effect does nothing ({reason})."
+    if k == "game_over":
+        winner = int(d["winner"])
+        if winner not in (0, 1):
+            return f"The game ends in a draw ({d.get('reason', 'turn cap')})."
+        loser = player_name(1 - winner)
+        why = {
+            "hp": f"{loser}'s HP reached 0",
+            "deck": f"{loser} could not draw in the Draw Step",
+        }.get(str(d.get("reason")), str(d.get("reason")))
+        return f"{player_name(winner)} wins: {why}."
+    return str(event)
+
+
+def _count(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _and(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _how(game: VsGame, d: Mapping[str, Any]) -> str:
+    """ " from Agi of Pixie (base 2, +2 Fire Boost of Jack-o'-Lantern → 4)" for a skill."""
+    if "skill" not in d or "base" not in d:
+        return ""
+    text = f" from {d['skill']} of {card_name(game, str(d.get('card', '')))}"
+    steps = d.get("steps") or []
+    if not steps:
+        return text
+    parts = [f"base {d['base']}"]
+    for mode, amount, source, kind, after in steps:
+        src = _source_text(game, str(source), str(kind))
+        parts.append(f"{mod_text(str(mode), int(amount))} {src} → {after}")
+    return f"{text} ({', '.join(parts)})"
+
+
+def _damage_text(game: VsGame, d: Mapping[str, Any], who: str) -> str:
+    amount = int(d["amount"])
+    if d.get("source") == "skill":
+        text = f"{who} takes {amount} damage{_how(game, d)}"
+    else:
+        of = f" from {card_name(game, str(d['card']))}" if d.get("card") else ""
+        text = f"{who} loses {amount} HP{of}"
+    excess = int(d.get("excess", 0))
+    if excess:
+        text += f"; HP stops at 0 and {excess} more is lost"
+    return f"{text} (HP {d['hp']})."
+
+
+# --- card descriptions -----------------------------------------------------------------------
+
+
+def describe_card(game: VsGame, ident: str) -> CardInfo:
+    """A card in words and as data; raises ConfigError for an unknown id."""
+    if not isinstance(ident, str):
+        raise ConfigError(f"card id must be text, not {ident!r}")
+    if ident in game.players:
+        pc = game.players[ident]
+        return CardInfo(
+            pc.id,
+            pc.name,
+            "player",
+            (f"Starter: {card_name(game, pc.starter)}", "Starts at 30 HP with a 40-card deck"),
+            pc.model_dump(mode="json"),
+        )
+    if ident not in game.index:
+        raise ConfigError(f"no Persona VS card with id '{ident}'")
+    card = game.card(ident)
+    data: dict[str, Any] = card.model_dump(mode="json")
+    if isinstance(card, Persona):
+        return CardInfo(card.id, card.name, "persona", _persona_lines(card), data)
+    if isinstance(card, Support):
+        lines = ["Support: play it in your Planning Step", _effects(card.effects, "support")]
+        if card.lowhp:
+            lines.append("10 HP or less: " + _effects(card.lowhp, "support"))
+        return CardInfo(card.id, card.name, "support", tuple(lines), data)
+    return CardInfo(card.id, card.name, "react", _react_lines(card), data)
+
+
+def _effects(effects: Sequence[Any], context: str = "") -> str:
+    text = "; ".join(effect_text(e, context) for e in effects)
+    return text[:1].upper() + text[1:] + "."
+
+
+def _persona_lines(card: Persona) -> tuple[str, ...]:
+    cost = f"Cost {card.cost}"
+    if card.extra_cost_name:
+        cost += (
+            f", plus a persona named {card.extra_cost_name} from hand or field "
+            "(even from inside a fused stack)"
+        )
+    lines = [cost]
+    lines.append(f"Weakness: {card.weakness}" if card.weakness else "No weakness")
+    if card.starter:
+        lines.append("VS starter")
+    lines += [_skill_line(s) for s in card.skills]
+    lines += [_ability_line(a) for a in card.abilities]
+    return tuple(lines)
+
+
+def _skill_line(skill: Skill) -> str:
+    text = f"Skill {skill.name}: {skill.type}, {skill.damage} damage"
+    if skill.effects:
+        text += "; then " + "; ".join(effect_text(e) for e in skill.effects)
+    return text + "."
+
+
+def _ability_line(ability: Ability) -> str:
+    return "Ability " + ability_text(ability)
+
+
+def _react_lines(card: React) -> tuple[str, ...]:
+    when = "when a skill is declared" if card.timing == "declaration" else "after it resolves"
+    against = f", against {card.vs_type} skills only" if card.vs_type else ""
+    lines = [f"React: play it {when}{against}", _effects(card.effects, "react")]
+    if card.lowhp:
+        lines.append("10 HP or less: " + _effects(card.lowhp, "react"))
+    return tuple(lines)
