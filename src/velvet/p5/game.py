@@ -207,7 +207,7 @@ class P5Game(Game):
         cs = self.cards
         shadows = [s.id for s in cs.shadows]
         targets = [*shadows, "boss"]
-        table: list[Any] = [A.Go(0), A.Go(1), A.Discover(), A.Palace(), A.End()]
+        table: list[Any] = [A.Go(0), A.Go(1), A.Discover(), A.Palace(), A.End(), A.Done()]
         self.visit_act = tuple(A.Visit(loc.id) for loc in cs.locations)
         self.recruit_act = tuple(A.Recruit(loc.id) for loc in cs.locations)
         table += [*self.visit_act, *self.recruit_act]
@@ -239,27 +239,23 @@ class P5Game(Game):
         self.first_shadow = tuple(A.First(f"shadow:{s}") for s in shadows)
         self.first_abil = tuple(A.First(f"ability:{k}") for k in self.ab_key)
         table += [*self.first_row, self.first_boss, *self.first_shadow, *self.first_abil]
-        # every multiset an Assign can carry: ANY damage up to the largest health,
-        # and Stamina/SP splits of a mixed restore up to the supply.
-        top = max([sum(h) for h in self.shadow_health] + [sum(h) for h in self.boss_health])
-        seen: set[tuple[int, ...]] = set()
-        for total in range(top + 1):
-            for v in _splits((top, top, top, top), total):
-                seen.add(v)
-        for st in range(self.supply0[0] + 1):
-            for sp in range(self.supply0[1] + 1):
-                seen.add((st, sp, 0, 0))
-        for v in sorted(seen, key=lambda v: (sum(v), v)):
-            table.append(A.Assign(*v))
+        # a split (ANY damage over requirements, a mixed restore over spent tokens) is
+        # asked one kind at a time: 0..the most of that kind any card or the supply holds.
+        tops = [
+            max(
+                [h[k] for h in self.shadow_health]
+                + [h[k] for h in self.boss_health]
+                + [self.supply0[k]]
+            )
+            for k in range(4)
+        ]
+        self.assign_act = tuple(
+            tuple(A.Assign(res, x) for x in range(tops[k] + 1)) for k, res in enumerate(RESOURCES)
+        )
+        for row in self.assign_act:
+            table += row
         self.action_table: tuple[Any, ...] = tuple(table)
         self.action_id_of = {a: i for i, a in enumerate(self.action_table)}
-        self._assign_cache: dict[tuple[int, ...], A.Assign] = {}
-
-    def assign(self, v: tuple[int, ...]) -> A.Assign:
-        act = self._assign_cache.get(v)
-        if act is None:
-            act = self._assign_cache[v] = A.Assign(*v)
-        return act
 
     def source_text(self, src: int) -> A.First:
         if src >= ABIL_SRC:
@@ -379,22 +375,6 @@ class P5Game(Game):
             return determinize(self, view, player, rng)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise RecordError(f"p5 view: not a view of this card set ({error!r})") from None
-
-
-def _splits(caps: Sequence[int], total: int) -> list[tuple[int, ...]]:
-    """Every vector v with v[i] <= caps[i] and sum(v) == total."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
-        if i == len(caps) - 1:
-            if left <= caps[i]:
-                out.append((*acc, left))
-            return
-        for x in range(min(caps[i], left), -1, -1):
-            rec(i + 1, left - x, (*acc, x))
-
-    rec(0, total, ())
-    return out
 
 
 @lru_cache(maxsize=1)
