@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, get_args
 
-from velvet.engine.core import Game
+from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import CardDataError, ConfigError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
@@ -80,6 +80,7 @@ class P5Game(Game):
         # abilities
         self.abilities: list[Ability] = []
         self.ab_key: list[str] = []
+        self.ab_owner: list[str] = []  # the name of the card the ability is printed on
         self.ab_index: dict[str, int] = {}
         self.ab_trigger: list[int] = []
         self.ab_cost: list[tuple[int, ...]] = []
@@ -96,13 +97,15 @@ class P5Game(Game):
         self.ab_dice: list[bool] = []
         self.ab_effects: list[tuple[int, ...]] = []
         self.persona_abils = tuple(
-            tuple(self._ability(f"{p.id}.{_slug(a.name)}", a, p.id) for a in p.skills)
+            tuple(self._ability(f"{p.id}.{_slug(a.name)}", a, p.id, p.name) for a in p.skills)
             for p in cards.personas
         )
         self.persona_party = tuple(p.party for p in cards.personas)
-        self.thief_abil = tuple(self._ability(t.id, t.passive, t.id) for t in cards.thieves)
+        self.thief_abil = tuple(self._ability(t.id, t.passive, t.id, t.name) for t in cards.thieves)
         self.thief_stats = tuple(_vec(t.stats, STATS) for t in cards.thieves)
-        self.conf_abil = tuple(self._ability(c.id, c.ability, c.id) for c in cards.confidants)
+        self.conf_abil = tuple(
+            self._ability(c.id, c.ability, c.id, c.name) for c in cards.confidants
+        )
         self.conf_checks = tuple(
             (STATS.index(c.checks[0]), STATS.index(c.checks[1])) for c in cards.confidants
         )
@@ -111,7 +114,9 @@ class P5Game(Game):
         )
         self.conf_arsene_only = tuple(c.arsene_only for c in cards.confidants)
         self.conf_counts = tuple(c.counts_as_recruited for c in cards.confidants)
-        self.shadow_abil = tuple(self._ability(s.id, s.persona, s.id) for s in cards.shadows)
+        self.shadow_abil = tuple(
+            self._ability(s.id, s.persona, s.id, s.name) for s in cards.shadows
+        )
         self.shadow_health = tuple(_vec(s.health, RESOURCES) for s in cards.shadows)
         self.shadow_weak = tuple(
             frozenset(self.skill_types.index(w) for w in s.weak) for s in cards.shadows
@@ -172,7 +177,7 @@ class P5Game(Game):
             ids.append(i)
         return tuple(ids)
 
-    def _ability(self, key: str, a: Ability, owner: str) -> int:
+    def _ability(self, key: str, a: Ability, owner: str, owner_name: str) -> int:
         if key in self.ab_index or key in ("boss",):
             raise CardDataError(
                 "<cards>",
@@ -184,6 +189,7 @@ class P5Game(Game):
         i = len(self.abilities)
         self.abilities.append(a)
         self.ab_key.append(key)
+        self.ab_owner.append(owner_name)
         self.ab_index[key] = i
         self.ab_trigger.append(TRIGGERS[a.trigger])
         self.ab_cost.append(_vec(a.cost, RESOURCES))
@@ -287,6 +293,17 @@ class P5Game(Game):
         if not isinstance(i, int) or not 0 <= i < len(self.action_table):
             raise InvalidActionError(f"no action id {i}: ids are 0..{len(self.action_table) - 1}")
         return self.action_table[i]
+
+    def event_text(self, event: Event) -> str:
+        from velvet.p5.words import event_text
+
+        return event_text(self, event)
+
+    def describe_card(self, card_id: str) -> CardInfo:
+        """Any card by id, or ``kind:id`` (``palace:futaba``, ``boss:kamoshida``)."""
+        from velvet.p5.words import describe
+
+        return describe(self, card_id)
 
     def cardset_hash(self) -> str:
         return self.cards.digest

@@ -208,6 +208,12 @@ class P5State(State):
         o.party_set = self.party_set
         return o
 
+    def action_label(self, action: Any) -> str:
+        """Words for ``action`` with card names, distinct among the legal actions."""
+        from velvet.p5.words import action_labels, label
+
+        return action_labels(self).get(action) or label(self, action)
+
     # --- derived ---------------------------------------------------------------------------
 
     def abilities(self, p: int) -> list[int]:
@@ -358,9 +364,7 @@ class P5State(State):
         p, draft, moved = d[1], d[2], d[3]
         out: list[Any] = [g.unequip_act[s] for s in draft if moved.count(s) < 2]
         if len(draft) < self.party_limit(p):
-            out += [
-                g.equip_act[s] for s in self.held[p] if s not in draft and moved.count(s) < 2
-            ]
+            out += [g.equip_act[s] for s in self.held[p] if s not in draft and moved.count(s) < 2]
         out.append(A.Done())
         return out
 

@@ -48,9 +48,12 @@ def renderer_for(game: Game) -> Renderer:
     label: Any = getattr(module, "action_label", _plain_label)
     if "game" in inspect.signature(label).parameters:
         label = partial(label, game=game)  # names come from the cards being played
+    line: Any = getattr(module, "event_line", _plain_event)
+    if "game" in inspect.signature(line).parameters:
+        line = partial(line, game=game)
     return Renderer(
         module.render,
-        getattr(module, "event_line", _plain_event),
+        line,
         label,
         hides_hands=getattr(module, "HIDES_HANDS", game.name == "vs"),
     )
