@@ -305,6 +305,12 @@ class P5Game(Game):
 
         return describe(self, card_id)
 
+    def position(self, spec: Mapping[str, Any]) -> Any:
+        """A state from a position by names (docs/engine.md, "Positions")."""
+        from velvet.p5.position import build_position
+
+        return build_position(self, spec)
+
     def cardset_hash(self) -> str:
         return self.cards.digest
 
