@@ -283,7 +283,7 @@ def _in_fight(state: P5State) -> None:
 @pytest.mark.parametrize(
     ("prepare", "text", "rule"),
     [
-        (lambda s: None, "end", "P5-PALACE-2"),
+        (lambda s: None, "end", "P5-DAY-2"),
         (lambda s: None, "hit stamina @boss", "P5-PALACE-2"),
         (lambda s: None, "visit mementos", "P5-VISIT-1"),
         (lambda s: None, "first row:0", "P5-DAY-2"),

@@ -89,7 +89,9 @@ def test_party_of_three_changed_only_outside_palace(game: P5Game) -> None:
     play(s, "end")
     assert _rule(s, "unequip pixie") == "P5-ARSENE-3"  # still standing in the palace
     play(s, "visit home", "unequip pixie", "equip silky", "done")
-    assert sorted(s.party[0]) == sorted(game.shadow_index[x] for x in ("agathion", "kelpie", "silky"))
+    assert sorted(s.party[0]) == sorted(
+        game.shadow_index[x] for x in ("agathion", "kelpie", "silky")
+    )
     igor = arsene(
         game,
         "pixie",

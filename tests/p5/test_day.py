@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.p5.helpers import dice, first, give, kinds, make, play, settle, texts
+from tests.p5.helpers import dice, first, give, kinds, make, play, position, settle, texts
 from velvet.engine.errors import IllegalActionError
 from velvet.p5 import actions as A
 from velvet.p5.game import P5Game
@@ -181,12 +181,14 @@ def test_recruit_failure_gives_one_stat(
 
 def test_recruited_confidant_not_replaced(game: P5Game) -> None:
     # rule: P5-RECRUIT-4
-    s = make(game)
+    s = position(
+        game,
+        locations=[{"id": "home", "confidant": "ann"}, {"id": "school"}, {"id": "clinic"}],
+        dice=[6] * 12,
+    )
     deck = list(s.conf_deck)
-    dice(s, *[6] * 12)
-    play(s, "recruit home")
-    assert s.loc_conf[0] == -1 and s.conf_deck == deck
-    s.loc[0] = game.loc_index["school"]
+    play(s, "recruit home", "visit school")  # nothing to do after either: the turns end
+    assert s.loc_conf[0] == -1 and s.conf_deck == deck and s.conf[0] == [game.conf_index["ann"]]
     assert "recruit home" not in texts(s)
     with pytest.raises(IllegalActionError) as info:
         play(s, "recruit home")

@@ -193,17 +193,18 @@ def test_weakness_makes_damage_any(game: P5Game) -> None:
     s = fighting(game, "mothman", "bicorn", persona="milady", sp=1)  # 2 SP + 2 Bullet, weak Psy
     events = play(s, "use milady.psio @mothman")  # 2 SP of damage -> 2 ANY
     assert first(events, "damage")["any"] == 2
-    assert texts(s) == ["assign sp=2", "assign sp=1 bullet=1", "assign bullet=2"]
+    # no Stamina is required, so the first choice is SP; Bullet takes the rest
+    assert texts(s) == ["assign sp=0", "assign sp=1", "assign sp=2"]
     with pytest.raises(IllegalActionError) as info:
         play(s, "assign stamina=2")
     assert info.value.rule_id == "P5-COMBAT-4"
-    play(s, "assign bullet=2")
+    play(s, "assign sp=0")
     assert rem(s, "mothman") == {"sp": 2}
     # ANY meets a Cash requirement too: Orobas (3 SP + 1 Cash) is weak to Psy
     s = fighting(game, "orobas", "bicorn", persona="milady", sp=1)
     play(s, "use milady.psio @orobas")
-    assert texts(s) == ["assign sp=2", "assign sp=1 cash=1"]
-    play(s, "assign sp=1 cash=1")
+    assert texts(s) == ["assign sp=1", "assign sp=2"]
+    play(s, "assign sp=1")
     assert rem(s, "orobas") == {"sp": 2}
 
 
@@ -211,7 +212,7 @@ def test_weakness_makes_damage_any(game: P5Game) -> None:
     ("shadow", "health", "after", "choices"),
     [
         ("kelpie", [1, 0, 2, 0], {"bullet": 1}, None),  # not weak: 2 Stamina (1 lost) + 1 Bullet
-        ("berith", [3, 0, 1, 0], None, ["assign stamina=3", "assign stamina=2 bullet=1"]),
+        ("berith", [3, 0, 1, 0], None, ["assign stamina=2", "assign stamina=3"]),
     ],
 )
 def test_amp_adds_a_bullet_that_follows_weakness(
@@ -226,7 +227,10 @@ def test_amp_adds_a_bullet_that_follows_weakness(
     s.rem[0] = health
     events = play(s, f"use goemon.bufu @{shadow}")
     if after is not None:
-        assert rem(s, shadow) == after and first(events, "damage")["typed"] == "stamina=1 bullet=1"
+        assert rem(s, shadow) == after and first(events, "damage")["typed"] == {
+            "stamina": 1,
+            "bullet": 1,
+        }
     else:
         assert first(events, "damage")["any"] == 3 and texts(s) == choices
 
@@ -250,7 +254,7 @@ def test_unpayable_enter_or_death_effect_ignored(game: P5Game) -> None:
     reveal(s, "onmoraki")  # On Palace Enter: pay 1 SP
     give(s, sp=0)
     events = play(s, "palace")
-    assert first(events, "ignored")["cannot_pay"] == "sp=1" and s.phase == FIGHT
+    assert first(events, "ignored")["cannot_pay"] == {"sp": 1} and s.phase == FIGHT
 
 
 @pytest.mark.parametrize(("persona", "holds"), [("goemon", False), ("arsene", True)])
@@ -373,7 +377,7 @@ def test_gain_limited_by_supply(game: P5Game) -> None:
     give(s, cash=game.supply0[3] - 1)
     assert s.supply[3] == 1
     events = play(s, "visit sales-clerk")
-    assert s.fresh[0][3] == game.supply0[3] and first(events, "gain")["tokens"] == "cash=1"
+    assert s.fresh[0][3] == game.supply0[3] and first(events, "gain")["tokens"] == {"cash": 1}
 
 
 def test_one_per_day_in_and_out_of_palace(game: P5Game) -> None:
@@ -390,7 +394,7 @@ def test_one_per_day_in_and_out_of_palace(game: P5Game) -> None:
     assert "use zorro.dia" not in texts(s)
     play(s, "end")  # next day
     s.spent[0][0], s.fresh[0][0] = s.fresh[0][0], 0
-    play(s, "visit home", "palace")
+    play(s, "visit home", "end", "palace")
     assert "use zorro.dia" in texts(s)  # usable inside the palace too
 
 
@@ -414,7 +418,7 @@ def test_auto_skills_are_passive(game: P5Game) -> None:
     assert not any("ice-amp" in t for t in texts(s))
     assert not any(t.startswith("use goemon.ice-amp") for t in game.action_ids())
     events = play(s, "use goemon.bufu @bicorn")
-    assert first(events, "damage")["typed"] == "stamina=2"  # Bicorn needs no Bullet
+    assert first(events, "damage")["typed"] == {"stamina": 2}  # Bicorn needs no Bullet
 
 
 def test_rulebook_example_shadow(game: P5Game) -> None:
