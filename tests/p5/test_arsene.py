@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.p5.helpers import dice, first, kinds, make, play, position, rem, texts, total_tokens
+from tests.p5.helpers import first, kinds, make, play, position, rem, texts, total_tokens
 from velvet.engine.errors import IllegalActionError
 from velvet.engine.rng import Rng
 from velvet.p5.game import P5Game
