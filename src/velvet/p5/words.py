@@ -303,7 +303,8 @@ def describe(g: P5Game, card_id: str) -> CardInfo:
         kind, ident = "", card_id
     elif kind not in KINDS:
         raise ConfigError(f"unknown card kind '{kind}' in '{card_id}'; kinds: {', '.join(KINDS)}")
-    found = [k for k in KINDS if (not kind or k == kind) and _has(g, k, ident)]
+    kinds = [kind] if kind else [k for k in KINDS if k != "boss"]  # a boss is "boss:PALACE"
+    found = [k for k in kinds if _has(g, k, ident)]
     if not found:
         raise ConfigError(f"no card '{card_id}' in this card set")
     if len(found) > 1:
@@ -381,6 +382,15 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
         lines.append(f"Persona ability (Arsene) — {ability_text(s.persona)}")
         data = s.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return CardInfo(s.id, s.name, "shadow", tuple(lines), data)
+    if kind == "location":
+        loc = cs.locations[g.loc_index[ident]]
+        if loc.start:
+            lines.append("Starting location")
+        lines.append(f"Visit: {effect_text(loc.effects)}")
+        if loc.text:
+            lines.append(loc.text)
+        data = loc.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+        return CardInfo(loc.id, loc.name, "location", tuple(lines), data)
     pal = cs.palaces[g.palace_index[ident]]
     if kind == "boss":
         b = pal.boss
@@ -393,19 +403,10 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
             lines.append(f"Reveals {b.reveal} shadow(s) per player")
         data = b.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return CardInfo(pal.id, b.name, "boss", tuple(lines), {"palace": pal.id, **data})
-    if kind == "palace":
-        for r in pal.rows:
-            text = effect_text(r.on_enter) or r.text or "no effect"
-            more = f" Reveals {r.reveal} shadow(s) per player." if r.reveal is not None else ""
-            lines.append(f"{r.alert}% alert — On Palace Enter: {text}.{more}")
-        lines.append(f"100% alert — the boss {pal.boss.name}")
-        data = pal.model_dump(mode="json", by_alias=True, exclude_defaults=True)
-        return CardInfo(pal.id, pal.name, "palace", tuple(lines), data)
-    loc = cs.locations[g.loc_index[ident]]
-    if loc.start:
-        lines.append("Starting location")
-    lines.append(f"Visit: {effect_text(loc.effects)}")
-    if loc.text:
-        lines.append(loc.text)
-    data = loc.model_dump(mode="json", by_alias=True, exclude_defaults=True)
-    return CardInfo(loc.id, loc.name, "location", tuple(lines), data)
+    for r in pal.rows:
+        text = effect_text(r.on_enter) or r.text or "no effect"
+        more = f" Reveals {r.reveal} shadow(s) per player." if r.reveal is not None else ""
+        lines.append(f"{r.alert}% alert — On Palace Enter: {text}.{more}")
+    lines.append(f"100% alert — the boss {pal.boss.name}")
+    data = pal.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    return CardInfo(pal.id, pal.name, "palace", tuple(lines), data)
