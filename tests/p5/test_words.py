@@ -15,11 +15,36 @@ from velvet.p5.game import P5Game
 from velvet.p5.state import P5State
 from velvet.p5.words import card_ids
 
-EVENT_KINDS = (
-    "alert boss boss_defeated check damage day defeat dice draw_persona end_turn enter_effect "
-    "enter_palace gain game_over ignored miss recruit recruit_failed restore reveal spend stat "
-    "turn use visit discover draft party"
-).split()
+EVENT_KINDS = [
+    "alert",
+    "boss",
+    "boss_defeated",
+    "check",
+    "damage",
+    "day",
+    "defeat",
+    "dice",
+    "draw_persona",
+    "end_turn",
+    "enter_effect",
+    "enter_palace",
+    "gain",
+    "game_over",
+    "ignored",
+    "miss",
+    "recruit",
+    "recruit_failed",
+    "restore",
+    "reveal",
+    "spend",
+    "stat",
+    "turn",
+    "use",
+    "visit",
+    "discover",
+    "draft",
+    "party",
+]
 
 
 def _raw_ids(game: P5Game) -> re.Pattern[str]:
