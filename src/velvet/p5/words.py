@@ -406,7 +406,7 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
     for r in pal.rows:
         text = effect_text(r.on_enter) or r.text or "no effect"
         more = f" Reveals {r.reveal} shadow(s) per player." if r.reveal is not None else ""
-        lines.append(f"{r.alert}% alert — On Palace Enter: {text.rstrip(".")}.{more}")
+        lines.append(f"{r.alert}% alert — On Palace Enter: {text.rstrip('.')}.{more}")
     lines.append(f"100% alert — the boss {pal.boss.name}")
     data = pal.model_dump(mode="json", by_alias=True, exclude_defaults=True)
     return CardInfo(pal.id, pal.name, "palace", tuple(lines), data)
