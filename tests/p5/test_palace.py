@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts
+from tests.p5.helpers import dice, first, give, kinds, make, play, position, rem, reveal, texts
 from velvet.engine.errors import IllegalActionError
 from velvet.p5.cards import STATS
 from velvet.p5.game import P5Game, load_p5_game
@@ -21,12 +21,25 @@ def fighting(
     palace: str = "kamoshida",
     **tokens: int,
 ) -> P5State:
-    """A solo player already inside the palace (On Palace Enter done), facing ``shadows``."""
-    s = make(game, ((thief, persona),), palace=palace)
-    reveal(s, *shadows)
-    give(s, **tokens)
-    s.loc[0], s.phase = IN_PALACE, FIGHT
-    return s
+    """A solo player already inside the palace (On Palace Enter done), facing ``shadows``.
+
+    ``tokens``: fresh ones by kind (``sp=2``), spent ones as ``spent_stamina=1``; every
+    other kind starts at 1 fresh, as after the solo set-up (P5-SETUP-10)."""
+    fresh = {"stamina": 1, "sp": 1, "bullet": 1, "cash": 1}
+    spent: dict[str, int] = {}
+    for key, n in tokens.items():
+        if key.startswith("spent_"):
+            spent[key.removeprefix("spent_")] = n
+        else:
+            fresh[key] = n
+    player = {"thief": thief, "persona": persona, "fresh": fresh, "spent": spent}
+    return position(
+        game,
+        [{**player, "location": "palace"}],
+        palace=palace,
+        phase="fight",
+        shadows=[{"id": x} for x in shadows],
+    )
 
 
 def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
