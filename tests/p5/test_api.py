@@ -346,7 +346,7 @@ def test_skill_types_are_game_data(tmp_path: Path, game: P5Game) -> None:
     ],
 )
 def test_card_text_says_what_the_data_does(game: P5Game, card: str, words: list[str]) -> None:
-    # rule: P5-VISIT-2  (what a cost pays for is visible on the card)
-    # rule: P5-PALACE-3  (a row that reveals more shadows says so)
+    # card text only (no rule is exercised here): what a cost pays for is visible on the
+    # card, and a row that reveals more shadows says so
     text = {r[1]: r[3] for r in card_rows(game)}[card]
     assert all(w in text for w in words), text

@@ -120,14 +120,14 @@ def test_unpaid_cost_skips_only_that_effect(game: P5Game) -> None:
     give(s, cash=0, stamina=0)
     events = play(s, "visit weapons-shop")
     assert "ignored" in kinds(events) and s.fresh[0][2] == 1
-    s2 = make(game)
-    give(s2, stamina=0)
-    s2.stats[0][1] = 2
     # batting cages: "Spend 1 Stamina" cannot be paid, the +1 Guts still happens
-    s2.locs.append(game.loc_index["batting-cages"])
-    s2.loc_conf.append(-1)
+    s2 = position(
+        game,
+        [{"thief": "joker", "persona": "goemon", "stats": {"guts": 2}}],
+        locations=[{"id": "home"}, {"id": "batting-cages"}],
+    )
     events = play(s2, "visit batting-cages")
-    assert kinds(events)[1:] == ["ignored", "stat", "day"] and s2.stats[0][1] == 3
+    assert kinds(events)[1:3] == ["ignored", "stat"] and s2.stats[0][1] == 3
 
 
 def test_recruit_moves_checks_and_skips_location_effects(game: P5Game) -> None:

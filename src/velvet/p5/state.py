@@ -473,6 +473,7 @@ class P5State(State):
                 continue
             if self.phase == AFTER and len(self._after_actions(self.turn)) == 1:
                 self.phase = ENDING  # nothing to do after the action but end the turn
+                ev.append(Event("end_turn", {"player": self.turn}))
                 continue
             return
 
