@@ -83,11 +83,14 @@ def test_day_advances_when_all_have_gone(game: P5Game) -> None:
 
 def test_boss_defeat_ends_in_victory(game: P5Game) -> None:
     # rule: P5-END-1
-    s = make(game)
-    s.rev, s.rem, s.alert = [], [], 4
-    s.boss_rem = [1, 0, 0, 0]
-    give(s, stamina=1)
-    s.phase, s.loc[0] = 3, IN_PALACE
+    s = position(
+        game,
+        [{"thief": "joker", "persona": "goemon", "fresh": {"stamina": 1}, "location": "palace"}],
+        phase="fight",
+        alert=100,
+        shadows=[],
+        boss={"damage": {"stamina": 5, "sp": 6, "bullet": 5}},  # 1 Stamina left of 6+6+5
+    )
     events = play(s, "hit stamina @boss")
     assert "boss_defeated" in kinds(events)
     assert s.is_terminal() and s.returns() == [1.0] and "Victory" in s.outcome_text()
@@ -106,12 +109,12 @@ def test_after_day_28_all_lose(game: P5Game) -> None:
 
 def test_visit_runs_effects_top_down(game: P5Game) -> None:
     # rule: P5-VISIT-1
-    s = make(game)
-    s.stats[0][0] = 1
-    dice(s, 6)
+    s = position(
+        game, [{"thief": "joker", "persona": "goemon", "stats": {"knowledge": 1}}], dice=[6]
+    )
     events = play(s, "visit school")
     assert kinds(events)[:4] == ["visit", "gain", "check", "stat"]
-    assert s.fresh[0][3] == 2 and s.stats[0][0] == 2
+    assert s.fresh[0][3] == 1 and s.stats[0][0] == 2
 
 
 def test_unpaid_cost_skips_only_that_effect(game: P5Game) -> None:
@@ -143,12 +146,15 @@ def test_recruit_moves_checks_and_skips_location_effects(game: P5Game) -> None:
 
 def test_recruit_success_ability_immediately(game: P5Game) -> None:
     # rule: P5-RECRUIT-2
-    s = make(game)
-    takemi = game.conf_index["takemi"]
-    s.loc_conf[0] = takemi
-    dice(s, *[6] * 12)
+    s = position(
+        game,
+        [{"thief": "joker", "persona": "goemon", "fresh": {"stamina": 1, "sp": 1}}],
+        locations=[{"id": "home", "confidant": "takemi"}, {"id": "school"}],
+        dice=[6] * 12,
+    )
     play(s, "recruit home")
-    assert s.conf[0] == [takemi] and s.fresh[0][:2] == [3, 3]  # gained 2 Stamina + 2 SP
+    assert s.conf[0] == [game.conf_index["takemi"]]
+    assert s.fresh[0][:2] == [3, 3]  # gained 2 Stamina + 2 SP
 
 
 @pytest.mark.parametrize(
@@ -159,11 +165,12 @@ def test_recruit_failure_gives_one_stat(
     game: P5Game, first_ok: bool, second_ok: bool, expect: str
 ) -> None:
     # rule: P5-RECRUIT-3
-    s = make(game, (("skull", "goemon"),))  # no bonus dice
-    s.loc_conf[0] = game.conf_index["kawakami"]  # Charm + Compassion
-    s.stats[0][4] = 1
-    s.stats[0][3] = 1
-    dice(s, 6 if first_ok else 1, 6 if second_ok else 1)
+    s = position(
+        game,
+        [{"thief": "skull", "persona": "goemon", "stats": {"charm": 1, "compassion": 1}}],
+        locations=[{"id": "home", "confidant": "kawakami"}],  # Charm + Compassion
+        dice=[6 if first_ok else 1, 6 if second_ok else 1],
+    )  # Skull has no bonus dice
     play(s, "recruit home")
     if expect == "choose":
         assert texts(s) == ["stat charm", "stat compassion"]
