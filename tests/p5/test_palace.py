@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,12 +20,18 @@ def fighting(
     persona: str = "goemon",
     thief: str = "skull",
     palace: str = "kamoshida",
+    alert: int = 0,
+    damage: dict[str, dict[str, int]] | None = None,
+    boss: dict[str, int] | None = None,
+    more: dict[str, Any] | None = None,
     **tokens: int,
 ) -> P5State:
     """A solo player already inside the palace (On Palace Enter done), facing ``shadows``.
 
     ``tokens``: fresh ones by kind (``sp=2``), spent ones as ``spent_stamina=1``; every
-    other kind starts at 1 fresh, as after the solo set-up (P5-SETUP-10)."""
+    other kind starts at 1 fresh, as after the solo set-up (P5-SETUP-10). ``damage``: what
+    each shadow has taken; ``boss``: the boss's damage (at 100 % alert); ``more``: other
+    player fields (``held``, ``party``, ``stats`` ...)."""
     fresh = {"stamina": 1, "sp": 1, "bullet": 1, "cash": 1}
     spent: dict[str, int] = {}
     for key, n in tokens.items():
@@ -32,13 +39,16 @@ def fighting(
             spent[key.removeprefix("spent_")] = n
         else:
             fresh[key] = n
-    player = {"thief": thief, "persona": persona, "fresh": fresh, "spent": spent}
+    player = {"thief": thief, "persona": persona, "fresh": fresh, "spent": spent, **(more or {})}
+    damage = damage or {}
     return position(
         game,
         [{**player, "location": "palace"}],
         palace=palace,
         phase="fight",
-        shadows=[{"id": x} for x in shadows],
+        alert=alert,
+        shadows=[{"id": x, "damage": damage.get(x, {})} for x in shadows],
+        **({} if boss is None else {"boss": {"damage": boss}}),
     )
 
 
@@ -295,16 +305,16 @@ def test_defeated_shadow_taken_only_arsene_uses_it(game: P5Game, persona: str, h
 
 def test_overflow_lost_no_split(game: P5Game) -> None:
     # rule: P5-COMBAT-9
-    s = fighting(game, "bicorn", "rakshasa", persona="goemon", stamina=1)
-    s.rem[0] = [1, 0, 0, 0]
+    s = fighting(
+        game, "bicorn", "rakshasa", persona="goemon", stamina=1, damage={"bicorn": {"stamina": 2}}
+    )
     play(s, "use goemon.cleave @bicorn")
     assert s.rev == [game.shadow_index["rakshasa"]] and rem(s, "rakshasa") == {"stamina": 4}
 
 
 def test_boss_at_full_alert_rows_off(game: P5Game) -> None:
     # rule: P5-BOSS-1
-    s = fighting(game, "bicorn", palace="kamoshida", stamina=3)
-    s.alert = 3
+    s = fighting(game, "bicorn", palace="kamoshida", alert=75, stamina=3)
     deck = len(s.shadow_deck)
     events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s.alert == 4 and s.boss_rem == [6, 6, 5, 0]
@@ -316,20 +326,23 @@ def test_boss_at_full_alert_rows_off(game: P5Game) -> None:
     events = play(s, "palace")
     assert [e.data["source"] for e in events if e.kind == "enter_effect"] == ["boss"]
     # a boss that says so reveals shadows (Madarame: 1 per player)
-    s2 = fighting(game, "bicorn", palace="madarame", stamina=3)
-    s2.alert = 3
+    s2 = fighting(game, "bicorn", palace="madarame", alert=75, stamina=3)
     play(s2, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert len(s2.rev) == 1
 
 
 def test_boss_counts_as_a_shadow(game: P5Game) -> None:
     # rule: P5-BOSS-2
-    s = fighting(game, "pixie", persona="arsene", stamina=1)
-    s.alert, s.boss_rem = 4, [5, 4, 3, 0]
-    equip = game.shadow_index["koropokguru"]  # Mabufu: every shadow
-    s.party[0] = [equip]
-    s.grants[0] = [[0, 0, 0, 0]]
-    give(s, sp=2)
+    s = fighting(
+        game,
+        "pixie",
+        persona="arsene",
+        alert=100,
+        boss={"stamina": 1, "sp": 2, "bullet": 2},  # 5 + 4 + 3 left of 6 + 6 + 5
+        more={"held": ["koropokguru"], "party": ["koropokguru"]},  # Mabufu: every shadow
+        stamina=1,
+        sp=2,
+    )
     assert "use arsene.cleave @boss" in texts(s) and "hit stamina @boss" in texts(s)
     play(s, "use koropokguru")
     assert s.boss_rem == [4, 4, 3, 0]
@@ -337,8 +350,7 @@ def test_boss_counts_as_a_shadow(game: P5Game) -> None:
 
 def test_earlier_shadows_stay_and_boss_fought_at_once(game: P5Game) -> None:
     # rule: P5-BOSS-3
-    s = fighting(game, "bicorn", palace="okumura", stamina=4)
-    s.alert = 3
+    s = fighting(game, "bicorn", palace="okumura", alert=75, stamina=4)
     play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s.alert == 4 and len(s.rev) == 1  # Okumura reveals 1 shadow with the boss
     assert "hit stamina @boss" in texts(s)
