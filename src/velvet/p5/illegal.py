@@ -41,12 +41,12 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
         return IllegalActionError("GAME-OVER", "the game is over; no action is legal")
     if s.dec:
         d = s.dec[-1]
-        rule, what = _DECISION[d[0]]
-        if isinstance(action, A.Assign) and d[0] in (D_ALLOC, D_MIX):
+        rule, what = _DECISION[d.kind]
+        if isinstance(action, A.Assign) and d.kind in (D_ALLOC, D_MIX):
             return IllegalActionError(rule, f"'{action}' is not a possible split now; {what}")
-        if isinstance(action, A.StatUp) and d[0] == D_STAT:
+        if isinstance(action, A.StatUp) and d.kind == D_STAT:
             return IllegalActionError(rule, f"'{action.stat}' is not one of the stats offered")
-        if isinstance(action, A.Equip | A.Unequip) and d[0] == D_PARTY:
+        if isinstance(action, A.Equip | A.Unequip) and d.kind == D_PARTY:
             return IllegalActionError(
                 rule,
                 f"'{action}' is not possible in this party decision: a held shadow joins a "

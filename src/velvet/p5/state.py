@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import ConfigError, IllegalActionError, RecordError
@@ -32,6 +32,92 @@ PHASES = ("order", "main", "discover", "fight", "ending", "over", "after")
 D_ENTER, D_STAT, D_ALLOC, D_MIX, D_PARTY = range(5)
 # work items
 W_EFF, W_ENTER, W_ALLOC, W_DEFEAT = range(4)
+
+
+class EnterOrder(NamedTuple):
+    """Decision: which On Palace Enter source resolves next (P5-PALACE-1)."""
+
+    kind: int  # D_ENTER
+    player: int
+    sources: tuple[int, ...]
+
+
+class StatChoice(NamedTuple):
+    """Decision: which of ``stats`` gets +``n`` (P5-RECRUIT-3, stat_choice effects)."""
+
+    kind: int  # D_STAT
+    player: int
+    stats: tuple[int, ...]
+    n: int
+
+
+class Split(NamedTuple):
+    """Decision: how many of ``left`` go to resource ``res``: ANY damage on the target
+    ``of`` (D_ALLOC, P5-COMBAT-4) or a mixed restore over the kinds ``of`` (D_MIX)."""
+
+    kind: int  # D_ALLOC or D_MIX
+    player: int
+    of: Any
+    left: int
+    res: int
+
+
+class PartyDraft(NamedTuple):
+    """Decision: the draft party and the shadows changed so far (P5-ARSENE-3)."""
+
+    kind: int  # D_PARTY
+    player: int
+    draft: tuple[int, ...]
+    moved: tuple[int, ...]
+
+
+Decision = EnterOrder | StatChoice | Split | PartyDraft
+DECISIONS: dict[int, type[Decision]] = {
+    D_ENTER: EnterOrder,
+    D_STAT: StatChoice,
+    D_ALLOC: Split,
+    D_MIX: Split,
+    D_PARTY: PartyDraft,
+}
+
+
+class EffectItem(NamedTuple):
+    """Work: run one effect for the player in turn."""
+
+    kind: int  # W_EFF
+    effect: int
+
+
+class EnterItem(NamedTuple):
+    """Work: the On Palace Enter sources still to resolve."""
+
+    kind: int  # W_ENTER
+    sources: tuple[int, ...]
+
+
+class AllocItem(NamedTuple):
+    """Work: place ``n`` ANY damage on ``target``."""
+
+    kind: int  # W_ALLOC
+    target: int
+    n: int
+
+
+class DefeatItem(NamedTuple):
+    """Work: see whether ``target`` is defeated."""
+
+    kind: int  # W_DEFEAT
+    target: int
+
+
+WorkItem = EffectItem | EnterItem | AllocItem | DefeatItem
+WORK: dict[int, type[WorkItem]] = {
+    W_EFF: EffectItem,
+    W_ENTER: EnterItem,
+    W_ALLOC: AllocItem,
+    W_DEFEAT: DefeatItem,
+}
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot paths)
 
 T_USE, T_AUTO, T_SETUP, T_RECRUIT, T_ENTER = (
     TRIGGERS[k] for k in ("use", "auto", "setup", "recruit", "palace_enter")
@@ -133,8 +219,8 @@ class P5State(State):
     rem: list[list[int]]
     boss_rem: list[int]
     result: int
-    dec: list[tuple[Any, ...]]
-    work: list[tuple[Any, ...]]
+    dec: list[Decision]
+    work: list[WorkItem]
     disc: int
     party_set: bool
     """P5-ARSENE-3 ruling: the player in turn has chosen a party since their last other
@@ -301,18 +387,17 @@ class P5State(State):
             return out
         return []
 
-    def _decision_options(self, d: tuple[Any, ...]) -> list[Any]:
+    def _decision_options(self, d: Decision) -> list[Any]:
         g = self._game
-        kind = d[0]
-        if kind == D_ENTER:
-            return [g.source_text(s) for s in d[2]]
-        if kind == D_STAT:
-            return [g.stat_act[s] for s in d[2]]
-        if kind == D_PARTY:
+        if type(d) is EnterOrder:
+            return [g.source_text(s) for s in d.sources]
+        if type(d) is StatChoice:
+            return [g.stat_act[s] for s in d.stats]
+        if type(d) is PartyDraft:
             return self._party_options(d)
-        # D_ALLOC / D_MIX: how many of what is left go to kind d[4]
-        caps = self._split_caps(kind, d[1], d[2])
-        n, k = d[3], d[4]
+        assert type(d) is Split  # how many of what is left go to resource d.res
+        caps = self._split_caps(d.kind, d.player, d.of)
+        n, k = d.left, d.res
         lo, hi = max(0, n - sum(caps[k + 1 :])), min(caps[k], n)
         return list(g.assign_act[k][lo : hi + 1])
 
@@ -356,12 +441,12 @@ class P5State(State):
         out.append(A.End())
         return out
 
-    def _party_options(self, d: tuple[Any, ...]) -> list[Any]:
+    def _party_options(self, d: PartyDraft) -> list[Any]:
         """P5-ARSENE-3: the draft party changes one shadow at a time; each shadow may be
         changed and changed back once (so a mistake can be taken back, and the decision
         ends); ``done`` makes the draft the party."""
         g = self._game
-        p, draft, moved = d[1], d[2], d[3]
+        p, draft, moved = d.player, d.draft, d.moved
         out: list[Any] = [g.unequip_act[s] for s in draft if moved.count(s) < 2]
         if len(draft) < self.party_limit(p):
             out += [g.equip_act[s] for s in self.held[p] if s not in draft and moved.count(s) < 2]
@@ -431,24 +516,25 @@ class P5State(State):
     def _answer(self, action: Any, ev: list[Event]) -> None:
         g = self._game
         d = self.dec.pop()
-        kind, p = d[0], d[1]
-        if kind == D_ENTER:
+        p = d.player
+        if type(d) is EnterOrder:
             text = action.source
-            src = next(s for s in d[2] if g.source_text(s).source == text)
-            rest = tuple(s for s in d[2] if s != src)
-            self.work.append((W_ENTER, rest))
+            src = next(s for s in d.sources if g.source_text(s).source == text)
+            rest = tuple(s for s in d.sources if s != src)
+            self.work.append(_new(EnterItem, (W_ENTER, rest)))
             self._push_effects(self._source_effects(src))
             ev.append(Event("enter_effect", {"source": text}))
-        elif kind == D_STAT:
-            self._raise_stat(p, STATS.index(action.stat), d[3], ev)
-        elif kind == D_PARTY:
+        elif type(d) is StatChoice:
+            self._raise_stat(p, STATS.index(action.stat), d.n, ev)
+        elif type(d) is PartyDraft:
             if type(action) is A.Done:
-                self._set_party(p, d[2], ev)
+                self._set_party(p, d.draft, ev)
             else:
-                self._toggle(p, d[2], d[3], g.shadow_index[action.shadow], ev)
-        else:  # D_ALLOC / D_MIX: one kind of a split
-            self._split_put(kind, p, d[2], d[4], action.n, ev)
-            self._split(kind, p, d[2], d[3] - action.n, d[4] + 1, ev)
+                self._toggle(p, d.draft, d.moved, g.shadow_index[action.shadow], ev)
+        else:  # Split: one kind of a split
+            assert type(d) is Split
+            self._split_put(d.kind, p, d.of, d.res, action.n, ev)
+            self._split(d.kind, p, d.of, d.left - action.n, d.res + 1, ev)
 
     # --- the driver --------------------------------------------------------------------------
 
@@ -477,27 +563,28 @@ class P5State(State):
                 continue
             return
 
-    def _do(self, item: tuple[Any, ...], ev: list[Event]) -> None:
-        kind = item[0]
-        if kind == W_EFF:
-            self._effect(self.turn, item[1], ev)
-        elif kind == W_DEFEAT:
-            self._defeat_check(self.turn, item[1], ev)
-        elif kind == W_ALLOC:
-            self._alloc(item[1], item[2], ev)
-        else:  # W_ENTER
-            sources = item[1]
+    def _do(self, item: WorkItem, ev: list[Event]) -> None:
+        if type(item) is EffectItem:
+            self._effect(self.turn, item.effect, ev)
+        elif type(item) is DefeatItem:
+            self._defeat_check(self.turn, item.target, ev)
+        elif type(item) is AllocItem:
+            self._alloc(item.target, item.n, ev)
+        else:
+            assert type(item) is EnterItem
+            sources = item.sources
             if len(sources) == 1:
                 self._push_effects(self._source_effects(sources[0]))
                 ev.append(
                     Event("enter_effect", {"source": self._game.source_text(sources[0]).source})
                 )
             elif sources:
-                self.dec.append((D_ENTER, self.turn, sources))
+                self.dec.append(_new(EnterOrder, (D_ENTER, self.turn, sources)))
 
     def _push_effects(self, ids: Sequence[int]) -> None:
+        work = self.work
         for e in reversed(ids):
-            self.work.append((W_EFF, e))
+            work.append(_new(EffectItem, (W_EFF, e)))
 
     def _source_effects(self, src: int) -> tuple[int, ...]:
         g = self._game
@@ -576,7 +663,7 @@ class P5State(State):
             if len(options) == 1:
                 self._raise_stat(p, options[0], g.eff_n[e], ev)
             else:
-                self.dec.append((D_STAT, p, options, g.eff_n[e]))
+                self.dec.append(_new(StatChoice, (D_STAT, p, options, g.eff_n[e])))
         elif op == O_CHECK:
             ok = self._check(p, g.eff_stat[e], ev)
             self._push_effects(g.eff_then[e] if ok else g.eff_else[e])
@@ -630,7 +717,7 @@ class P5State(State):
         elif ok2:
             self._raise_stat(p, s1, 1, ev)
         else:
-            self.dec.append((D_STAT, p, (s1, s2), 1))
+            self.dec.append(_new(StatChoice, (D_STAT, p, (s1, s2), 1)))
 
     def _discover(self, p: int, ev: list[Event]) -> None:
         g = self._game
@@ -666,7 +753,7 @@ class P5State(State):
             sources.append(BOSS_SRC)
         sources += [s for s in self.rev if g.shadow_enter[s]]
         sources += [ABIL_SRC + a for a in self.abilities(p) if g.ab_trigger[a] == T_ENTER]
-        self.work.append((W_ENTER, tuple(sources)))
+        self.work.append(_new(EnterItem, (W_ENTER, tuple(sources))))
 
     def _end_turn(self, ev: list[Event]) -> None:
         self.went[self.turn] = True
@@ -700,7 +787,7 @@ class P5State(State):
                 {"player": p, "shadow": self._game.cards.shadows[s].id, "joins": s not in draft},
             )
         )
-        self.dec.append((D_PARTY, p, new, (*moved, s)))
+        self.dec.append(_new(PartyDraft, (D_PARTY, p, new, (*moved, s))))
 
     def _set_party(self, p: int, draft: tuple[int, ...], ev: list[Event]) -> None:
         """Make ``draft`` the active party (P5-ARSENE-2): shadows that leave lose their
@@ -789,7 +876,7 @@ class P5State(State):
         amp = sum(1 for b in self.abilities(p) if g.ab_amp[b] == typ and g.ab_trigger[b] == T_AUTO)
         base = g.ab_damage[a]
         hit_any = False
-        pending: list[tuple[Any, ...]] = []
+        pending: list[WorkItem] = []
         for t in targets:
             weak = self._weak(t, typ)
             if rolled is False and not weak:
@@ -823,8 +910,8 @@ class P5State(State):
                     },
                 )
             )
-            pending.append((W_ALLOC, t, anyd))
-            pending.append((W_DEFEAT, t))
+            pending.append(_new(AllocItem, (W_ALLOC, t, anyd)))
+            pending.append(_new(DefeatItem, (W_DEFEAT, t)))
         if hit_any:
             self._push_effects(g.ab_effects[a])
         self.work += reversed(pending)
@@ -869,7 +956,7 @@ class P5State(State):
             caps = self._split_caps(kind, p, x)
             lo, hi = max(0, n - sum(caps[k + 1 :])), min(caps[k], n)
             if lo < hi:
-                self.dec.append((kind, p, x, n, k))
+                self.dec.append(_new(Split, (kind, p, x, n, k)))
                 return
             self._split_put(kind, p, x, k, lo, ev)
             n -= lo
@@ -1042,8 +1129,8 @@ def state_from_json(g: P5Game, data: Any) -> P5State:
     for f in _FIELDS:
         setattr(s, f, data[f])
     s.rng = Rng.from_json(data["rng"])
-    s.dec = [_tuplify(x) for x in data["dec"]]
-    s.work = [_tuplify(x) for x in data["work"]]
+    s.dec = _decisions(data["dec"])
+    s.work = _work(data["work"])
     s.grants = [[list(x) for x in gl] for gl in data["grants"]]
     # shallow sanity checks: every index in range
     ns = len(g.cards.shadows)
@@ -1055,6 +1142,16 @@ def state_from_json(g: P5Game, data: Any) -> P5State:
     if s.phase not in range(len(PHASES)):
         raise RecordError("p5 state: unknown phase")
     return s
+
+
+def _decisions(items: Any) -> list[Decision]:
+    """Pending decisions from their JSON lists (the kind comes first)."""
+    return [DECISIONS[x[0]](*_tuplify(x)) for x in items]
+
+
+def _work(items: Any) -> list[WorkItem]:
+    """Queued work items from their JSON lists (the kind comes first)."""
+    return [WORK[x[0]](*_tuplify(x)) for x in items]
 
 
 def _tuplify(x: Any) -> Any:
@@ -1087,15 +1184,15 @@ def describe_decision(s: P5State) -> dict[str, Any]:
             D_MIX: "choose how many of the restored tokens are {res}",
             D_PARTY: "change the draft party, then confirm it with done",
         }
-        out = {"kind": names[d[0]], "player": d[1], "text": texts[d[0]]}
-        if d[0] in (D_ALLOC, D_MIX):
-            out["text"] = out["text"].format(res=RESOURCES[d[4]])
-            out["resource"] = RESOURCES[d[4]]
-            out["left"] = d[3]
-        if d[0] == D_ALLOC:
-            out["target"] = g.target_id(d[2])
-        if d[0] == D_PARTY:
-            out["draft"] = [g.cards.shadows[x].id for x in d[2]]
+        text = texts[d.kind].format(res=RESOURCES[d.res]) if type(d) is Split else texts[d.kind]
+        out: dict[str, Any] = {"kind": names[d.kind], "player": d.player, "text": text}
+        if type(d) is Split:
+            out["resource"] = RESOURCES[d.res]
+            out["left"] = d.left
+            if d.kind == D_ALLOC:
+                out["target"] = g.target_id(d.of)
+        if type(d) is PartyDraft:
+            out["draft"] = [g.cards.shadows[x].id for x in d.draft]
         return out
     texts = {
         ORDER: "choose who takes the next turn today",
@@ -1225,8 +1322,8 @@ def determinize(g: P5Game, view: dict[str, Any], player: int, rng: Rng) -> P5Sta
     s.rev = [sidx[x["id"]] for x in pal["shadows"]]
     s.rem = [[x["remaining"][k] for k in RESOURCES] for x in pal["shadows"]]
     s.boss_rem = [pal["boss"][k] for k in RESOURCES] if pal["boss"] else []
-    s.dec = [_tuplify(x) for x in view["dec"]]
-    s.work = [_tuplify(x) for x in view["work"]]
+    s.dec = _decisions(view["dec"])
+    s.work = _work(view["work"])
     # hidden: the decks. Locations not in play; confidants not seen and not removed at set-up;
     # shadows not seen anywhere.
     in_play = set(s.locs)

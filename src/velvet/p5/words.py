@@ -98,7 +98,7 @@ def action_labels(s: P5State) -> dict[Any, str]:
 
 def label(s: P5State, action: Any) -> str:
     """What a player reads for ``action`` in the state ``s`` (see :func:`action_labels`)."""
-    from velvet.p5.state import AFTER, D_ALLOC, D_MIX, D_PARTY, FIGHT
+    from velvet.p5.state import AFTER, D_ALLOC, D_MIX, FIGHT, PartyDraft, Split
 
     g = s.game
     boss = g.cards.palaces[s.palace].boss.name
@@ -147,22 +147,22 @@ def label(s: P5State, action: Any) -> str:
         return f"+1 {_stat(action.stat)}"
     if isinstance(action, A.Assign):
         res = RES_NAME.get(action.res, action.res)
-        if d is not None and d[0] == D_ALLOC:
-            target = shadow_name(g, g.target_id(d[2]), boss)
-            return f"{action.n} of the {d[3]} ANY damage meet {target}'s {res} requirement"
-        if d is not None and d[0] == D_MIX:
-            return f"Restore {action.n} of the {d[3]} tokens as {res}"
+        if type(d) is Split and d.kind == D_ALLOC:
+            target = shadow_name(g, g.target_id(d.of), boss)
+            return f"{action.n} of the {d.left} ANY damage meet {target}'s {res} requirement"
+        if type(d) is Split and d.kind == D_MIX:
+            return f"Restore {action.n} of the {d.left} tokens as {res}"
         return f"Put {action.n} on {res}"
     if isinstance(action, A.Equip | A.Unequip):
         name = shadow_name(g, action.shadow)
         joins = isinstance(action, A.Equip)
-        if d is not None and d[0] == D_PARTY:
+        if type(d) is PartyDraft:
             return f"{name} {'joins' if joins else 'leaves'} the draft party"
         return f"Change the party: {name} {'joins' if joins else 'leaves'}"
     if isinstance(action, A.Done):
-        if d is not None and d[0] == D_PARTY:
-            names = ", ".join(g.cards.shadows[x].name for x in d[2]) or "nobody"
-            same = sorted(d[2]) == sorted(s.party[d[1]])
+        if type(d) is PartyDraft:
+            names = ", ".join(g.cards.shadows[x].name for x in d.draft) or "nobody"
+            same = sorted(d.draft) == sorted(s.party[d.player])
             return f"Confirm the party: {names}" + (" (unchanged)" if same else "")
         return "Confirm the party"
     return str(action)
