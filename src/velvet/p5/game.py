@@ -46,7 +46,7 @@ class P5Game(Game):
     """Immutable: the card set compiled into index tables, plus the action table."""
 
     name = "p5"
-    rules_version = "p5-1.0"
+    rules_version = "p5-1.1"  # 1.1: the turn's window, one-decision party, splits by kind
     num_players = (1, 2)
 
     def __init__(self, cards: CardSet) -> None:
