@@ -292,7 +292,7 @@ def _in_fight(state: P5State) -> None:
         (_in_fight, "visit home", "P5-DAY-2"),
         (_in_fight, "hit stamina @thoth", "P5-COMBAT-1"),
         (lambda s: play(s, "discover"), "palace", "P5-DISCOVER-2"),
-        (lambda s: setattr(s, "day", 99) or play(s, "visit home"), "visit school", "GAME-OVER"),
+        (lambda s: setattr(s, "day", 99) or play(s, "visit home"), "visit school", "P5-END-2"),
     ],
 )
 def test_illegal_actions_name_their_rule(

@@ -94,6 +94,8 @@ def test_boss_defeat_ends_in_victory(game: P5Game) -> None:
     events = play(s, "hit stamina @boss")
     assert "boss_defeated" in kinds(events)
     assert s.is_terminal() and s.returns() == [1.0] and "Victory" in s.outcome_text()
+    before = s.canonical()
+    assert _rule(s, "visit home") == "P5-END-1" and s.canonical() == before  # nothing after
 
 
 def test_after_day_28_all_lose(game: P5Game) -> None:

@@ -48,6 +48,7 @@ class P5Game(Game):
     name = "p5"
     rules_version = "p5-1.1"  # 1.1: the turn's window, one-decision party, splits by kind
     num_players = (1, 2)
+    game_over_rule = "P5-END-2"  # a finished game's state names P5-END-1 or P5-END-2
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards

@@ -38,7 +38,9 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
     """The most specific rule ID that forbids ``action`` in ``s``."""
     g = s.game
     if s.phase == OVER:
-        return IllegalActionError("GAME-OVER", "the game is over; no action is legal")
+        if s.result == 1:
+            return IllegalActionError("P5-END-1", "the boss is defeated: the game is over")
+        return IllegalActionError("P5-END-2", f"day {g.days} has passed: the game is over")
     if s.dec:
         d = s.dec[-1]
         rule, what = _DECISION[d.kind]

@@ -294,6 +294,12 @@ class P5State(State):
         o.party_set = self.party_set
         return o
 
+    def apply(self, action: Any) -> list[Event]:
+        """Checked apply; after the end it names the clause that ended the game (P5-END-*)."""
+        if self.phase == OVER:
+            raise self.explain_illegal(action)
+        return super().apply(action)
+
     def action_label(self, action: Any) -> str:
         """Words for ``action`` with card names, distinct among the legal actions."""
         from velvet.p5.words import action_labels, label
