@@ -98,10 +98,11 @@ class Session:
 
     def bot_turn(self, player: int, bot: Bot) -> None:
         legal = self.state.legal_actions()
-        action = bot.choose(self.game, self.state.view(player), legal, self.bot_rngs[player])
+        view = self.state.view(player)
+        action = bot.choose(self.game, view, legal, self.bot_rngs[player])
+        label = self.renderer.action_label(action, view)  # in the position it was chosen in
         events = self.state.apply(action)
         self.record.actions.append(str(action))
-        label = self.renderer.action_label(action, self.state.view(player))
         self.console.print(f"[bold magenta]Player {player + 1} ({bot.name})[/]: {label}")
         self.show_events(events)
 
