@@ -24,6 +24,7 @@ def fighting(
     damage: dict[str, dict[str, int]] | None = None,
     boss: dict[str, int] | None = None,
     more: dict[str, Any] | None = None,
+    shadow_deck: list[str] | None = None,
     **tokens: int,
 ) -> P5State:
     """A solo player already inside the palace (On Palace Enter done), facing ``shadows``.
@@ -49,15 +50,20 @@ def fighting(
         alert=alert,
         shadows=[{"id": x, "damage": damage.get(x, {})} for x in shadows],
         **({} if boss is None else {"boss": {"damage": boss}}),
+        **({} if shadow_deck is None else {"shadow_deck": shadow_deck}),
     )
 
 
 def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
     # rule: P5-PALACE-1
-    s = make(game, (("mona", "goemon"),))
-    s.alert = 2
-    reveal(s, "bicorn", "pixie")
-    give(s, stamina=3, sp=3, bullet=2, spent_stamina=1)
+    mona = {
+        "thief": "mona",
+        "persona": "goemon",
+        "stats": {"guts": 1, "charm": 1},
+        "fresh": {"stamina": 3, "sp": 3, "bullet": 2},
+        "spent": {"stamina": 1},
+    }
+    s = position(game, [mona], alert=50, shadows=[{"id": "bicorn"}, {"id": "pixie"}])
     play(s, "palace")
     assert sorted(texts(s)) == [
         "first ability:mona",
@@ -65,8 +71,6 @@ def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
         "first row:2",
         "first shadow:bicorn",
     ]
-    s.stats[0][1] = 1
-    s.stats[0][4] = 1
     dice(s, 1, 1)  # Bicorn's Charm check fails, then row 2's Guts check fails
     events = play(s, "first shadow:bicorn", "first row:2", "first ability:mona")
     order = [e.data["source"] for e in events if e.kind == "enter_effect"]
@@ -87,16 +91,14 @@ def test_fight_as_many_as_resources_allow(game: P5Game) -> None:
 
 def test_alert_rises_and_new_shadows_without_their_on_enter(game: P5Game) -> None:
     # rule: P5-PALACE-3
-    s = fighting(game, "bicorn", stamina=3)
-    s.shadow_deck[-2:] = [game.shadow_index["pixie"], game.shadow_index["lamia"]]
+    s = fighting(game, "bicorn", stamina=3, shadow_deck=["lamia", "pixie", "kelpie"])
     events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s.alert == 1 and first(events, "alert") == {"alert": 25}
     assert sorted(game.cards.shadows[i].id for i in s.rev) == ["lamia", "pixie"]
     assert "enter_effect" not in kinds(events)  # Lamia's On Palace Enter is not triggered
     assert s.phase == FIGHT and not s.dec
     # a row that says more: Kamoshida's 75 % row reveals 3 per player
-    s2 = fighting(game, "bicorn", stamina=3)
-    s2.alert = 2
+    s2 = fighting(game, "bicorn", stamina=3, alert=50)
     play(s2, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s2.alert == 3 and len(s2.rev) == 3
 
@@ -209,8 +211,8 @@ def test_skills_whenever_cost_can_be_paid(game: P5Game) -> None:
 def test_weakness_makes_damage_any(game: P5Game) -> None:
     # rule: P5-COMBAT-4
     # rule: P5-TERM-ANY
-    s = fighting(game, "berith", "bicorn", persona="arsene", stamina=1)  # 3 Stamina + 1 Bullet
-    s.rem[0] = [1, 0, 1, 0]
+    berith = {"berith": {"stamina": 2}}  # 3 Stamina + 1 Bullet; 1 Stamina + 1 Bullet left
+    s = fighting(game, "berith", "bicorn", persona="arsene", stamina=1, damage=berith)
     play(s, "use arsene.cleave @berith")  # Phys is not Berith's weakness: 2 Stamina, 1 lost
     assert rem(s, "berith") == {"bullet": 1}
     s = fighting(game, "mothman", "bicorn", persona="milady", sp=1)  # 2 SP + 2 Bullet, weak Psy
@@ -260,11 +262,19 @@ def test_amp_adds_a_bullet_that_follows_weakness(
 
 def test_on_death_affects_active_player(game: P5Game) -> None:
     # rule: P5-COMBAT-6
-    s = make(game, (("skull", "goemon"), ("fox", "zorro")))
-    reveal(s, "jack-frost", "bicorn")
-    give(s, 1, sp=2, bullet=1)
+    s = position(
+        game,
+        [
+            {"thief": "skull", "persona": "goemon", "fresh": {"sp": 1}},
+            {"thief": "fox", "persona": "zorro", "fresh": {"sp": 2, "bullet": 1}},
+        ],
+        shadows=[{"id": "jack-frost", "damage": {"sp": 1, "bullet": 1}}, {"id": "bicorn"}],
+        phase="order",
+        dice=[6] * 6,
+    )
     play(s, "go p2", "palace")
-    s.rem[0] = [0, 1, 0, 0]
+    while s.dec:
+        play(s, texts(s)[0])
     before = s.fresh[0][:]
     events = play(s, "hit sp @jack-frost")
     assert "defeat" in kinds(events) and s.fresh[1][1] == 2  # spent 1, On Death gained 1
