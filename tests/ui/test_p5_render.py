@@ -37,7 +37,7 @@ def test_board_shows_key_facts() -> None:
         "fresh",
         "spent",
         "Supply left",
-        "Now: P1",
+        "Now: Player 1",
         "held:",
         "Castle of Lust",
     ):

@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from velvet.engine.core import Event
+from velvet.engine.core import Event, player_name
 from velvet.engine.rng import Rng
 from velvet.p5.cards import RESOURCES, STATS, effect_text
 from velvet.p5.game import P5Game, load_p5_game
@@ -163,7 +163,8 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
                 names.name(names.shadow, x) for x in p["held"]
             )
         team.add_row(
-            f"P{i + 1} {names.name(names.thief, p['thief'])}" + (" *" if i == view["turn"] else ""),
+            f"{player_name(i)} {names.name(names.thief, p['thief'])}"
+            + (" *" if i == view["turn"] else ""),
             stats,
             f"{fresh['stamina']}/{spent['stamina']}",
             f"{fresh['sp']}/{spent['sp']}",
@@ -181,7 +182,7 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     if "draft" in d:
         draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or "nobody"
         supply.append(f"\nDraft party: {draft} (confirm with done; P5-ARSENE-3)")
-    who = f"P{d['player'] + 1}" if d.get("player") is not None else "nobody"
+    who = player_name(d["player"]) if d.get("player") is not None else "nobody"
     decision = Text(f"Now: {who} — {d['text']}", style="bold cyan")
     return Group(head, locs, Panel(Group(*lines), title="Palace"), team, supply, decision)
 
