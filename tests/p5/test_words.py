@@ -89,6 +89,12 @@ def test_look_alike_actions_are_told_apart(game: P5Game) -> None:
     assert labels["hit sp @pixie"] == "Spend 1 SP against Pixie's SP requirement"
 
 
+def test_an_action_that_is_not_legal_still_reads(game: P5Game) -> None:
+    s = position(game)
+    assert s.action_label(game.parse_action("visit atlantis")) == "visit atlantis"
+    assert s.action_label(game.parse_action("hit sp @pixie")).startswith("Spend 1 SP against")
+
+
 def test_every_event_kind_has_a_sentence(game: P5Game) -> None:
     seen: dict[str, Event] = {}
     for seed in range(40):

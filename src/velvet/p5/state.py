@@ -304,7 +304,13 @@ class P5State(State):
         """Words for ``action`` with card names, distinct among the legal actions."""
         from velvet.p5.words import action_labels, label
 
-        return action_labels(self).get(action) or label(self, action)
+        text = action_labels(self).get(action)
+        if text is not None:
+            return text
+        try:  # not legal now: words if its cards exist, else its text form
+            return label(self, action)
+        except (KeyError, ValueError, IndexError):
+            return str(action)
 
     # --- derived ---------------------------------------------------------------------------
 
