@@ -1,4 +1,4 @@
-"""Helpers for building Persona 5 positions directly (tokens, shadows, dice)."""
+"""Helpers for Persona 5 tests: positions by name, moves by text, dice, read-outs."""
 
 from __future__ import annotations
 
@@ -18,6 +18,18 @@ def make(
 ) -> P5State:
     config = {"players": [{"thief": t, "persona": p} for t, p in players], "palace": palace}
     state = game.new_state(config, seed)
+    assert isinstance(state, P5State)
+    return state
+
+
+def position(game: P5Game, players: list[dict[str, Any]] | None = None, **spec: Any) -> P5State:
+    """A position by names (``P5Game.position``); a solo Joker with Goemon by default."""
+    full = {
+        "palace": "kamoshida",
+        "players": players or [{"thief": "joker", "persona": "goemon"}],
+        **spec,
+    }
+    state = game.position(full)
     assert isinstance(state, P5State)
     return state
 

@@ -288,7 +288,7 @@ def _past_the_last_day(state: P5State) -> None:
 @pytest.mark.parametrize(
     ("prepare", "text", "rule"),
     [
-        (lambda s: None, "end", "P5-PALACE-2"),
+        (lambda s: None, "end", "P5-DAY-2"),
         (lambda s: None, "hit stamina @boss", "P5-PALACE-2"),
         (lambda s: None, "visit mementos", "P5-VISIT-1"),
         (lambda s: None, "first row:0", "P5-DAY-2"),
@@ -297,7 +297,7 @@ def _past_the_last_day(state: P5State) -> None:
         (_in_fight, "visit home", "P5-DAY-2"),
         (_in_fight, "hit stamina @thoth", "P5-COMBAT-1"),
         (lambda s: play(s, "discover"), "palace", "P5-DISCOVER-2"),
-        (_past_the_last_day, "visit school", "P5-END-1"),
+        (_past_the_last_day, "visit school", "P5-END-2"),
     ],
 )
 def test_illegal_actions_name_their_rule(
@@ -351,7 +351,7 @@ def test_skill_types_are_game_data(tmp_path: Path, game: P5Game) -> None:
     ],
 )
 def test_card_text_says_what_the_data_does(game: P5Game, card: str, words: list[str]) -> None:
-    # rule: P5-VISIT-2  (what a cost pays for is visible on the card)
-    # rule: P5-PALACE-3  (a row that reveals more shadows says so)
+    # card text only (no rule is exercised here): what a cost pays for is visible on the
+    # card, and a row that reveals more shadows says so
     text = {r[1]: r[3] for r in card_rows(game)}[card]
     assert all(w in text for w in words), text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.p5.helpers import dice, first, give, kinds, make, play, settle, texts
+from tests.p5.helpers import dice, first, give, kinds, make, play, position, settle, texts
 from velvet.engine.errors import IllegalActionError
 from velvet.p5 import actions as A
 from velvet.p5.game import P5Game
@@ -83,14 +83,19 @@ def test_day_advances_when_all_have_gone(game: P5Game) -> None:
 
 def test_boss_defeat_ends_in_victory(game: P5Game) -> None:
     # rule: P5-END-1
-    s = make(game)
-    s.rev, s.rem, s.alert = [], [], 4
-    s.boss_rem = [1, 0, 0, 0]
-    give(s, stamina=1)
-    s.phase, s.loc[0] = 3, IN_PALACE
+    s = position(
+        game,
+        [{"thief": "joker", "persona": "goemon", "fresh": {"stamina": 1}, "location": "palace"}],
+        phase="fight",
+        alert=100,
+        shadows=[],
+        boss={"damage": {"stamina": 5, "sp": 6, "bullet": 5}},  # 1 Stamina left of 6+6+5
+    )
     events = play(s, "hit stamina @boss")
     assert "boss_defeated" in kinds(events)
     assert s.is_terminal() and s.returns() == [1.0] and "Victory" in s.outcome_text()
+    before = s.canonical()
+    assert _rule(s, "visit home") == "P5-END-1" and s.canonical() == before  # nothing after
 
 
 def test_after_day_28_all_lose(game: P5Game) -> None:
@@ -106,12 +111,12 @@ def test_after_day_28_all_lose(game: P5Game) -> None:
 
 def test_visit_runs_effects_top_down(game: P5Game) -> None:
     # rule: P5-VISIT-1
-    s = make(game)
-    s.stats[0][0] = 1
-    dice(s, 6)
+    s = position(
+        game, [{"thief": "joker", "persona": "goemon", "stats": {"knowledge": 1}}], dice=[6]
+    )
     events = play(s, "visit school")
     assert kinds(events)[:4] == ["visit", "gain", "check", "stat"]
-    assert s.fresh[0][3] == 2 and s.stats[0][0] == 2
+    assert s.fresh[0][3] == 1 and s.stats[0][0] == 2
 
 
 def test_unpaid_cost_skips_only_that_effect(game: P5Game) -> None:
@@ -120,14 +125,14 @@ def test_unpaid_cost_skips_only_that_effect(game: P5Game) -> None:
     give(s, cash=0, stamina=0)
     events = play(s, "visit weapons-shop")
     assert "ignored" in kinds(events) and s.fresh[0][2] == 1
-    s2 = make(game)
-    give(s2, stamina=0)
-    s2.stats[0][1] = 2
     # batting cages: "Spend 1 Stamina" cannot be paid, the +1 Guts still happens
-    s2.locs.append(game.loc_index["batting-cages"])
-    s2.loc_conf.append(-1)
+    s2 = position(
+        game,
+        [{"thief": "joker", "persona": "goemon", "stats": {"guts": 2}}],
+        locations=[{"id": "home"}, {"id": "batting-cages"}],
+    )
     events = play(s2, "visit batting-cages")
-    assert kinds(events)[1:] == ["ignored", "stat", "day"] and s2.stats[0][1] == 3
+    assert kinds(events)[1:3] == ["ignored", "stat"] and s2.stats[0][1] == 3
 
 
 def test_recruit_moves_checks_and_skips_location_effects(game: P5Game) -> None:
@@ -143,12 +148,15 @@ def test_recruit_moves_checks_and_skips_location_effects(game: P5Game) -> None:
 
 def test_recruit_success_ability_immediately(game: P5Game) -> None:
     # rule: P5-RECRUIT-2
-    s = make(game)
-    takemi = game.conf_index["takemi"]
-    s.loc_conf[0] = takemi
-    dice(s, *[6] * 12)
+    s = position(
+        game,
+        [{"thief": "joker", "persona": "goemon", "fresh": {"stamina": 1, "sp": 1}}],
+        locations=[{"id": "home", "confidant": "takemi"}, {"id": "school"}],
+        dice=[6] * 12,
+    )
     play(s, "recruit home")
-    assert s.conf[0] == [takemi] and s.fresh[0][:2] == [3, 3]  # gained 2 Stamina + 2 SP
+    assert s.conf[0] == [game.conf_index["takemi"]]
+    assert s.fresh[0][:2] == [3, 3]  # gained 2 Stamina + 2 SP
 
 
 @pytest.mark.parametrize(
@@ -159,11 +167,12 @@ def test_recruit_failure_gives_one_stat(
     game: P5Game, first_ok: bool, second_ok: bool, expect: str
 ) -> None:
     # rule: P5-RECRUIT-3
-    s = make(game, (("skull", "goemon"),))  # no bonus dice
-    s.loc_conf[0] = game.conf_index["kawakami"]  # Charm + Compassion
-    s.stats[0][4] = 1
-    s.stats[0][3] = 1
-    dice(s, 6 if first_ok else 1, 6 if second_ok else 1)
+    s = position(
+        game,
+        [{"thief": "skull", "persona": "goemon", "stats": {"charm": 1, "compassion": 1}}],
+        locations=[{"id": "home", "confidant": "kawakami"}],  # Charm + Compassion
+        dice=[6 if first_ok else 1, 6 if second_ok else 1],
+    )  # Skull has no bonus dice
     play(s, "recruit home")
     if expect == "choose":
         assert texts(s) == ["stat charm", "stat compassion"]
@@ -181,12 +190,14 @@ def test_recruit_failure_gives_one_stat(
 
 def test_recruited_confidant_not_replaced(game: P5Game) -> None:
     # rule: P5-RECRUIT-4
-    s = make(game)
+    s = position(
+        game,
+        locations=[{"id": "home", "confidant": "ann"}, {"id": "school"}, {"id": "clinic"}],
+        dice=[6] * 12,
+    )
     deck = list(s.conf_deck)
-    dice(s, *[6] * 12)
-    play(s, "recruit home")
-    assert s.loc_conf[0] == -1 and s.conf_deck == deck
-    s.loc[0] = game.loc_index["school"]
+    play(s, "recruit home", "visit school")  # nothing to do after either: the turns end
+    assert s.loc_conf[0] == -1 and s.conf_deck == deck and s.conf[0] == [game.conf_index["ann"]]
     assert "recruit home" not in texts(s)
     with pytest.raises(IllegalActionError) as info:
         play(s, "recruit home")

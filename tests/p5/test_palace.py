@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.p5.helpers import dice, first, give, kinds, make, play, rem, reveal, texts
+from tests.p5.helpers import dice, first, give, kinds, make, play, position, rem, reveal, texts
 from velvet.engine.core import Event
 from velvet.engine.errors import IllegalActionError
 from velvet.p5.cards import STATS
@@ -20,22 +21,50 @@ def fighting(
     persona: str = "goemon",
     thief: str = "skull",
     palace: str = "kamoshida",
+    alert: int = 0,
+    damage: dict[str, dict[str, int]] | None = None,
+    boss: dict[str, int] | None = None,
+    more: dict[str, Any] | None = None,
+    shadow_deck: list[str] | None = None,
     **tokens: int,
 ) -> P5State:
-    """A solo player already inside the palace (On Palace Enter done), facing ``shadows``."""
-    s = make(game, ((thief, persona),), palace=palace)
-    reveal(s, *shadows)
-    give(s, **tokens)
-    s.loc[0], s.phase = IN_PALACE, FIGHT
-    return s
+    """A solo player already inside the palace (On Palace Enter done), facing ``shadows``.
+
+    ``tokens``: fresh ones by kind (``sp=2``), spent ones as ``spent_stamina=1``; every
+    other kind starts at 1 fresh, as after the solo set-up (P5-SETUP-10). ``damage``: what
+    each shadow has taken; ``boss``: the boss's damage (at 100 % alert); ``more``: other
+    player fields (``held``, ``party``, ``stats`` ...)."""
+    fresh = {"stamina": 1, "sp": 1, "bullet": 1, "cash": 1}
+    spent: dict[str, int] = {}
+    for key, n in tokens.items():
+        if key.startswith("spent_"):
+            spent[key.removeprefix("spent_")] = n
+        else:
+            fresh[key] = n
+    player = {"thief": thief, "persona": persona, "fresh": fresh, "spent": spent, **(more or {})}
+    damage = damage or {}
+    return position(
+        game,
+        [{**player, "location": "palace"}],
+        palace=palace,
+        phase="fight",
+        alert=alert,
+        shadows=[{"id": x, "damage": damage.get(x, {})} for x in shadows],
+        **({} if boss is None else {"boss": {"damage": boss}}),
+        **({} if shadow_deck is None else {"shadow_deck": shadow_deck}),
+    )
 
 
 def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
     # rule: P5-PALACE-1
-    s = make(game, (("mona", "goemon"),))
-    s.alert = 2
-    reveal(s, "bicorn", "pixie")
-    give(s, stamina=3, sp=3, bullet=2, spent_stamina=1)
+    mona = {
+        "thief": "mona",
+        "persona": "goemon",
+        "stats": {"guts": 1, "charm": 1},
+        "fresh": {"stamina": 3, "sp": 3, "bullet": 2},
+        "spent": {"stamina": 1},
+    }
+    s = position(game, [mona], alert=50, shadows=[{"id": "bicorn"}, {"id": "pixie"}])
     play(s, "palace")
     assert sorted(texts(s)) == [
         "first ability:mona",
@@ -43,8 +72,6 @@ def test_on_enter_effects_in_chosen_order(game: P5Game) -> None:
         "first row:2",
         "first shadow:bicorn",
     ]
-    s.stats[0][1] = 1
-    s.stats[0][4] = 1
     dice(s, 1, 1)  # Bicorn's Charm check fails, then row 2's Guts check fails
     events = play(s, "first shadow:bicorn", "first row:2", "first ability:mona")
     order = [e.data["source"] for e in events if e.kind == "enter_effect"]
@@ -65,16 +92,14 @@ def test_fight_as_many_as_resources_allow(game: P5Game) -> None:
 
 def test_alert_rises_and_new_shadows_without_their_on_enter(game: P5Game) -> None:
     # rule: P5-PALACE-3
-    s = fighting(game, "bicorn", stamina=3)
-    s.shadow_deck[-2:] = [game.shadow_index["pixie"], game.shadow_index["lamia"]]
+    s = fighting(game, "bicorn", stamina=3, shadow_deck=["lamia", "pixie", "kelpie"])
     events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s.alert == 1 and first(events, "alert") == {"alert": 25}
     assert sorted(game.cards.shadows[i].id for i in s.rev) == ["lamia", "pixie"]
     assert "enter_effect" not in kinds(events)  # Lamia's On Palace Enter is not triggered
     assert s.phase == FIGHT and not s.dec
     # a row that says more: Kamoshida's 75 % row reveals 3 per player
-    s2 = fighting(game, "bicorn", stamina=3)
-    s2.alert = 2
+    s2 = fighting(game, "bicorn", stamina=3, alert=50)
     play(s2, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s2.alert == 3 and len(s2.rev) == 3
 
@@ -187,24 +212,25 @@ def test_skills_whenever_cost_can_be_paid(game: P5Game) -> None:
 def test_weakness_makes_damage_any(game: P5Game) -> None:
     # rule: P5-COMBAT-4
     # rule: P5-TERM-ANY
-    s = fighting(game, "berith", "bicorn", persona="arsene", stamina=1)  # 3 Stamina + 1 Bullet
-    s.rem[0] = [1, 0, 1, 0]
+    berith = {"berith": {"stamina": 2}}  # 3 Stamina + 1 Bullet; 1 Stamina + 1 Bullet left
+    s = fighting(game, "berith", "bicorn", persona="arsene", stamina=1, damage=berith)
     play(s, "use arsene.cleave @berith")  # Phys is not Berith's weakness: 2 Stamina, 1 lost
     assert rem(s, "berith") == {"bullet": 1}
     s = fighting(game, "mothman", "bicorn", persona="milady", sp=1)  # 2 SP + 2 Bullet, weak Psy
     events = play(s, "use milady.psio @mothman")  # 2 SP of damage -> 2 ANY
     assert first(events, "damage")["any"] == 2
-    assert texts(s) == ["assign sp=2", "assign sp=1 bullet=1", "assign bullet=2"]
+    # no Stamina is required, so the first choice is SP; Bullet takes the rest
+    assert texts(s) == ["assign sp=0", "assign sp=1", "assign sp=2"]
     with pytest.raises(IllegalActionError) as info:
         play(s, "assign stamina=2")
     assert info.value.rule_id == "P5-COMBAT-4"
-    play(s, "assign bullet=2")
+    play(s, "assign sp=0")
     assert rem(s, "mothman") == {"sp": 2}
     # ANY meets a Cash requirement too: Orobas (3 SP + 1 Cash) is weak to Psy
     s = fighting(game, "orobas", "bicorn", persona="milady", sp=1)
     play(s, "use milady.psio @orobas")
-    assert texts(s) == ["assign sp=2", "assign sp=1 cash=1"]
-    play(s, "assign sp=1 cash=1")
+    assert texts(s) == ["assign sp=1", "assign sp=2"]
+    play(s, "assign sp=1")
     assert rem(s, "orobas") == {"sp": 2}
 
 
@@ -212,7 +238,7 @@ def test_weakness_makes_damage_any(game: P5Game) -> None:
     ("shadow", "health", "after", "choices"),
     [
         ("kelpie", [1, 0, 2, 0], {"bullet": 1}, None),  # not weak: 2 Stamina (1 lost) + 1 Bullet
-        ("berith", [3, 0, 1, 0], None, ["assign stamina=3", "assign stamina=2 bullet=1"]),
+        ("berith", [3, 0, 1, 0], None, ["assign stamina=2", "assign stamina=3"]),
     ],
 )
 def test_amp_adds_a_bullet_that_follows_weakness(
@@ -227,18 +253,29 @@ def test_amp_adds_a_bullet_that_follows_weakness(
     s.rem[0] = health
     events = play(s, f"use goemon.bufu @{shadow}")
     if after is not None:
-        assert rem(s, shadow) == after and first(events, "damage")["typed"] == "stamina=1 bullet=1"
+        assert rem(s, shadow) == after and first(events, "damage")["typed"] == {
+            "stamina": 1,
+            "bullet": 1,
+        }
     else:
         assert first(events, "damage")["any"] == 3 and texts(s) == choices
 
 
 def test_on_death_affects_active_player(game: P5Game) -> None:
     # rule: P5-COMBAT-6
-    s = make(game, (("skull", "goemon"), ("fox", "zorro")))
-    reveal(s, "jack-frost", "bicorn")
-    give(s, 1, sp=2, bullet=1)
+    s = position(
+        game,
+        [
+            {"thief": "skull", "persona": "goemon", "fresh": {"sp": 1}},
+            {"thief": "fox", "persona": "zorro", "fresh": {"sp": 2, "bullet": 1}},
+        ],
+        shadows=[{"id": "jack-frost", "damage": {"sp": 1, "bullet": 1}}, {"id": "bicorn"}],
+        phase="order",
+        dice=[6] * 6,
+    )
     play(s, "go p2", "palace")
-    s.rem[0] = [0, 1, 0, 0]
+    while s.dec:
+        play(s, texts(s)[0])
     before = s.fresh[0][:]
     events = play(s, "hit sp @jack-frost")
     assert "defeat" in kinds(events) and s.fresh[1][1] == 2  # spent 1, On Death gained 1
@@ -251,7 +288,7 @@ def test_unpayable_enter_or_death_effect_ignored(game: P5Game) -> None:
     reveal(s, "onmoraki")  # On Palace Enter: pay 1 SP
     give(s, sp=0)
     events = play(s, "palace")
-    assert first(events, "ignored")["cannot_pay"] == "sp=1" and s.phase == FIGHT
+    assert first(events, "ignored")["cannot_pay"] == {"sp": 1} and s.phase == FIGHT
 
 
 @pytest.mark.parametrize(("persona", "holds"), [("goemon", False), ("arsene", True)])
@@ -279,16 +316,16 @@ def test_defeated_shadow_taken_only_arsene_uses_it(game: P5Game, persona: str, h
 
 def test_overflow_lost_no_split(game: P5Game) -> None:
     # rule: P5-COMBAT-9
-    s = fighting(game, "bicorn", "rakshasa", persona="goemon", stamina=1)
-    s.rem[0] = [1, 0, 0, 0]
+    s = fighting(
+        game, "bicorn", "rakshasa", persona="goemon", stamina=1, damage={"bicorn": {"stamina": 2}}
+    )
     play(s, "use goemon.cleave @bicorn")
     assert s.rev == [game.shadow_index["rakshasa"]] and rem(s, "rakshasa") == {"stamina": 4}
 
 
 def test_boss_at_full_alert_rows_off(game: P5Game) -> None:
     # rule: P5-BOSS-1
-    s = fighting(game, "bicorn", palace="kamoshida", stamina=3)
-    s.alert = 3
+    s = fighting(game, "bicorn", palace="kamoshida", alert=75, stamina=3)
     deck = len(s.shadow_deck)
     events = play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s.alert == 4 and s.boss_rem == [6, 6, 5, 0]
@@ -300,20 +337,23 @@ def test_boss_at_full_alert_rows_off(game: P5Game) -> None:
     events = play(s, "palace")
     assert [e.data["source"] for e in events if e.kind == "enter_effect"] == ["boss"]
     # a boss that says so reveals shadows (Madarame: 1 per player)
-    s2 = fighting(game, "bicorn", palace="madarame", stamina=3)
-    s2.alert = 3
+    s2 = fighting(game, "bicorn", palace="madarame", alert=75, stamina=3)
     play(s2, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert len(s2.rev) == 1
 
 
 def test_boss_counts_as_a_shadow(game: P5Game) -> None:
     # rule: P5-BOSS-2
-    s = fighting(game, "pixie", persona="arsene", stamina=1)
-    s.alert, s.boss_rem = 4, [5, 4, 3, 0]
-    equip = game.shadow_index["koropokguru"]  # Mabufu: every shadow
-    s.party[0] = [equip]
-    s.grants[0] = [[0, 0, 0, 0]]
-    give(s, sp=2)
+    s = fighting(
+        game,
+        "pixie",
+        persona="arsene",
+        alert=100,
+        boss={"stamina": 1, "sp": 2, "bullet": 2},  # 5 + 4 + 3 left of 6 + 6 + 5
+        more={"held": ["koropokguru"], "party": ["koropokguru"]},  # Mabufu: every shadow
+        stamina=1,
+        sp=2,
+    )
     assert "use arsene.cleave @boss" in texts(s) and "hit stamina @boss" in texts(s)
     play(s, "use koropokguru")
     assert s.boss_rem == [4, 4, 3, 0]
@@ -321,8 +361,7 @@ def test_boss_counts_as_a_shadow(game: P5Game) -> None:
 
 def test_earlier_shadows_stay_and_boss_fought_at_once(game: P5Game) -> None:
     # rule: P5-BOSS-3
-    s = fighting(game, "bicorn", palace="okumura", stamina=4)
-    s.alert = 3
+    s = fighting(game, "bicorn", palace="okumura", alert=75, stamina=4)
     play(s, "hit stamina @bicorn", "hit stamina @bicorn", "hit stamina @bicorn")
     assert s.alert == 4 and len(s.rev) == 1  # Okumura reveals 1 shadow with the boss
     assert "hit stamina @boss" in texts(s)
@@ -374,7 +413,7 @@ def test_gain_limited_by_supply(game: P5Game) -> None:
     give(s, cash=game.supply0[3] - 1)
     assert s.supply[3] == 1
     events = play(s, "visit sales-clerk")
-    assert s.fresh[0][3] == game.supply0[3] and first(events, "gain")["tokens"] == "cash=1"
+    assert s.fresh[0][3] == game.supply0[3] and first(events, "gain")["tokens"] == {"cash": 1}
 
 
 def test_one_per_day_in_and_out_of_palace(game: P5Game) -> None:
@@ -391,7 +430,7 @@ def test_one_per_day_in_and_out_of_palace(game: P5Game) -> None:
     assert "use zorro.dia" not in texts(s)
     play(s, "end")  # next day
     s.spent[0][0], s.fresh[0][0] = s.fresh[0][0], 0
-    play(s, "visit home", "palace")
+    play(s, "visit home", "end", "palace")
     assert "use zorro.dia" in texts(s)  # usable inside the palace too
 
 
@@ -415,7 +454,7 @@ def test_auto_skills_are_passive(game: P5Game) -> None:
     assert not any("ice-amp" in t for t in texts(s))
     assert not any(t.startswith("use goemon.ice-amp") for t in game.action_ids())
     events = play(s, "use goemon.bufu @bicorn")
-    assert first(events, "damage")["typed"] == "stamina=2"  # Bicorn needs no Bullet
+    assert first(events, "damage")["typed"] == {"stamina": 2}  # Bicorn needs no Bullet
 
 
 def test_rulebook_example_shadow(game: P5Game) -> None:

@@ -37,7 +37,7 @@ def test_board_shows_key_facts() -> None:
         "fresh",
         "spent",
         "Supply left",
-        "Now: P1",
+        "Now: Player 1",
         "held:",
         "Castle of Lust",
     ):
@@ -57,7 +57,7 @@ def test_boss_and_decision_shown() -> None:
     assert "fight in the palace" in text
 
 
-def test_every_event_and_action_has_a_line() -> None:
+def test_lines_and_labels_are_the_engine_words() -> None:
     game = load_p5_game()
     s = make(game, (("joker", "arsene"), ("noir", "goemon")))
     rng = Rng(3)
@@ -65,23 +65,21 @@ def test_every_event_and_action_has_a_line() -> None:
         legal = s.legal_actions()
         view = s.view(s.current_player)
         for action in legal:
-            assert action_label(action, view)
+            assert action_label(action, view, game) == s.action_label(action)
         for event in s.apply(legal[rng.randbelow(len(legal))]):
-            line = event_line(event)
-            assert line and "{" not in line
+            assert event_line(event, game) == game.event_text(event)
     check = event_line(
         Event("check", {"player": 0, "stat": "guts", "dice": [2, 6], "success": True})
     )
-    assert check == "P1 Guts check: [2] [6★] → success"
+    assert check == "Player 1 makes a Guts check: 2, 6★ — success."
 
 
-def test_party_run_shown() -> None:
-    # rule: P5-ARSENE-3  (why an earlier party is not offered again)
+def test_party_draft_shown() -> None:
+    # rule: P5-ARSENE-3  (the party is one decision: the draft shows until done)
     game = load_p5_game()
     s = make(game, (("joker", "arsene"),))
     held = [game.cards.shadows[i].id for i in s.held[0]]
-    assert "Party changes this run" not in _text(s.view(0), game)
-    play(s, f"equip {held[0]}", f"unequip {held[0]}")
+    assert "Draft party" not in _text(s.view(0), game)
+    play(s, f"equip {held[0]}")
     text = _text(s.view(0), game)
-    name = game.cards.shadows[s.held[0][0]].name
-    assert "Party changes this run: {} → {" + name + "} → {}" in text
+    assert f"Draft party: {game.cards.shadows[s.held[0][0]].name}" in text

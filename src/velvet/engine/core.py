@@ -143,6 +143,14 @@ class State(ABC, Generic[A]):
     def outcome_text(self) -> str:
         """One line saying how the game ended (or that it has not)."""
 
+    def game_over_error(self) -> IllegalActionError:
+        """The refusal of any action once the game has ended, citing how it ended.
+
+        The default cites ``game.game_over_rule``; a game with several endings
+        names the clause of the one that happened.
+        """
+        return IllegalActionError(self.game.game_over_rule, "the game is over; no action is legal")
+
     def action_label(self, action: A) -> str:
         """What a player reads for ``action`` (a legal one), with card names.
 
@@ -154,8 +162,7 @@ class State(ABC, Generic[A]):
     def apply(self, action: A) -> list[Event]:
         """Apply a legal action and return its events; an illegal one changes nothing."""
         if self.is_terminal():
-            rule = self.game.game_over_rule
-            raise IllegalActionError(rule, "the game is over; no action is legal")
+            raise self.game_over_error()
         if action not in self.legal_actions():
             raise self.explain_illegal(action)
         return self.apply_unchecked(action)

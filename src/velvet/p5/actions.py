@@ -3,7 +3,7 @@
 ``str(action)`` is the text form and :func:`parse_action` reads it back;
 ``repr`` rebuilds the value. Every decision is one of these, including the
 small ones inside effects (order of On Palace Enter effects, which stat gets
-+1, how ANY damage meets requirements, how a mixed restore is split).
++1, how many ANY damage meet each requirement, how a mixed restore is split).
 """
 
 from __future__ import annotations
@@ -115,19 +115,17 @@ class StatUp:
 
 @dataclass(frozen=True, slots=True)
 class Assign:
-    """A multiset of resource kinds: how ANY damage meets requirements, or a mixed restore."""
+    """One step of a split: ``n`` of the ANY damage (or of a mixed restore) go to ``res``.
 
-    stamina: int = 0
-    sp: int = 0
-    bullet: int = 0
-    cash: int = 0
+    A split is asked one kind at a time, in the order Stamina, SP, Bullet, Cash, so a
+    decision never offers more than one option per count (P5-COMBAT-4, P5-CONF-MISHIMA).
+    """
+
+    res: str
+    n: int
 
     def __str__(self) -> str:
-        parts = [f"{k}={v}" for k, v in zip(RESOURCES, self.counts(), strict=True) if v]
-        return "assign " + (" ".join(parts) if parts else "none")
-
-    def counts(self) -> tuple[int, int, int, int]:
-        return (self.stamina, self.sp, self.bullet, self.cash)
+        return f"assign {self.res}={self.n}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +148,14 @@ class Unequip:
         return f"unequip {self.shadow}"
 
 
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Make the draft party the active party (P5-ARSENE-2, P5-ARSENE-3)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
 P5Action = (
     Go
     | Visit
@@ -164,12 +170,13 @@ P5Action = (
     | Assign
     | Equip
     | Unequip
+    | Done
 )
 
 _WORD = "a word of lower-case letters, digits, '-', '_', '.' or ':'"
 _FORMS = (
-    "go pN | visit LOC | recruit LOC | discover | palace | use SKILL [@TARGET] | "
-    "hit RES @TARGET | end | first SOURCE | stat STAT | assign RES=N ... | equip SHADOW | "
+    "go pN | visit LOC | recruit LOC | discover | palace | use SKILL [@TARGET] | done | "
+    "hit RES @TARGET | end | first SOURCE | stat STAT | assign RES=N | equip SHADOW | "
     "unequip SHADOW"
 )
 
@@ -186,8 +193,13 @@ def parse_action(text: str) -> P5Action:
     if not words:
         raise InvalidActionError(f"empty action; forms: {_FORMS}")
     head, args = words[0], words[1:]
-    if head in ("discover", "palace", "end") and not args:
-        simple: dict[str, P5Action] = {"discover": Discover(), "palace": Palace(), "end": End()}
+    if head in ("discover", "palace", "end", "done") and not args:
+        simple: dict[str, P5Action] = {
+            "discover": Discover(),
+            "palace": Palace(),
+            "end": End(),
+            "done": Done(),
+        }
         return simple[head]
     if head == "go" and len(args) == 1 and args[0][:1] == "p" and args[0][1:].isdigit():
         number = int(args[0][1:])
@@ -216,16 +228,11 @@ def parse_action(text: str) -> P5Action:
         if args[0] not in RESOURCES:
             raise InvalidActionError(f"unknown resource '{args[0]}': one of {', '.join(RESOURCES)}")
         return Hit(args[0], _word(args[1][1:], "target"))
-    if head == "assign" and args:
-        counts = dict.fromkeys(RESOURCES, 0)
-        if args != ["none"]:
-            for arg in args:
-                key, _, value = arg.partition("=")
-                if key not in counts or not value.isdigit() or counts[key]:
-                    raise InvalidActionError(
-                        f"bad assign part '{arg}': write RES=N once per resource "
-                        f"({', '.join(RESOURCES)})"
-                    )
-                counts[key] = int(value)
-        return Assign(counts["stamina"], counts["sp"], counts["bullet"], counts["cash"])
+    if head == "assign" and len(args) == 1:
+        key, _, value = args[0].partition("=")
+        if key not in RESOURCES or not value.isdigit():
+            raise InvalidActionError(
+                f"bad assign '{args[0]}': write RES=N with RES one of {', '.join(RESOURCES)}"
+            )
+        return Assign(key, int(value))
     raise InvalidActionError(f"cannot read action '{text.strip()}'; forms: {_FORMS}")

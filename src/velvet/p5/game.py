@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
-from velvet.engine.core import Game
+from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import CardDataError, ConfigError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
@@ -49,9 +49,9 @@ class P5Game(Game[A.P5Action]):
     """Immutable: the card set compiled into index tables, plus the action table."""
 
     name = "p5"
-    rules_version = "p5-1.0"
+    rules_version = "p5-1.1"  # 1.1: the turn's window, one-decision party, splits by kind
     num_players = (1, 2)
-    game_over_rule = "P5-END-1"
+    game_over_rule = "P5-END-1"  # the state names P5-END-1 or P5-END-2 by how it ended
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards
@@ -84,6 +84,7 @@ class P5Game(Game[A.P5Action]):
         # abilities
         self.abilities: list[Ability] = []
         self.ab_key: list[str] = []
+        self.ab_owner: list[str] = []  # the name of the card the ability is printed on
         self.ab_index: dict[str, int] = {}
         self.ab_trigger: list[int] = []
         self.ab_cost: list[tuple[int, ...]] = []
@@ -100,13 +101,15 @@ class P5Game(Game[A.P5Action]):
         self.ab_dice: list[bool] = []
         self.ab_effects: list[tuple[int, ...]] = []
         self.persona_abils = tuple(
-            tuple(self._ability(f"{p.id}.{_slug(a.name)}", a, p.id) for a in p.skills)
+            tuple(self._ability(f"{p.id}.{_slug(a.name)}", a, p.id, p.name) for a in p.skills)
             for p in cards.personas
         )
         self.persona_party = tuple(p.party for p in cards.personas)
-        self.thief_abil = tuple(self._ability(t.id, t.passive, t.id) for t in cards.thieves)
+        self.thief_abil = tuple(self._ability(t.id, t.passive, t.id, t.name) for t in cards.thieves)
         self.thief_stats = tuple(_vec(t.stats, STATS) for t in cards.thieves)
-        self.conf_abil = tuple(self._ability(c.id, c.ability, c.id) for c in cards.confidants)
+        self.conf_abil = tuple(
+            self._ability(c.id, c.ability, c.id, c.name) for c in cards.confidants
+        )
         self.conf_checks = tuple(
             (STATS.index(c.checks[0]), STATS.index(c.checks[1])) for c in cards.confidants
         )
@@ -115,7 +118,9 @@ class P5Game(Game[A.P5Action]):
         )
         self.conf_arsene_only = tuple(c.arsene_only for c in cards.confidants)
         self.conf_counts = tuple(c.counts_as_recruited for c in cards.confidants)
-        self.shadow_abil = tuple(self._ability(s.id, s.persona, s.id) for s in cards.shadows)
+        self.shadow_abil = tuple(
+            self._ability(s.id, s.persona, s.id, s.name) for s in cards.shadows
+        )
         self.shadow_health = tuple(_vec(s.health, RESOURCES) for s in cards.shadows)
         self.shadow_weak = tuple(
             frozenset(self.skill_types.index(w) for w in s.weak) for s in cards.shadows
@@ -176,7 +181,7 @@ class P5Game(Game[A.P5Action]):
             ids.append(i)
         return tuple(ids)
 
-    def _ability(self, key: str, a: Ability, owner: str) -> int:
+    def _ability(self, key: str, a: Ability, owner: str, owner_name: str) -> int:
         if key in self.ab_index or key in ("boss",):
             raise CardDataError(
                 "<cards>",
@@ -188,6 +193,7 @@ class P5Game(Game[A.P5Action]):
         i = len(self.abilities)
         self.abilities.append(a)
         self.ab_key.append(key)
+        self.ab_owner.append(owner_name)
         self.ab_index[key] = i
         self.ab_trigger.append(TRIGGERS[a.trigger])
         self.ab_cost.append(_vec(a.cost, RESOURCES))
@@ -211,7 +217,7 @@ class P5Game(Game[A.P5Action]):
         cs = self.cards
         shadows = [s.id for s in cs.shadows]
         targets = [*shadows, "boss"]
-        table: list[Any] = [A.Go(0), A.Go(1), A.Discover(), A.Palace(), A.End()]
+        table: list[Any] = [A.Go(0), A.Go(1), A.Discover(), A.Palace(), A.End(), A.Done()]
         self.visit_act = tuple(A.Visit(loc.id) for loc in cs.locations)
         self.recruit_act = tuple(A.Recruit(loc.id) for loc in cs.locations)
         table += [*self.visit_act, *self.recruit_act]
@@ -243,27 +249,23 @@ class P5Game(Game[A.P5Action]):
         self.first_shadow = tuple(A.First(f"shadow:{s}") for s in shadows)
         self.first_abil = tuple(A.First(f"ability:{k}") for k in self.ab_key)
         table += [*self.first_row, self.first_boss, *self.first_shadow, *self.first_abil]
-        # every multiset an Assign can carry: ANY damage up to the largest health,
-        # and Stamina/SP splits of a mixed restore up to the supply.
-        top = max([sum(h) for h in self.shadow_health] + [sum(h) for h in self.boss_health])
-        seen: set[tuple[int, ...]] = set()
-        for total in range(top + 1):
-            for v in _splits((top, top, top, top), total):
-                seen.add(v)
-        for st in range(self.supply0[0] + 1):
-            for sp in range(self.supply0[1] + 1):
-                seen.add((st, sp, 0, 0))
-        for v in sorted(seen, key=lambda v: (sum(v), v)):
-            table.append(A.Assign(*v))
+        # a split (ANY damage over requirements, a mixed restore over spent tokens) is
+        # asked one kind at a time: 0..the most of that kind any card or the supply holds.
+        tops = [
+            max(
+                [h[k] for h in self.shadow_health]
+                + [h[k] for h in self.boss_health]
+                + [self.supply0[k]]
+            )
+            for k in range(4)
+        ]
+        self.assign_act = tuple(
+            tuple(A.Assign(res, x) for x in range(tops[k] + 1)) for k, res in enumerate(RESOURCES)
+        )
+        for row in self.assign_act:
+            table += row
         self.action_table: tuple[Any, ...] = tuple(table)
         self.action_id_of = {a: i for i, a in enumerate(self.action_table)}
-        self._assign_cache: dict[tuple[int, ...], A.Assign] = {}
-
-    def assign(self, v: tuple[int, ...]) -> A.Assign:
-        act = self._assign_cache.get(v)
-        if act is None:
-            act = self._assign_cache[v] = A.Assign(*v)
-        return act
 
     def source_text(self, src: int) -> A.First:
         if src >= ABIL_SRC:
@@ -295,6 +297,23 @@ class P5Game(Game[A.P5Action]):
         if not isinstance(i, int) or not 0 <= i < len(self.action_table):
             raise InvalidActionError(f"no action id {i}: ids are 0..{len(self.action_table) - 1}")
         return self.action_table[i]
+
+    def event_text(self, event: Event) -> str:
+        from velvet.p5.words import event_text
+
+        return event_text(self, event)
+
+    def describe_card(self, card_id: str) -> CardInfo:
+        """Any card by id, or ``kind:id`` (``palace:futaba``, ``boss:kamoshida``)."""
+        from velvet.p5.words import describe
+
+        return describe(self, card_id)
+
+    def position(self, spec: Mapping[str, Any]) -> Any:
+        """A state from a position by names (docs/engine.md, "Positions")."""
+        from velvet.p5.position import build_position
+
+        return build_position(self, spec)
 
     def cardset_hash(self) -> str:
         return self.cards.digest
@@ -383,22 +402,6 @@ class P5Game(Game[A.P5Action]):
             return determinize(self, view, player, rng)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise RecordError(f"p5 view: not a view of this card set ({error!r})") from None
-
-
-def _splits(caps: Sequence[int], total: int) -> list[tuple[int, ...]]:
-    """Every vector v with v[i] <= caps[i] and sum(v) == total."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
-        if i == len(caps) - 1:
-            if left <= caps[i]:
-                out.append((*acc, left))
-            return
-        for x in range(min(caps[i], left), -1, -1):
-            rec(i + 1, left - x, (*acc, x))
-
-    rec(0, total, ())
-    return out
 
 
 @lru_cache(maxsize=1)

@@ -8,9 +8,11 @@ from velvet.engine.errors import IllegalActionError
 from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES
 from velvet.p5.state import (
+    AFTER,
     D_ALLOC,
     D_ENTER,
     D_MIX,
+    D_PARTY,
     D_STAT,
     DISCOVER,
     FIGHT,
@@ -26,8 +28,9 @@ _MAIN = (A.Visit, A.Recruit, A.Discover, A.Palace)
 _DECISION = {
     D_ENTER: ("P5-PALACE-1", "first SOURCE: choose the order of the On Palace Enter effects"),
     D_STAT: ("P5-RECRUIT-3", "stat STAT: choose which social stat gets +1"),
-    D_ALLOC: ("P5-COMBAT-4", "assign RES=N ...: choose which requirements the ANY damage meets"),
-    D_MIX: ("P5-CONF-MISHIMA", "assign stamina=N sp=M: choose how the restored tokens split"),
+    D_ALLOC: ("P5-COMBAT-4", "assign RES=N: choose how many ANY damage meet that requirement"),
+    D_MIX: ("P5-CONF-MISHIMA", "assign RES=N: choose how many restored tokens are of that kind"),
+    D_PARTY: ("P5-ARSENE-3", "equip/unequip SHADOW to change the draft party, done to confirm"),
 }
 
 
@@ -35,14 +38,22 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
     """The most specific rule ID that forbids ``action`` in ``s``."""
     g = s.game
     if s.phase == OVER:
-        return IllegalActionError(g.game_over_rule, "the game is over; no action is legal")
+        if s.result == 1:
+            return IllegalActionError("P5-END-1", "the boss is defeated: the game is over")
+        return IllegalActionError("P5-END-2", f"day {g.days} has passed: the game is over")
     if s.dec:
         d = s.dec[-1]
-        rule, what = _DECISION[d[0]]
-        if isinstance(action, A.Assign) and d[0] in (D_ALLOC, D_MIX):
+        rule, what = _DECISION[d.kind]
+        if isinstance(action, A.Assign) and d.kind in (D_ALLOC, D_MIX):
             return IllegalActionError(rule, f"'{action}' is not a possible split now; {what}")
-        if isinstance(action, A.StatUp) and d[0] == D_STAT:
+        if isinstance(action, A.StatUp) and d.kind == D_STAT:
             return IllegalActionError(rule, f"'{action.stat}' is not one of the stats offered")
+        if isinstance(action, A.Equip | A.Unequip) and d.kind == D_PARTY:
+            return IllegalActionError(
+                rule,
+                f"'{action}' is not possible in this party decision: a held shadow joins a "
+                "party with room, a member leaves; each shadow changes and changes back once",
+            )
         return IllegalActionError(rule, f"a decision is pending: {what}")
     p = s.turn
     if s.phase == ORDER:
@@ -66,11 +77,17 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
         return IllegalActionError(
             "P5-DAY-2", "one action per turn: you are in the palace; fight or end"
         )
-    if s.phase == MAIN and isinstance(action, A.Hit | A.End):
+    if s.phase == AFTER and isinstance(action, _MAIN):
+        return IllegalActionError(
+            "P5-DAY-2", "one action per turn: you have taken it; use abilities or end the turn"
+        )
+    if s.phase == MAIN and isinstance(action, A.End):
+        return IllegalActionError("P5-DAY-2", "a turn is one action: take it before you end")
+    if s.phase != FIGHT and isinstance(action, A.Hit):
         return IllegalActionError(
             "P5-PALACE-2", "you fight only after visiting the palace this turn"
         )
-    if isinstance(action, A.First | A.StatUp | A.Assign):
+    if isinstance(action, A.First | A.StatUp | A.Assign | A.Done):
         return IllegalActionError("P5-DAY-2", f"'{action}' answers a decision that is not pending")
     if isinstance(action, A.Visit | A.Recruit):
         li = g.loc_index.get(action.loc)
@@ -95,7 +112,7 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
                 "P5-ARSENE-1", "only a persona-party persona (Arsene) equips shadows"
             )
         si = g.shadow_index.get(action.shadow)
-        if s.loc[p] == IN_PALACE or s.phase != MAIN:
+        if s.loc[p] == IN_PALACE or s.phase not in (MAIN, AFTER):
             if isinstance(action, A.Equip) and si is not None and si in s.drawn[p]:
                 return IllegalActionError(
                     "P5-CONF-CJ",
@@ -103,30 +120,19 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
                     "join the party inside the palace",
                 )
             return IllegalActionError("P5-ARSENE-3", "the party cannot change inside the palace")
-        party = s.party[p]
-        if isinstance(action, A.Unequip):
-            if si is None or si not in party:
-                return IllegalActionError(
-                    "P5-ARSENE-2", f"{action.shadow} is not in your active party"
-                )
-            after = sorted(x for x in party if x != si)
-        else:
-            if si is None or si not in s.held[p]:
-                return IllegalActionError(
-                    "P5-ARSENE-1", f"you do not hold the shadow '{action.shadow}'"
-                )
-            if si in party or len(party) >= s.party_limit(p):
-                return IllegalActionError(
-                    "P5-ARSENE-3", "the active party is full or already holds it"
-                )
-            after = sorted([*party, si])
-        if not s.party_change_ok(after):
+        if s.party_set:
             return IllegalActionError(
                 "P5-ARSENE-3",
-                f"'{action}' would bring back a party already held since your last other "
-                "action (only the party you started from may be returned to)",
+                "you chose your party since your last other action: act (a skill, your "
+                "turn's action) before choosing again",
             )
-        return IllegalActionError("P5-ARSENE-3", f"'{action}' is not legal now")
+        if isinstance(action, A.Unequip):
+            return IllegalActionError("P5-ARSENE-2", f"{action.shadow} is not in your active party")
+        if si is None or si not in s.held[p]:
+            return IllegalActionError(
+                "P5-ARSENE-1", f"you do not hold the shadow '{action.shadow}'"
+            )
+        return IllegalActionError("P5-ARSENE-3", "the active party is full or already holds it")
     if isinstance(action, A.Use):
         a = g.ab_index.get(action.skill)
         if a is None or a not in s.abilities(p) or g.ab_trigger[a] != T_USE:

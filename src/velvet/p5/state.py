@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import ConfigError, IllegalActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES, STATS
-from velvet.p5.game import ABIL_SRC, BOSS, BOSS_SRC, OP, ROW_SRC, TRIGGERS, P5Game, _splits
+from velvet.p5.game import ABIL_SRC, BOSS, BOSS_SRC, OP, ROW_SRC, TRIGGERS, P5Game
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -26,12 +26,98 @@ if TYPE_CHECKING:
 ST, SP, BU, CA = 0, 1, 2, 3
 OFF, IN_PALACE = -1, -2
 # phases
-ORDER, MAIN, DISCOVER, FIGHT, ENDING, OVER = range(6)
-PHASES = ("order", "main", "discover", "fight", "ending", "over")
+ORDER, MAIN, DISCOVER, FIGHT, ENDING, OVER, AFTER = range(7)
+PHASES = ("order", "main", "discover", "fight", "ending", "over", "after")
 # decisions on the stack
-D_ENTER, D_STAT, D_ALLOC, D_MIX = range(4)
+D_ENTER, D_STAT, D_ALLOC, D_MIX, D_PARTY = range(5)
 # work items
 W_EFF, W_ENTER, W_ALLOC, W_DEFEAT = range(4)
+
+
+class EnterOrder(NamedTuple):
+    """Decision: which On Palace Enter source resolves next (P5-PALACE-1)."""
+
+    kind: int  # D_ENTER
+    player: int
+    sources: tuple[int, ...]
+
+
+class StatChoice(NamedTuple):
+    """Decision: which of ``stats`` gets +``n`` (P5-RECRUIT-3, stat_choice effects)."""
+
+    kind: int  # D_STAT
+    player: int
+    stats: tuple[int, ...]
+    n: int
+
+
+class Split(NamedTuple):
+    """Decision: how many of ``left`` go to resource ``res``: ANY damage on the target
+    ``of`` (D_ALLOC, P5-COMBAT-4) or a mixed restore over the kinds ``of`` (D_MIX)."""
+
+    kind: int  # D_ALLOC or D_MIX
+    player: int
+    of: Any
+    left: int
+    res: int
+
+
+class PartyDraft(NamedTuple):
+    """Decision: the draft party and the shadows changed so far (P5-ARSENE-3)."""
+
+    kind: int  # D_PARTY
+    player: int
+    draft: tuple[int, ...]
+    moved: tuple[int, ...]
+
+
+Decision = EnterOrder | StatChoice | Split | PartyDraft
+DECISIONS: dict[int, type[Decision]] = {
+    D_ENTER: EnterOrder,
+    D_STAT: StatChoice,
+    D_ALLOC: Split,
+    D_MIX: Split,
+    D_PARTY: PartyDraft,
+}
+
+
+class EffectItem(NamedTuple):
+    """Work: run one effect for the player in turn."""
+
+    kind: int  # W_EFF
+    effect: int
+
+
+class EnterItem(NamedTuple):
+    """Work: the On Palace Enter sources still to resolve."""
+
+    kind: int  # W_ENTER
+    sources: tuple[int, ...]
+
+
+class AllocItem(NamedTuple):
+    """Work: place ``n`` ANY damage on ``target``."""
+
+    kind: int  # W_ALLOC
+    target: int
+    n: int
+
+
+class DefeatItem(NamedTuple):
+    """Work: see whether ``target`` is defeated."""
+
+    kind: int  # W_DEFEAT
+    target: int
+
+
+WorkItem = EffectItem | EnterItem | AllocItem | DefeatItem
+WORK: dict[int, type[WorkItem]] = {
+    W_EFF: EffectItem,
+    W_ENTER: EnterItem,
+    W_ALLOC: AllocItem,
+    W_DEFEAT: DefeatItem,
+}
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot paths)
 
 T_USE, T_AUTO, T_SETUP, T_RECRUIT, T_ENTER = (
     TRIGGERS[k] for k in ("use", "auto", "setup", "recruit", "palace_enter")
@@ -88,7 +174,7 @@ _FIELDS = (
     "dec",
     "work",
     "disc",
-    "seen",
+    "party_set",
 )
 
 
@@ -133,13 +219,12 @@ class P5State(State[A.P5Action]):
     rem: list[list[int]]
     boss_rem: list[int]
     result: int
-    dec: list[tuple[Any, ...]]
-    work: list[tuple[Any, ...]]
+    dec: list[Decision]
+    work: list[WorkItem]
     disc: int
-    seen: list[list[int]]
-    """P5-ARSENE-3 ruling: the parties (sorted shadow indices) the player in turn has held
-    since their last action other than a party change; ``seen[0]`` is the one held then.
-    Empty when no party change has been made since."""
+    party_set: bool
+    """P5-ARSENE-3 ruling: the player in turn has chosen a party since their last other
+    action, so no new party decision is offered until they act otherwise."""
 
     # --- protocol --------------------------------------------------------------------------
 
@@ -206,8 +291,26 @@ class P5State(State[A.P5Action]):
         o.dec = self.dec[:]
         o.work = self.work[:]
         o.disc = self.disc
-        o.seen = self.seen[:]  # the inner lists are never changed in place
+        o.party_set = self.party_set
         return o
+
+    def apply(self, action: Any) -> list[Event]:
+        """Checked apply; after the end it names the clause that ended the game (P5-END-*)."""
+        if self.phase == OVER:
+            raise self.explain_illegal(action)
+        return super().apply(action)
+
+    def action_label(self, action: Any) -> str:
+        """Words for ``action`` with card names, distinct among the legal actions."""
+        from velvet.p5.words import action_labels, label
+
+        text = action_labels(self).get(action)
+        if text is not None:
+            return text
+        try:  # not legal now: words if its cards exist, else its text form
+            return label(self, action)
+        except (KeyError, ValueError, IndexError):
+            return str(action)
 
     # --- derived ---------------------------------------------------------------------------
 
@@ -284,6 +387,8 @@ class P5State(State[A.P5Action]):
             return self._main_actions(p)
         if phase == FIGHT:
             return self._fight_actions(p)
+        if phase == AFTER:
+            return self._after_actions(p)
         if phase == ORDER:
             return [A.Go(q) for q in range(self.n) if not self.went[q]]
         if phase == DISCOVER:
@@ -294,21 +399,19 @@ class P5State(State[A.P5Action]):
             return out
         return []
 
-    def _decision_options(self, d: tuple[Any, ...]) -> list[Any]:
+    def _decision_options(self, d: Decision) -> list[Any]:
         g = self._game
-        kind = d[0]
-        if kind == D_ENTER:
-            return [g.source_text(s) for s in d[2]]
-        if kind == D_STAT:
-            return [g.stat_act[s] for s in d[2]]
-        if kind == D_ALLOC:
-            rem = self._rem_of(d[2])
-            assert rem is not None
-            return [g.assign(v) for v in _splits(rem, d[3])]
-        # D_MIX
-        p, total, kinds = d[1], d[2], d[3]
-        caps = [self.spent[p][k] if k in kinds else 0 for k in range(4)]
-        return [g.assign(v) for v in _splits(caps, total)]
+        if type(d) is EnterOrder:
+            return [g.source_text(s) for s in d.sources]
+        if type(d) is StatChoice:
+            return [g.stat_act[s] for s in d.stats]
+        if type(d) is PartyDraft:
+            return self._party_options(d)
+        assert type(d) is Split  # how many of what is left go to resource d.res
+        caps = self._split_caps(d.kind, d.player, d.of)
+        n, k = d.left, d.res
+        lo, hi = max(0, n - sum(caps[k + 1 :])), min(caps[k], n)
+        return list(g.assign_act[k][lo : hi + 1])
 
     def _main_actions(self, p: int) -> list[Any]:
         g = self._game
@@ -327,31 +430,40 @@ class P5State(State[A.P5Action]):
             out.append(A.Discover())
         if cur != IN_PALACE:
             out.append(A.Palace())
+        self._free_actions(p, out)
+        return out
+
+    def _free_actions(self, p: int, out: list[Any]) -> None:
+        """Abilities usable outside a fight (P5-COMBAT-3) and, for a persona-party player
+        outside the palace, the start of a party decision (P5-ARSENE-3)."""
+        g = self._game
         for a in self.abilities(p):
             if self._can_use(p, a, False):
                 out.append(g.use_plain[a])
-        if g.persona_party[self.persona[p]] and cur != IN_PALACE:
+        if g.persona_party[self.persona[p]] and self.loc[p] != IN_PALACE and not self.party_set:
             party = self.party[p]
-            seen = self.seen
-            if not seen:
-                out += [g.unequip_act[s] for s in party]
-                if len(party) < self.party_limit(p):
-                    out += [g.equip_act[s] for s in self.held[p] if s not in party]
-            else:
-                for s in party:
-                    if self.party_change_ok(sorted(x for x in party if x != s)):
-                        out.append(g.unequip_act[s])
-                if len(party) < self.party_limit(p):
-                    for s in self.held[p]:
-                        if s not in party and self.party_change_ok(sorted([*party, s])):
-                            out.append(g.equip_act[s])
+            out += [g.unequip_act[s] for s in party]
+            if len(party) < self.party_limit(p):
+                out += [g.equip_act[s] for s in self.held[p] if s not in party]
+
+    def _after_actions(self, p: int) -> list[Any]:
+        """After the turn's action: abilities and party changes, then an explicit end."""
+        out: list[Any] = []
+        self._free_actions(p, out)
+        out.append(A.End())
         return out
 
-    def party_change_ok(self, new: list[int]) -> bool:
-        """P5-ARSENE-3 ruling: a run of party changes never brings back a party it has
-        passed through, except the party held when the run began (so a change can be undone)."""
-        seen = self.seen
-        return not seen or new == seen[0] or new not in seen
+    def _party_options(self, d: PartyDraft) -> list[Any]:
+        """P5-ARSENE-3: the draft party changes one shadow at a time; each shadow may be
+        changed and changed back once (so a mistake can be taken back, and the decision
+        ends); ``done`` makes the draft the party."""
+        g = self._game
+        p, draft, moved = d.player, d.draft, d.moved
+        out: list[Any] = [g.unequip_act[s] for s in draft if moved.count(s) < 2]
+        if len(draft) < self.party_limit(p):
+            out += [g.equip_act[s] for s in self.held[p] if s not in draft and moved.count(s) < 2]
+        out.append(A.Done())
+        return out
 
     def _fight_actions(self, p: int) -> list[Any]:
         g = self._game
@@ -379,8 +491,8 @@ class P5State(State[A.P5Action]):
     def apply_unchecked(self, action: Any) -> list[Event]:
         ev: list[Event] = []
         kind = type(action)
-        if self.seen and kind is not A.Equip and kind is not A.Unequip:
-            self.seen = []  # any other action ends a run of party changes (P5-ARSENE-3)
+        if self.party_set and not self.dec:
+            self.party_set = False  # any other action allows a new party decision (P5-ARSENE-3)
         if self.dec:
             self._answer(action, ev)
         else:
@@ -404,10 +516,9 @@ class P5State(State[A.P5Action]):
                 self.turn = action.player
                 self.phase = MAIN
                 ev.append(Event("turn", {"player": action.player, "day": self.day}))
-            elif kind is A.Equip:
-                self._equip(p, self._game.shadow_index[action.shadow], ev)
-            elif kind is A.Unequip:
-                self._unequip(p, self._game.shadow_index[action.shadow], ev)
+            elif kind is A.Equip or kind is A.Unequip:
+                s = self._game.shadow_index[action.shadow]
+                self._toggle(p, tuple(sorted(self.party[p])), (), s, ev)
         self._run(ev)
         return ev
 
@@ -417,29 +528,25 @@ class P5State(State[A.P5Action]):
     def _answer(self, action: Any, ev: list[Event]) -> None:
         g = self._game
         d = self.dec.pop()
-        kind, p = d[0], d[1]
-        if kind == D_ENTER:
+        p = d.player
+        if type(d) is EnterOrder:
             text = action.source
-            src = next(s for s in d[2] if g.source_text(s).source == text)
-            rest = tuple(s for s in d[2] if s != src)
-            self.work.append((W_ENTER, rest))
+            src = next(s for s in d.sources if g.source_text(s).source == text)
+            rest = tuple(s for s in d.sources if s != src)
+            self.work.append(_new(EnterItem, (W_ENTER, rest)))
             self._push_effects(self._source_effects(src))
             ev.append(Event("enter_effect", {"source": text}))
-        elif kind == D_STAT:
-            self._raise_stat(p, STATS.index(action.stat), d[3], ev)
-        elif kind == D_ALLOC:
-            rem = self._rem_of(d[2])
-            assert rem is not None
-            v = action.counts()
-            for k in range(4):
-                rem[k] -= v[k]
-            ev.append(Event("damage", {"target": g.target_id(d[2]), "any_as": str(action)[7:]}))
-        else:  # D_MIX
-            v = action.counts()
-            for k in range(4):
-                self.spent[p][k] -= v[k]
-                self.fresh[p][k] += v[k]
-            ev.append(Event("restore", {"player": p, "tokens": str(action)[7:]}))
+        elif type(d) is StatChoice:
+            self._raise_stat(p, STATS.index(action.stat), d.n, ev)
+        elif type(d) is PartyDraft:
+            if type(action) is A.Done:
+                self._set_party(p, d.draft, ev)
+            else:
+                self._toggle(p, d.draft, d.moved, g.shadow_index[action.shadow], ev)
+        else:  # Split: one kind of a split
+            assert type(d) is Split
+            self._split_put(d.kind, p, d.of, d.res, action.n, ev)
+            self._split(d.kind, p, d.of, d.left - action.n, d.res + 1, ev)
 
     # --- the driver --------------------------------------------------------------------------
 
@@ -462,29 +569,34 @@ class P5State(State[A.P5Action]):
             if self.phase == ENDING:
                 self._end_turn(ev)
                 continue
+            if self.phase == AFTER and len(self._after_actions(self.turn)) == 1:
+                self.phase = ENDING  # nothing to do after the action but end the turn
+                ev.append(Event("end_turn", {"player": self.turn}))
+                continue
             return
 
-    def _do(self, item: tuple[Any, ...], ev: list[Event]) -> None:
-        kind = item[0]
-        if kind == W_EFF:
-            self._effect(self.turn, item[1], ev)
-        elif kind == W_DEFEAT:
-            self._defeat_check(self.turn, item[1], ev)
-        elif kind == W_ALLOC:
-            self._alloc(item[1], item[2], ev)
-        else:  # W_ENTER
-            sources = item[1]
+    def _do(self, item: WorkItem, ev: list[Event]) -> None:
+        if type(item) is EffectItem:
+            self._effect(self.turn, item.effect, ev)
+        elif type(item) is DefeatItem:
+            self._defeat_check(self.turn, item.target, ev)
+        elif type(item) is AllocItem:
+            self._alloc(item.target, item.n, ev)
+        else:
+            assert type(item) is EnterItem
+            sources = item.sources
             if len(sources) == 1:
                 self._push_effects(self._source_effects(sources[0]))
                 ev.append(
                     Event("enter_effect", {"source": self._game.source_text(sources[0]).source})
                 )
             elif sources:
-                self.dec.append((D_ENTER, self.turn, sources))
+                self.dec.append(_new(EnterOrder, (D_ENTER, self.turn, sources)))
 
     def _push_effects(self, ids: Sequence[int]) -> None:
+        work = self.work
         for e in reversed(ids):
-            self.work.append((W_EFF, e))
+            work.append(_new(EffectItem, (W_EFF, e)))
 
     def _source_effects(self, src: int) -> tuple[int, ...]:
         g = self._game
@@ -522,13 +634,13 @@ class P5State(State[A.P5Action]):
                 self.supply[k] -= x
                 self.fresh[p][k] += x
                 got[k] = x
-        ev.append(Event("gain", {"player": p, "tokens": _fmt(got), "asked": _fmt(amount)}))
+        ev.append(Event("gain", {"player": p, "tokens": _tok(got), "asked": _tok(amount)}))
 
     def _pay(self, p: int, amount: Sequence[int], ev: list[Event]) -> bool:
         """P5-TERM-SPEND / P5-TERM-PAY: all or nothing; Cash goes back to the supply."""
         fresh = self.fresh[p]
         if any(fresh[k] < amount[k] for k in range(4)):
-            ev.append(Event("ignored", {"player": p, "cannot_pay": _fmt(amount)}))
+            ev.append(Event("ignored", {"player": p, "cannot_pay": _tok(amount)}))
             return False
         for k in range(3):
             fresh[k] -= amount[k]
@@ -536,7 +648,7 @@ class P5State(State[A.P5Action]):
         fresh[CA] -= amount[CA]
         self.supply[CA] += amount[CA]
         if any(amount):
-            ev.append(Event("spend", {"player": p, "tokens": _fmt(amount)}))
+            ev.append(Event("spend", {"player": p, "tokens": _tok(amount)}))
         return True
 
     def _effect(self, p: int, e: int, ev: list[Event]) -> None:
@@ -552,7 +664,7 @@ class P5State(State[A.P5Action]):
                 self.spent[p][k] -= x
                 self.fresh[p][k] += x
                 got[k] = x
-            ev.append(Event("restore", {"player": p, "tokens": _fmt(got)}))
+            ev.append(Event("restore", {"player": p, "tokens": _tok(got)}))
         elif op in (O_PAY, O_SPEND):
             if self._pay(p, g.eff_amount[e], ev):
                 self._push_effects(g.eff_then[e])
@@ -563,7 +675,7 @@ class P5State(State[A.P5Action]):
             if len(options) == 1:
                 self._raise_stat(p, options[0], g.eff_n[e], ev)
             else:
-                self.dec.append((D_STAT, p, options, g.eff_n[e]))
+                self.dec.append(_new(StatChoice, (D_STAT, p, options, g.eff_n[e])))
         elif op == O_CHECK:
             ok = self._check(p, g.eff_stat[e], ev)
             self._push_effects(g.eff_then[e] if ok else g.eff_else[e])
@@ -575,17 +687,8 @@ class P5State(State[A.P5Action]):
         elif op == O_MIX:
             n = self.bonds(p) if g.eff_bonds[e] else g.eff_n[e]
             kinds = g.eff_kinds[e]
-            caps = [self.spent[p][k] if k in kinds else 0 for k in range(4)]
-            total = min(n, sum(caps))
-            splits = _splits(caps, total)
-            if len(splits) == 1:
-                v = splits[0]
-                for k in range(4):
-                    self.spent[p][k] -= v[k]
-                    self.fresh[p][k] += v[k]
-                ev.append(Event("restore", {"player": p, "tokens": _fmt(v)}))
-            else:
-                self.dec.append((D_MIX, p, total, kinds))
+            caps = self._split_caps(D_MIX, p, kinds)
+            self._split(D_MIX, p, kinds, min(n, sum(caps)), 0, ev)
         elif op == O_DRAW:
             for _ in range(g.eff_n[e]):
                 if not self.shadow_deck:
@@ -601,7 +704,7 @@ class P5State(State[A.P5Action]):
         self.loc[p] = li
         ev.append(Event("visit", {"player": p, "location": self._game.cards.locations[li].id}))
         self._push_effects(self._game.loc_effects[li])
-        self.phase = ENDING
+        self.phase = AFTER
 
     def _recruit(self, p: int, li: int, ev: list[Event]) -> None:
         g = self._game
@@ -611,7 +714,7 @@ class P5State(State[A.P5Action]):
         s1, s2 = g.conf_checks[c]
         ok1 = self._check(p, s1, ev)
         ok2 = self._check(p, s2, ev)
-        self.phase = ENDING
+        self.phase = AFTER
         if ok1 and ok2:
             self.loc_conf[i] = -1
             insort(self.conf[p], c)
@@ -626,7 +729,7 @@ class P5State(State[A.P5Action]):
         elif ok2:
             self._raise_stat(p, s1, 1, ev)
         else:
-            self.dec.append((D_STAT, p, (s1, s2), 1))
+            self.dec.append(_new(StatChoice, (D_STAT, p, (s1, s2), 1)))
 
     def _discover(self, p: int, ev: list[Event]) -> None:
         g = self._game
@@ -662,7 +765,7 @@ class P5State(State[A.P5Action]):
             sources.append(BOSS_SRC)
         sources += [s for s in self.rev if g.shadow_enter[s]]
         sources += [ABIL_SRC + a for a in self.abilities(p) if g.ab_trigger[a] == T_ENTER]
-        self.work.append((W_ENTER, tuple(sources)))
+        self.work.append(_new(EnterItem, (W_ENTER, tuple(sources))))
 
     def _end_turn(self, ev: list[Event]) -> None:
         self.went[self.turn] = True
@@ -685,47 +788,62 @@ class P5State(State[A.P5Action]):
 
     # --- party -------------------------------------------------------------------------------
 
-    def _note_party(self, p: int, before: bool) -> None:
-        """Record the party in the run of party changes (P5-ARSENE-3 ruling)."""
-        if before and self.seen:
-            return
-        self.seen = [*self.seen, sorted(self.party[p])]
-
-    def _equip(self, p: int, s: int, ev: list[Event]) -> None:
-        g = self._game
-        self._note_party(p, True)
-        self.party[p].append(s)
-        self._note_party(p, False)
-        want = g.ab_grant[g.shadow_abil[s]]
-        got = [0, 0, 0, 0]
-        for k in range(3):
-            x = min(want[k], self.supply[k])
-            self.supply[k] -= x
-            self.spent[p][k] += x
-            got[k] = x
-        self.grants[p].append(got)
+    def _toggle(
+        self, p: int, draft: tuple[int, ...], moved: tuple[int, ...], s: int, ev: list[Event]
+    ) -> None:
+        """Put ``s`` into the draft party or take it out; the draft stays a decision."""
+        new = tuple(x for x in draft if x != s) if s in draft else tuple(sorted((*draft, s)))
         ev.append(
             Event(
-                "equip", {"player": p, "shadow": g.cards.shadows[s].id, "spent_tokens": _fmt(got)}
+                "draft",
+                {"player": p, "shadow": self._game.cards.shadows[s].id, "joins": s not in draft},
             )
         )
+        self.dec.append(_new(PartyDraft, (D_PARTY, p, new, (*moved, s))))
 
-    def _unequip(self, p: int, s: int, ev: list[Event]) -> None:
-        self._note_party(p, True)
-        i = self.party[p].index(s)
-        self.party[p].pop(i)
-        self._note_party(p, False)
-        got = self.grants[p].pop(i)
-        for k in range(3):
-            lose = got[k]
-            from_fresh = min(lose, self.fresh[p][k])
-            self.fresh[p][k] -= from_fresh
-            self.spent[p][k] -= lose - from_fresh
-            self.supply[k] += lose
+    def _set_party(self, p: int, draft: tuple[int, ...], ev: list[Event]) -> None:
+        """Make ``draft`` the active party (P5-ARSENE-2): shadows that leave lose their
+        granted tokens (unspent first), shadows that join give theirs spent; the others
+        keep what they gave."""
+        g = self._game
+        self.party_set = True
+        party, grants = self.party[p], self.grants[p]
+        left = [s for s in party if s not in draft]
+        joined = [s for s in draft if s not in party]
+        lost = [0, 0, 0, 0]
+        for s in left:
+            i = party.index(s)
+            party.pop(i)
+            got = grants.pop(i)
+            for k in range(3):
+                from_fresh = min(got[k], self.fresh[p][k])
+                self.fresh[p][k] -= from_fresh
+                self.spent[p][k] -= got[k] - from_fresh
+                self.supply[k] += got[k]
+                lost[k] += got[k]
+        gained = [0, 0, 0, 0]
+        for s in joined:
+            want = g.ab_grant[g.shadow_abil[s]]
+            got = [0, 0, 0, 0]
+            for k in range(3):
+                got[k] = min(want[k], self.supply[k])
+                self.supply[k] -= got[k]
+                self.spent[p][k] += got[k]
+                gained[k] += got[k]
+            party.append(s)
+            grants.append(got)
+        sh = g.cards.shadows
         ev.append(
             Event(
-                "unequip",
-                {"player": p, "shadow": self._game.cards.shadows[s].id, "lost": _fmt(got)},
+                "party",
+                {
+                    "player": p,
+                    "party": [sh[s].id for s in party],
+                    "joined": [sh[s].id for s in joined],
+                    "left": [sh[s].id for s in left],
+                    "spent_gained": _tok(gained),
+                    "lost": _tok(lost),
+                },
             )
         )
 
@@ -738,7 +856,9 @@ class P5State(State[A.P5Action]):
         rem = self._rem_of(t)
         assert rem is not None
         rem[k] -= 1
-        ev.append(Event("damage", {"target": self._game.target_id(t), RESOURCES[k]: 1}))
+        ev.append(
+            Event("damage", {"player": p, "target": self._game.target_id(t), "hit": RESOURCES[k]})
+        )
         self._defeat_check(p, t, ev)
 
     def _use(self, p: int, a: int, target: str, ev: list[Event]) -> None:
@@ -768,7 +888,7 @@ class P5State(State[A.P5Action]):
         amp = sum(1 for b in self.abilities(p) if g.ab_amp[b] == typ and g.ab_trigger[b] == T_AUTO)
         base = g.ab_damage[a]
         hit_any = False
-        pending: list[tuple[Any, ...]] = []
+        pending: list[WorkItem] = []
         for t in targets:
             weak = self._weak(t, typ)
             if rolled is False and not weak:
@@ -788,11 +908,22 @@ class P5State(State[A.P5Action]):
             ev.append(
                 Event(
                     "damage",
-                    {"target": g.target_id(t), "weak": weak, "typed": _fmt(dealt), "any": anyd},
+                    {
+                        "player": p,
+                        "target": g.target_id(t),
+                        "skill": g.ab_key[a],
+                        "base": _tok(base[:4]),
+                        "base_any": base[4],
+                        "amp": amp,
+                        "weak": weak,
+                        "typed": _tok(dealt),
+                        "any": anyd,
+                        "lost": _tok([dmg[k] - dealt[k] for k in range(4)]),
+                    },
                 )
             )
-            pending.append((W_ALLOC, t, anyd))
-            pending.append((W_DEFEAT, t))
+            pending.append(_new(AllocItem, (W_ALLOC, t, anyd)))
+            pending.append(_new(DefeatItem, (W_DEFEAT, t)))
         if hit_any:
             self._push_effects(g.ab_effects[a])
         self.work += reversed(pending)
@@ -804,20 +935,62 @@ class P5State(State[A.P5Action]):
             return
         total = sum(rem)
         if n >= total:
+            met = _tok(rem)
             rem[:] = [0, 0, 0, 0]
-            ev.append(Event("damage", {"target": self._game.target_id(t), "any_as": "all"}))
-            return
-        kinds = [k for k in range(4) if rem[k]]
-        if len(kinds) == 1:
-            rem[kinds[0]] -= n
             ev.append(
                 Event(
                     "damage",
-                    {"target": self._game.target_id(t), "any_as": f"{RESOURCES[kinds[0]]}={n}"},
+                    {
+                        "player": self.turn,
+                        "target": self._game.target_id(t),
+                        "any_as": met,
+                        "any_lost": n - total,
+                    },
                 )
             )
             return
-        self.dec.append((D_ALLOC, self.turn, t, n))
+        self._split(D_ALLOC, self.turn, t, n, 0, ev)
+
+    def _split_caps(self, kind: int, p: int, x: Any) -> Sequence[int]:
+        """What each kind can take: a target's requirements left, or the spent tokens
+        of the kinds a mixed restore allows."""
+        if kind == D_ALLOC:
+            rem = self._rem_of(x)
+            assert rem is not None
+            return rem
+        spent = self.spent[p]
+        return [spent[k] if k in x else 0 for k in range(4)]
+
+    def _split(self, kind: int, p: int, x: Any, n: int, k: int, ev: list[Event]) -> None:
+        """Split ``n`` over kinds ``k``..3, one kind at a time: a kind whose count is forced
+        is settled at once; the first with a choice becomes a decision (P5-COMBAT-4)."""
+        while n > 0 and k < 4:
+            caps = self._split_caps(kind, p, x)
+            lo, hi = max(0, n - sum(caps[k + 1 :])), min(caps[k], n)
+            if lo < hi:
+                self.dec.append(_new(Split, (kind, p, x, n, k)))
+                return
+            self._split_put(kind, p, x, k, lo, ev)
+            n -= lo
+            k += 1
+
+    def _split_put(self, kind: int, p: int, x: Any, k: int, v: int, ev: list[Event]) -> None:
+        if not v:
+            return
+        if kind == D_ALLOC:
+            rem = self._rem_of(x)
+            assert rem is not None
+            rem[k] -= v
+            ev.append(
+                Event(
+                    "damage",
+                    {"player": p, "target": self._game.target_id(x), "any_as": {RESOURCES[k]: v}},
+                )
+            )
+            return
+        self.spent[p][k] -= v
+        self.fresh[p][k] += v
+        ev.append(Event("restore", {"player": p, "tokens": {RESOURCES[k]: v}}))
 
     def _defeat_check(self, p: int, t: int, ev: list[Event]) -> None:
         g = self._game
@@ -867,6 +1040,11 @@ class P5State(State[A.P5Action]):
 
         return explain(self, action)
 
+    def game_over_error(self) -> IllegalActionError:
+        from velvet.p5.illegal import explain
+
+        return explain(self, None)
+
     # --- views and JSON ------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -887,8 +1065,9 @@ def _listify(x: Any) -> Any:
     return x
 
 
-def _fmt(v: Sequence[int]) -> str:
-    return " ".join(f"{RESOURCES[k]}={v[k]}" for k in range(4) if v[k]) or "none"
+def _tok(v: Sequence[int]) -> dict[str, int]:
+    """Token counts as event data: ``{"stamina": 2, "bullet": 1}`` (zeros left out)."""
+    return {RESOURCES[k]: v[k] for k in range(4) if v[k]}
 
 
 # --- construction ----------------------------------------------------------------------------
@@ -921,7 +1100,7 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
     s.dec = []
     s.work = []
     s.disc = -1
-    s.seen = []
+    s.party_set = False
     ev: list[Event] = []
     for p in range(n):  # P5-SETUP-4
         for a in [g.thief_abil[thieves[p]], *g.persona_abils[personas[p]]]:
@@ -960,8 +1139,6 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
 
 
 def state_from_json(g: P5Game, data: Any) -> P5State:
-    if isinstance(data, dict) and "seen" not in data:
-        data = {**data, "seen": []}  # states saved before the P5-ARSENE-3 run ruling
     if not isinstance(data, dict) or set(data) != set(_FIELDS):
         raise RecordError(f"p5 state: expected an object with keys {', '.join(_FIELDS)}")
     s = P5State.__new__(P5State)
@@ -969,10 +1146,9 @@ def state_from_json(g: P5Game, data: Any) -> P5State:
     for f in _FIELDS:
         setattr(s, f, data[f])
     s.rng = Rng.from_json(data["rng"])
-    s.dec = [_tuplify(x) for x in data["dec"]]
-    s.work = [_tuplify(x) for x in data["work"]]
+    s.dec = _decisions(data["dec"])
+    s.work = _work(data["work"])
     s.grants = [[list(x) for x in gl] for gl in data["grants"]]
-    s.seen = [list(x) for x in data["seen"]]
     # shallow sanity checks: every index in range
     ns = len(g.cards.shadows)
     for sh in s.rev + s.shadow_deck + [x for h in s.held for x in h]:
@@ -980,9 +1156,19 @@ def state_from_json(g: P5Game, data: Any) -> P5State:
             raise RecordError(f"p5 state: shadow index {sh} out of range")
     if not 0 <= s.palace < len(g.cards.palaces) or s.n not in (1, 2):
         raise RecordError("p5 state: palace or player count out of range")
-    if s.phase not in range(6):
+    if s.phase not in range(len(PHASES)):
         raise RecordError("p5 state: unknown phase")
     return s
+
+
+def _decisions(items: Any) -> list[Decision]:
+    """Pending decisions from their JSON lists (the kind comes first)."""
+    return [DECISIONS[x[0]](*_tuplify(x)) for x in items]
+
+
+def _work(items: Any) -> list[WorkItem]:
+    """Queued work items from their JSON lists (the kind comes first)."""
+    return [WORK[x[0]](*_tuplify(x)) for x in items]
 
 
 def _tuplify(x: Any) -> Any:
@@ -1006,23 +1192,31 @@ def describe_decision(s: P5State) -> dict[str, Any]:
             D_STAT: "stat",
             D_ALLOC: "allocate_any",
             D_MIX: "restore_mix",
+            D_PARTY: "party",
         }
         texts = {
             D_ENTER: "choose the next On Palace Enter effect to resolve",
             D_STAT: "choose which social stat gets +1",
-            D_ALLOC: "choose which requirements the ANY damage meets",
-            D_MIX: "choose how the restored tokens split",
+            D_ALLOC: "choose how many of the ANY damage meet the {res} requirement",
+            D_MIX: "choose how many of the restored tokens are {res}",
+            D_PARTY: "change the draft party, then confirm it with done",
         }
-        out = {"kind": names[d[0]], "player": d[1], "text": texts[d[0]]}
-        if d[0] == D_ALLOC:
-            out["target"] = g.target_id(d[2])
-            out["any"] = d[3]
+        text = texts[d.kind].format(res=RESOURCES[d.res]) if type(d) is Split else texts[d.kind]
+        out: dict[str, Any] = {"kind": names[d.kind], "player": d.player, "text": text}
+        if type(d) is Split:
+            out["resource"] = RESOURCES[d.res]
+            out["left"] = d.left
+            if d.kind == D_ALLOC:
+                out["target"] = g.target_id(d.of)
+        if type(d) is PartyDraft:
+            out["draft"] = [g.cards.shadows[x].id for x in d.draft]
         return out
     texts = {
         ORDER: "choose who takes the next turn today",
         MAIN: "take one action: visit, recruit, discover or palace",
         DISCOVER: "visit the discovered location or try to recruit its confidant",
         FIGHT: "fight in the palace, or end the turn",
+        AFTER: "use abilities after your action, or end the turn",
     }
     return {"kind": PHASES[s.phase], "player": s.current_player, "text": texts.get(s.phase, "")}
 
@@ -1078,7 +1272,7 @@ def make_view(s: P5State, player: int) -> dict[str, Any]:
             for li, c in zip(s.locs, s.loc_conf, strict=True)
         ],
         "discovered": cs.locations[s.disc].id if s.disc >= 0 else None,
-        "party_run": [[sh[x].id for x in party] for party in s.seen],
+        "party_set": s.party_set,
         "palace": {
             "id": cs.palaces[s.palace].id,
             "alert": s.alert * 25,
@@ -1138,15 +1332,15 @@ def determinize(g: P5Game, view: dict[str, Any], player: int, rng: Rng) -> P5Sta
     s.locs = [lidx[x["id"]] for x in view["locations"]]
     s.loc_conf = [cidx[x["confidant"]] if x["confidant"] else -1 for x in view["locations"]]
     s.disc = lidx[view["discovered"]] if view["discovered"] else -1
-    s.seen = [sorted(sidx[x] for x in party) for party in view.get("party_run", [])]
+    s.party_set = bool(view["party_set"])
     pal = view["palace"]
     s.palace = g.palace_index[pal["id"]]
     s.alert = pal["alert"] // 25
     s.rev = [sidx[x["id"]] for x in pal["shadows"]]
     s.rem = [[x["remaining"][k] for k in RESOURCES] for x in pal["shadows"]]
     s.boss_rem = [pal["boss"][k] for k in RESOURCES] if pal["boss"] else []
-    s.dec = [_tuplify(x) for x in view["dec"]]
-    s.work = [_tuplify(x) for x in view["work"]]
+    s.dec = _decisions(view["dec"])
+    s.work = _work(view["work"])
     # hidden: the decks. Locations not in play; confidants not seen and not removed at set-up;
     # shadows not seen anywhere.
     in_play = set(s.locs)

@@ -1,13 +1,12 @@
 """Terminal rendering of the Persona 5 board game: the board from a player's view.
 
-``render(view, game)`` draws the board, ``event_line(event)`` turns an event into
-a line of text (every die with its face), ``action_label(action, view)`` gives
-a human label for an action's text form.
+``render(view, game)`` draws the board; ``event_line`` and ``action_label`` show the
+engine's own words (``P5Game.event_text``, ``P5State.action_label``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -15,10 +14,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from velvet.engine.core import Event
-from velvet.p5 import actions as A
+from velvet.engine.core import Event, player_name
+from velvet.engine.rng import Rng
 from velvet.p5.cards import RESOURCES, STATS, effect_text
 from velvet.p5.game import P5Game, load_p5_game
+from velvet.p5.state import P5State
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -163,7 +163,8 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
                 names.name(names.shadow, x) for x in p["held"]
             )
         team.add_row(
-            f"P{i + 1} {names.name(names.thief, p['thief'])}" + (" *" if i == view["turn"] else ""),
+            f"{player_name(i)} {names.name(names.thief, p['thief'])}"
+            + (" *" if i == view["turn"] else ""),
             stats,
             f"{fresh['stamina']}/{spent['stamina']}",
             f"{fresh['sp']}/{spent['sp']}",
@@ -177,131 +178,35 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         f"Supply left: {_tokens(view['supply'])}   Decks: {decks['locations']} "
         f"locations, {decks['confidants']} confidants, {decks['shadows']} shadows"
     )
-    run = view.get("party_run") or []
-    if run:
-        parties = " → ".join(
-            "{" + ", ".join(names.name(names.shadow, x) for x in party) + "}" for party in run
-        )
-        supply.append(
-            f"\nParty changes this run: {parties} (only the first party may be returned to; "
-            "P5-ARSENE-3)"
-        )
     d = view["decision"]
-    who = f"P{d['player'] + 1}" if d.get("player") is not None else "nobody"
+    if "draft" in d:
+        draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or "nobody"
+        supply.append(f"\nDraft party: {draft} (confirm with done; P5-ARSENE-3)")
+    who = player_name(d["player"]) if d.get("player") is not None else "nobody"
     decision = Text(f"Now: {who} — {d['text']}", style="bold cyan")
     return Group(head, locs, Panel(Group(*lines), title="Palace"), team, supply, decision)
 
 
-def _dice(faces: list[int]) -> str:
-    return " ".join(f"[{f}★]" if f >= 5 else f"[{f}]" for f in faces) or "(no dice)"
+class _Positions:
+    """The last view's state, rebuilt once for the labels of one prompt."""
+
+    view: dict[str, Any] | None = None
+    state: P5State | None = None
 
 
-def event_line(event: Event) -> str:
-    """One human line per event; dice show every face (★ = Phantom Thief symbol)."""
-    d = dict(event.data)
-    who = f"P{d['player'] + 1}" if isinstance(d.get("player"), int) else ""
-    k = event.kind
-    if k == "check":
-        ok = "success" if d["success"] else "failure"
-        return f"{who} {d['stat'].capitalize()} check: {_dice(d['dice'])} → {ok}"
-    if k == "dice":
-        return f"{who} rolls the Phantom Thief die: {_dice(d['dice'])} → " + (
-            "success" if d["success"] else "failure"
-        )
-    texts: dict[str, Callable[[], str]] = {
-        "visit": lambda: f"{who} visits {d['location']}",
-        "gain": lambda: (
-            f"{who} gains {d['tokens']}"
-            + ("" if d["tokens"] == d["asked"] else f" (asked {d['asked']}; supply short)")
-        ),
-        "restore": lambda: f"{who} restores {d['tokens']}",
-        "spend": lambda: f"{who} spends {d['tokens']}",
-        "ignored": lambda: f"{who} cannot pay {d['cannot_pay']}: effect ignored",
-        "stat": lambda: f"{who} {d['stat'].capitalize()} is now {d['value']}",
-        "recruit": lambda: f"{who} recruits {d['confidant']}",
-        "recruit_failed": lambda: f"{who} fails to recruit {d['confidant']}",
-        "discover": lambda: f"{who} discovers {d['location']} (confidant: {d['confidant']})",
-        "enter_palace": lambda: f"{who} enters the palace at {d['alert']}% alert",
-        "enter_effect": lambda: f"On Palace Enter: {d['source']}",
-        "use": lambda: f"{who} uses {d['skill']}" + (f" on {d['target']}" if d["target"] else ""),
-        "damage": lambda: (
-            f"{d['target']} takes damage: "
-            + ", ".join(f"{x}={y}" for x, y in d.items() if x != "target")
-        ),
-        "miss": lambda: f"{d['target']} is not hit",
-        "defeat": lambda: f"{who} defeats {d['shadow']}",
-        "reveal": lambda: f"shadow revealed: {d['shadow']}",
-        "alert": lambda: f"alert rises to {d['alert']}%",
-        "boss": lambda: f"the palace flips: boss {d['name']} appears",
-        "boss_defeated": lambda: f"{who} defeats the boss — victory!",
-        "game_over": lambda: "day 28 has passed — defeat",
-        "day": lambda: f"— day {d['day']} —",
-        "turn": lambda: f"P{d['player'] + 1} takes the turn",
-        "end_turn": lambda: f"{who} ends the turn",
-        "equip": lambda: f"{who} equips {d['shadow']} (gets {d['spent_tokens']} spent)",
-        "unequip": lambda: f"{who} unequips {d['shadow']} (loses {d['lost']})",
-        "draw_persona": lambda: f"{who} draws {d['shadow']} as a persona",
-    }
-    make = texts.get(k)
-    return make().strip() if make else str(event)
+def _state_of(view: dict[str, Any], game: P5Game) -> P5State:
+    if _Positions.view is not view or _Positions.state is None or _Positions.state.game is not game:
+        player = view.get("me", 0)
+        _Positions.state = game.determinize(view, player if isinstance(player, int) else 0, Rng(0))
+        _Positions.view = view
+    return _Positions.state
+
+
+def event_line(event: Event, game: P5Game | None = None) -> str:
+    """The engine's sentence for ``event`` (names from ``game``'s cards)."""
+    return (game or load_p5_game()).event_text(event)
 
 
 def action_label(action: Any, view: dict[str, Any], game: P5Game | None = None) -> str:
-    """A human label shown next to an action's text form (names from ``game``'s cards)."""
-    names = _Names(game)
-    g = names.game
-    if isinstance(action, A.Go):
-        return f"Player {action.player + 1} takes the next turn"
-    if isinstance(action, A.Visit):
-        card = names.loc.get(action.loc)
-        return f"Visit {names.name(names.loc, action.loc)}" + (
-            f": {effect_text(card.effects)}" if card else ""
-        )
-    if isinstance(action, A.Recruit):
-        conf = next(
-            (x["confidant"] for x in view.get("locations", []) if x["id"] == action.loc), None
-        )
-        c = names.conf.get(conf or "")
-        checks = f" ({' + '.join(s.capitalize() for s in c.checks)} checks)" if c else ""
-        return (
-            f"Recruit {names.name(names.conf, conf or '?')} at "
-            f"{names.name(names.loc, action.loc)}{checks}"
-        )
-    if isinstance(action, A.Discover):
-        return "Spend 1 Cash: discover a new location and confidant"
-    if isinstance(action, A.Palace):
-        return "Enter the palace"
-    if isinstance(action, A.End):
-        return "End the turn"
-    if isinstance(action, A.Use):
-        i = g.ab_index.get(action.skill)
-        skill = g.abilities[i].name if i is not None else action.skill
-        target = (
-            " on the boss"
-            if action.target == "boss"
-            else f" on {names.name(names.shadow, action.target)}"
-            if action.target
-            else ""
-        )
-        return f"Use {skill}{target}"
-    if isinstance(action, A.Hit):
-        return f"Spend 1 {_RES[action.res]} against {names.name(names.shadow, action.target)}"
-    if isinstance(action, A.First):
-        kind, _, ident = action.source.partition(":")
-        what = {
-            "row": f"the {int(ident or 0) * 25}% alert row" if ident.isdigit() else "row",
-            "shadow": names.name(names.shadow, ident),
-            "boss": "the boss",
-            "ability": ident,
-        }.get(kind, action.source)
-        return f"Resolve {what}'s On Palace Enter effect next"
-    if isinstance(action, A.StatUp):
-        return f"+1 {action.stat.capitalize()}"
-    if isinstance(action, A.Assign):
-        parts = [f"{n} {_RES[k]}" for k, n in zip(RESOURCES, action.counts(), strict=True) if n]
-        return "As " + (" + ".join(parts) or "nothing")
-    if isinstance(action, A.Equip):
-        return f"Equip {names.name(names.shadow, action.shadow)} in the persona party"
-    if isinstance(action, A.Unequip):
-        return f"Unequip {names.name(names.shadow, action.shadow)}"
-    return str(action)
+    """The engine's label for ``action`` in the position ``view`` shows."""
+    return _state_of(view, game or load_p5_game()).action_label(action)

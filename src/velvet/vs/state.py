@@ -365,6 +365,19 @@ class VsState(State[A.VsAction]):
         why = "HP reached 0" if self.hp[loser] <= 0 else "could not draw in the Draw Step"
         return f"player {self.winner + 1} ({self.pcs[self.winner]}) wins: player {loser + 1} {why}"
 
+    def game_over_error(self) -> IllegalActionError:
+        """The refusal after the end, citing the clause that ended the game."""
+        if self.winner == DRAW_RESULT:
+            return IllegalActionError(
+                self._game.game_over_rule, f"the game is over: a draw at the turn cap ({TURN_CAP})"
+            )
+        loser = 1 - self.winner
+        if self.hp[loser] <= 0:
+            return IllegalActionError("VS-END-1", f"the game is over: Player {loser + 1}'s HP is 0")
+        return IllegalActionError(
+            "VS-END-2", f"the game is over: Player {loser + 1} could not draw in the Draw Step"
+        )
+
     def action_label(self, action: Any) -> str:
         """Words for ``action`` with card names (``velvet.vs.words``)."""
         from velvet.vs.words import action_label
@@ -1229,7 +1242,7 @@ class VsState(State[A.VsAction]):
     def explain_illegal(self, action: Any) -> IllegalActionError:
         g = self._game
         if self.winner != -1:
-            return IllegalActionError(g.game_over_rule, "the game is over; no action is legal")
+            return self.game_over_error()
         t = type(action)
         card = getattr(action, "card", None)
         if card is not None and card not in g.index:
