@@ -360,6 +360,9 @@ def _register_optional() -> None:
 
 
 _register_optional()
+from velvet.printing.cli import print_command  # noqa: E402
+
+main.add_command(print_command, "print")
 
 
 if __name__ == "__main__":  # pragma: no cover
