@@ -609,16 +609,17 @@ def player_board_pages(c: Canvas, game: Game, paper: str) -> int:
             x = margin + 4 * mm + i * col_w
             draw_icon(c, (res, ""), x, top - ICON, 8)
             c.setFont(BOLD, 8)
-            c.drawString(x + ICON + 1.5 * mm, top - ICON + 1, f"{res.capitalize()}")
+            label = "SP" if res == "sp" else res.capitalize()
+            c.drawString(x + ICON + 1.5 * mm, top - ICON + 1, label)
             c.setFont(FONT, 6)
             c.drawString(x, top - ICON - 3.5 * mm, f"supply {rules.supply[res]}")
             if res == "cash":
-                _box(c, x, top - 40 * mm, col_w - 3 * mm, 34 * mm, "Cash (one side)")
+                _box(c, x, top - 43 * mm, col_w - 3 * mm, 34 * mm, "Cash (one side)")
             else:
-                _box(c, x, top - 22 * mm, col_w - 3 * mm, 16 * mm, "Fresh")
-                _box(c, x, top - 40 * mm, col_w - 3 * mm, 16 * mm, "Spent")
+                _box(c, x, top - 25 * mm, col_w - 3 * mm, 16 * mm, "Fresh")
+                _box(c, x, top - 43 * mm, col_w - 3 * mm, 16 * mm, "Spent")
         # social stats: one track per stat
-        sy = top - 47 * mm
+        sy = top - 50 * mm
         c.setFont(BOLD, 8)
         c.drawString(margin + 4 * mm, sy, "Social stats")
         cell = min(8 * mm, (width - 2 * margin - 40 * mm) / (rules.stat_cap + 1))
