@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -134,20 +135,40 @@ def test_vs_deck_prints_its_forty_cards(tmp_path: Path) -> None:
     assert len(PdfReader(out).pages) == 5  # ceil(40 / 9)
 
 
+def _cell_texts(path: Path, paper: str = "a4") -> list[list[str]]:
+    """Per page, the text drawn inside each card slot (by its position on the page)."""
+    pages: list[list[str]] = []
+    for page in PdfReader(path).pages:
+        cells = [""] * PER_PAGE
+
+        def visit(text: str, cm: Any, tm: Any, *_: Any, cells: list[str] = cells) -> None:
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            for slot in range(PER_PAGE):
+                cx, cy, w, h = cell_rect(paper, slot)
+                if cx <= x <= cx + w and cy <= y <= cy + h:
+                    cells[slot] += " " + text
+
+        page.extract_text(visitor_text=visit)
+        pages.append([_norm(cell) for cell in cells])
+    return pages
+
+
 @pytest.mark.parametrize("game_name", ["p5", "vs"])
-def test_every_name_and_cost_is_on_its_page(tmp_path: Path, game_name: str) -> None:
+def test_every_name_and_cost_is_on_its_card(tmp_path: Path, game_name: str) -> None:
     game = _game(game_name)
     out = tmp_path / "cards.pdf"
     write_pdf(game, out, rules=False, boards=False)
-    texts = _page_texts(out)
+    cells = _cell_texts(out)
     cards = print_cards(game)
-    assert cards
+    assert cards and len(cells) == math.ceil(len(cards) / PER_PAGE)
     for i, card in enumerate(cards):
-        page = texts[i // PER_PAGE]
-        assert _norm(card.name) in page, (card.id, card.name)
+        text = cells[i // PER_PAGE][i % PER_PAGE]
+        assert _norm(card.name) in text, (card.id, card.name, text[:60])
         for cost in card.costs:
-            assert _norm(cost) in page, (card.id, cost)
-        assert _norm(f"· {card.id}") in page  # the footer names the card id
+            assert _norm(cost) in text, (card.id, cost, text)
+        assert text.endswith(_norm(f"· {card.id}"))  # the footer names the card id
+    assert sum(1 for c in cards if c.costs) > len(cards) // 2
 
 
 def test_text_longer_than_a_card_is_cut_and_reported(tmp_path: Path, p5_custom: Path) -> None:

@@ -45,7 +45,8 @@ class PrintCard:
     corner: tuple[Icon, ...] = ()
     """Top-right icons (weaknesses, a React's damage type)."""
     costs: tuple[str, ...] = field(default=())
-    """Every cost as printed words, for checks that they reach the page."""
+    """Every cost and health requirement as words ("1 SP", "Cost 2"), each of which the
+    printed card carries, for checks that they reach the page."""
 
 
 def _described(game: Game, card_id: str) -> tuple[str, ...]:
@@ -105,7 +106,7 @@ def p5_cards(game: Game) -> list[PrintCard]:
         return Line(p5.ability_text(a), icons)
 
     def costs(abilities: Sequence[p5.Ability]) -> tuple[str, ...]:
-        return tuple(f"cost {_amount(a.cost)}" for a in abilities if a.cost)
+        return tuple(_amount({k: n}) for a in abilities for k, n in a.cost.items() if n)
 
     for t in cs.thieves:
         stats = "  ".join(f"{s.capitalize()} {t.stats[s]}" for s in p5.STATS)
@@ -163,7 +164,10 @@ def p5_cards(game: Game) -> list[PrintCard]:
                 "p5",
                 tuple(lines),
                 corner=weak,
-                costs=(f"Health: {_amount(s.health)}", *costs([s.persona])),
+                costs=(
+                    *(_amount({k: n}) for k, n in s.health.items() if n),
+                    *costs([s.persona]),
+                ),
             )
         )
     for loc in cs.locations:
