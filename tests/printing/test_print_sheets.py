@@ -302,3 +302,11 @@ def test_cli_print(tmp_path: Path, p5_custom: Path) -> None:
     assert bad.exit_code == 2
     assert bad.output.strip().endswith("no such deck file")
     assert not (tmp_path / "d.pdf").exists()
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[[shadow]]\nid = "slime"\nname = "Slime"\ncolour = "green"\n')
+    bad = runner.invoke(
+        main, ["print", "p5", "--cards", str(broken), "--out", str(tmp_path / "b.pdf")]
+    )
+    assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
+    assert "slime" in bad.output and "colour" in bad.output
+    assert not (tmp_path / "b.pdf").exists()

@@ -655,7 +655,8 @@ def palace_pages(c: Canvas, game: Game, paper: str, notes: list[str]) -> int:
         title = printable(palace.name, notes, where)
         fitted = fit_name(title, width - 2 * margin, 10 * mm, notes, where, big=14)
         c.setFont(BOLD, fitted.size)
-        c.drawString(margin, height - margin - 8 * mm, " ".join(fitted.lines))
+        for k, text in enumerate(fitted.lines):
+            c.drawString(margin, height - margin - 5 * mm - k * fitted.size * 1.15, text)
         row_h = (height - 2 * margin - 15 * mm) / 5 - 3 * mm
         y = height - margin - 15 * mm
         for row in palace.rows:
