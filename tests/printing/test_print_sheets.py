@@ -303,7 +303,10 @@ def test_cli_print(tmp_path: Path, p5_custom: Path) -> None:
     assert bad.output.strip().endswith("no such deck file")
     assert not (tmp_path / "d.pdf").exists()
     broken = tmp_path / "broken.toml"
-    broken.write_text('[[shadow]]\nid = "slime"\nname = "Slime"\ncolour = "green"\n')
+    broken.write_text(
+        '[[shadow]]\nid = "slime"\nname = "Slime"\nhealth = { stamina = 1 }\n'
+        'persona = { name = "Goo", trigger = "auto", amp = "ice" }\ncolour = "green"\n'
+    )
     bad = runner.invoke(
         main, ["print", "p5", "--cards", str(broken), "--out", str(tmp_path / "b.pdf")]
     )
