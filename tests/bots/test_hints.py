@@ -118,6 +118,30 @@ def test_top_hint_is_the_one_winning_move() -> None:
         assert found[0].win >= max(h.win for h in found[1:])
 
 
+def test_top_hint_beats_the_p5_boss_when_some_moves_do() -> None:
+    """Greedy solo games stopped where some actions defeat the boss at once and others not."""
+    game = _game("p5")
+    checked = 0
+    for palace in ("kamoshida", "futaba"):
+        for i in range(12):
+            config = {**_config(game), "palace": palace}
+            seed = game_seed(0, i)
+            state = game.new_state(config, seed)
+            bot, rng = make_bot("greedy", "p5"), Rng(bot_seed(seed, 0))
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                winners = [a for a in legal if _wins_by_force(state, a)] if len(legal) > 1 else []
+                if winners and len(winners) < len(legal):
+                    found = hints(state, 0, BUDGET)
+                    assert found[0].action in winners, ([str(w) for w in winners], _facts(found))
+                    checked += 1
+                    break
+                state.apply_unchecked(bot.choose(game, state.view(0), legal, rng))
+            if checked == 2:
+                return
+    raise AssertionError(f"only {checked} P5 positions with a winning move in 24 games")
+
+
 def test_hints_are_ranked_with_estimates_and_one_line_reasons() -> None:
     state, _ = _midgame("p5", 2, 12)
     found = hints(state, state.current_player, BUDGET, top=3)
