@@ -8,7 +8,7 @@ about ten on one shared core, so the whole profile takes well over an hour;
 `--only` runs one palace or pairing.
 
     python benchmarks/balance_check.py --only kamoshida
-    python benchmarks/balance_check.py --profile short --cards my-cards.toml
+    python benchmarks/balance_check.py --profile short --game p5 --cards my-cards.toml
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from velvet.sim.balance import BANDS_FILE, PROFILES, Outcome, check
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profile", choices=PROFILES, default="full")
+    parser.add_argument("--game", choices=("p5", "vs"), default=None, help="one game only")
     parser.add_argument("--cards", action="append", default=[], help="custom card file")
     parser.add_argument("--bands", type=Path, default=BANDS_FILE, help="bands file")
     parser.add_argument("--only", action="append", default=[], help="palace or pairing")
@@ -39,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
         print(outcome.line(), flush=True)
 
     try:
-        outcomes = check(args.profile, args.cards, args.bands, args.only, progress=show)
+        outcomes = check(
+            args.profile, args.cards, args.bands, args.only, progress=show, game=args.game
+        )
     except VelvetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -64,7 +64,7 @@ def test_a_card_that_moves_a_rate_fails_naming_the_pairing_and_interval(tmp_path
     cards = tmp_path / "strong.toml"
     cards.write_text(STRONG_ARSENE, encoding="utf-8")
     result = CliRunner().invoke(
-        main, ["balance", "check", "--cards", str(cards), "--only", "p5-p4"]
+        main, ["balance", "check", "--game", "vs", "--cards", str(cards), "--only", "p5-p4"]
     )
     assert result.exit_code == 1
     (line,) = [x for x in result.output.splitlines() if x.startswith("FAIL")]
@@ -105,3 +105,25 @@ def test_benchmark_runs_one_entry(capsys: pytest.CaptureFixture[str], tmp_path: 
     out = capsys.readouterr().out
     assert code == 0
     assert "ok   vs pairing p5-p3" in out and "1 of 1 inside their band" in out
+
+
+NEW_PALACE = """
+[[palace]]
+id = "mementos"
+name = "Mementos"
+rows = [{ alert = 0 }, { alert = 25 }, { alert = 50 }, { alert = 75 }]
+boss = { name = "Shadow", health = { stamina = 1 } }
+"""
+
+
+def test_a_custom_palace_without_a_band_is_measured_and_shown(tmp_path: Path) -> None:
+    cards = tmp_path / "palace.toml"
+    cards.write_text(NEW_PALACE, encoding="utf-8")
+    runner = CliRunner()
+    mixed = runner.invoke(main, ["balance", "check", "--cards", str(cards)])
+    assert mixed.exit_code == 2 and "add --game p5 or --game vs" in mixed.output
+    result = runner.invoke(main, ["balance", "check", "--game", "p5", "--cards", str(cards)])
+    assert result.exit_code == 0, result.output
+    (line,) = [x for x in result.output.splitlines() if x.startswith("new ")]
+    assert "p5 palace mementos" in line and "[95% CI" in line and "no band" in line
+    assert "passed: 5 of 5 inside their band; 1 without a band measured" in result.output

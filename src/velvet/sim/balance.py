@@ -169,13 +169,22 @@ def measure(game: Game, entry: Entry) -> Rate:
 class Outcome:
     entry: Entry
     rate: Rate
+    banded: bool = True
+    """False for a palace of a custom set that has no band: measured, never failed."""
 
     @property
     def ok(self) -> bool:
+        if not self.banded:
+            return True
         return self.entry.low - 1e-9 <= self.rate.rate <= self.entry.high + 1e-9
 
     def line(self) -> str:
         e, r = self.entry, self.rate
+        if not self.banded:
+            return (
+                f"new  {e.label}: {r.wins:g}/{r.n} = {r.rate:.1%} "
+                f"[95% CI {r.low:.1%}, {r.high:.1%}] (no band; {e.bot}, seed {e.seed})"
+            )
         status = "ok  " if self.ok else "FAIL"
         return (
             f"{status} {e.label}: {r.wins:g}/{r.n} = {r.rate:.1%} "
@@ -192,13 +201,23 @@ def check(
     bands: Path | str = BANDS_FILE,
     only: Sequence[str] = (),
     progress: Callable[[Outcome], None] | None = None,
+    game: str | None = None,
 ) -> list[Outcome]:
-    """Measure every entry of ``profile`` (or those whose subject is in ``only``)."""
+    """Measure every entry of ``profile`` (of ``game``, or whose subject is in ``only``).
+
+    Card files belong to one game: with ``cards``, ``game`` (or ``only`` naming
+    subjects of one game) says which; a custom P5 set's palaces without a band are
+    measured too and shown as new.
+    """
     from velvet.games import get_game
 
     if profile not in PROFILES:
         raise ConfigError(f"unknown profile '{profile}': choose {' or '.join(PROFILES)}")
+    if game is not None and game not in ("p5", "vs"):
+        raise ConfigError(f"unknown game '{game}': choose p5 or vs")
     entries = [e for e in load_bands(bands) if e.profile == profile]
+    if game is not None:
+        entries = [e for e in entries if e.game == game]
     if only:
         unknown = set(only) - {e.subject for e in entries}
         if unknown:
@@ -206,13 +225,36 @@ def check(
         entries = [e for e in entries if e.subject in only]
     if not entries:
         raise ConfigError(f"{bands}: no bands for profile '{profile}'")
+    if cards and len({e.game for e in entries}) > 1:
+        raise ConfigError("card files belong to one game: add --game p5 or --game vs")
     games: dict[str, Game] = {}
     outcomes: list[Outcome] = []
-    for entry in entries:
+    plan = [(entry, True) for entry in entries] + [
+        (entry, False) for entry in _unbanded(entries, cards, only)
+    ]
+    for entry, banded in plan:
         if entry.game not in games:
             games[entry.game] = get_game(entry.game, cards)
-        outcome = Outcome(entry, measure(games[entry.game], entry))
+        outcome = Outcome(entry, measure(games[entry.game], entry), banded)
         outcomes.append(outcome)
         if progress is not None:
             progress(outcome)
     return outcomes
+
+
+def _unbanded(
+    entries: Sequence[Entry], cards: Sequence[Path | str], only: Sequence[str]
+) -> list[Entry]:
+    """Entries for the palaces of a custom P5 set that have no band, played like the others."""
+    from velvet.games import get_game
+
+    model = next((e for e in entries if e.game == "p5"), None)
+    if not cards or only or model is None:
+        return []
+    banded = {e.subject for e in entries if e.game == "p5"}
+    palaces = [p.id for p in get_game("p5", cards).cards.palaces]  # type: ignore[attr-defined]
+    return [
+        model.model_copy(update={"subject": palace, "low": 0.0, "high": 1.0})
+        for palace in palaces
+        if palace not in banded
+    ]
