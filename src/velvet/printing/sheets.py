@@ -432,11 +432,8 @@ def draw_card(c: Canvas, card: PrintCard, x: float, y: float, notes: list[str]) 
     c.setFillColor(colors.HexColor("#666666"))
     c.setFont(FONT, 5)
     footer = printable(f"Velvet · {card.game.upper()} · {card.id}", notes, where)
-    footer = (
-        _cut(footer, lambda t: pdfmetrics.stringWidth(t, FONT, 5) <= body_w)
-        if (pdfmetrics.stringWidth(footer, FONT, 5) > body_w)
-        else footer
-    )
+    if pdfmetrics.stringWidth(footer, FONT, 5) > body_w:
+        footer = _cut(footer, lambda t: pdfmetrics.stringWidth(t, FONT, 5) <= body_w)
     c.drawString(body_x, y + inset + 1.5 * mm, footer)
     c.restoreState()
 
