@@ -118,15 +118,13 @@ def hints(
     meter = budget.meter()
     while meter.more():
         sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
-        bot._iterate(game, sample, root, seat, rng, evaluate)
+        bot._iterate(game, sample, root, seat, rng, evaluate)  # the bot's own search step
     ranked: list[tuple[float, float, int]] = []
     for i, action in enumerate(legal):
         child = root.children.get(action)
         if child is not None and child.visits:
             ranked.append((child.visits, child.total / child.visits, i))
     ranked.sort(key=lambda r: (r[0], r[1], -r[2]), reverse=True)
-    if len(legal) == 1 and not ranked:
-        ranked = [(0, math.nan, 0)]
     out: list[Hint] = []
     sample_seed = rng.randbelow(_SEED_RANGE)
     for rank, (visits, mean, i) in enumerate(ranked[:top]):
