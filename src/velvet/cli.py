@@ -406,6 +406,13 @@ def _register_optional() -> None:
 
 
 _register_optional()
+from velvet.bots.hints_cli import hint_command  # noqa: E402
+from velvet.printing.cli import print_command  # noqa: E402
+from velvet.sim.balance_cli import balance_command  # noqa: E402
+
+main.add_command(print_command, "print")
+main.add_command(balance_command, "balance")
+main.add_command(hint_command, "hint")
 
 
 if __name__ == "__main__":  # pragma: no cover

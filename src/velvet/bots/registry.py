@@ -1,11 +1,15 @@
 """Bot specs: ``random``, ``greedy``, ``mcts``, ``ismcts`` or a level, with a budget.
 
 A spec is ``NAME`` or ``NAME:BUDGET`` where BUDGET is a number of simulations
-(``mcts:200``) or of seconds (``hard:1.5s``). Levels pick the search that fits
-the game (MCTS for co-op P5, ISMCTS for hidden-hand VS) and a budget.
+(``mcts:200``) or of seconds (``hard:1.5s``), optionally followed by search
+options: ``ismcts:800,c=0.2`` sets the UCB exploration constant. Levels pick the
+search that fits the game (MCTS for co-op P5, ISMCTS for hidden-hand VS) and a
+budget.
 """
 
 from __future__ import annotations
+
+import math
 
 from velvet.bots.base import Bot, RandomBot
 from velvet.bots.budget import Budget
@@ -21,8 +25,10 @@ BOT_CHOICES = BOTS + LEVELS
 
 BOT_HELP = (
     "random | greedy[:N] | mcts[:N|:Ss] | ismcts[:N|:Ss] | easy | normal | hard[:N|:Ss] "
-    "(N simulations or S seconds per decision)"
+    "(N simulations or S seconds per decision); searches take ',c=X' (exploration)"
 )
+SEARCH_OPTIONS = ("c",)
+"""Options a search spec may set after a comma: ``c`` = UCB exploration constant."""
 
 LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
     "easy": ("greedy", Budget(count=1)),
@@ -46,6 +52,10 @@ DEFAULT_BUDGETS = {
 def make_bot(spec: str, game_name: str) -> Bot:
     """A fresh bot for ``game_name`` from a spec such as ``mcts:200`` or ``hard:1.5s``."""
     text = spec.strip().lower()
+    text, comma, option_text = text.partition(",")
+    if comma and not option_text.strip():
+        raise ConfigError(f"bot '{spec}' ends in a comma: add an option such as c=0.2")
+    options = _options(spec, option_text)
     name, sep, budget_text = text.partition(":")
     if name not in BOT_CHOICES:
         raise ConfigError(f"unknown bot '{spec}': choose one of {', '.join(BOT_CHOICES)}")
@@ -55,22 +65,63 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if name == "random":
         if budget is not None:
             raise ConfigError(f"bot '{spec}': random takes no budget; use 'random'")
+        if options:
+            raise ConfigError(f"bot '{spec}': random takes no options; use 'random'")
         return RandomBot()
+    suffix = "".join(f",{key}={value:g}" for key, value in options.items())
     if name in LEVELS:
         kind, default = LEVEL_DEFAULTS[name]
         if kind == "search":
             game_spec = find_spec(game_name)
             kind = game_spec.search if game_spec is not None else "ismcts"
-        return _build(kind, budget or default, f"{name}:{budget}" if budget else name, game_name)
-    return _build(name, budget or DEFAULT_BUDGETS[name], "", game_name)
+        label = (f"{name}:{budget}" if budget else name) + suffix
+        return _build(kind, budget or default, label, game_name, options, spec)
+    label = f"{name}:{budget or DEFAULT_BUDGETS[name]}{suffix}" if options else ""
+    return _build(name, budget or DEFAULT_BUDGETS[name], label, game_name, options, spec)
 
 
-def _build(kind: str, budget: Budget, name: str, game_name: str) -> Bot:
-    spec = find_spec(game_name)
+def _options(spec: str, text: str) -> dict[str, float]:
+    """Read ``c=0.2`` (comma-separated) after a spec's budget."""
+    options: dict[str, float] = {}
+    if not text:
+        return options
+    for part in text.split(","):
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if key not in SEARCH_OPTIONS or not eq:
+            raise ConfigError(
+                f"bot '{spec}': unknown option '{part.strip()}'; use c=X (exploration), "
+                "as in ismcts:800,c=0.2"
+            )
+        if key in options:
+            raise ConfigError(f"bot '{spec}': option '{key}' is given twice")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not (math.isfinite(number) and number >= 0):
+            raise ConfigError(
+                f"bot '{spec}': {key}={value} must be a number 0 or more, as in c=0.2"
+            )
+        options[key] = number
+    return options
+
+
+def _build(
+    kind: str,
+    budget: Budget,
+    name: str,
+    game_name: str,
+    options: dict[str, float] | None = None,
+    spec: str = "",
+) -> Bot:
+    options = options or {}
+    game_spec = find_spec(game_name)
     if kind == "greedy":
-        return GreedyBot(budget, name=name, follow=spec.greedy_follow if spec else 0)
-    tuning = spec.search_tuning if spec is not None else {}
-    exploration = float(tuning.get("exploration", 1.4))
+        if options:
+            raise ConfigError(f"bot '{spec}': greedy is no search; options like c= need one")
+        return GreedyBot(budget, name=name, follow=game_spec.greedy_follow if game_spec else 0)
+    tuning = game_spec.search_tuning if game_spec is not None else {}
+    exploration = options.get("c", float(tuning.get("exploration", 1.4)))
     playout = int(tuning.get("max_playout", 300))
     if kind == "mcts":
         return MCTSBot(budget, exploration=exploration, max_playout=playout, name=name)

@@ -380,6 +380,8 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
         if s.on_death:
             lines.append(f"On Death: {effect_text(s.on_death)}")
         lines.append(f"Persona ability (Arsene) — {ability_text(s.persona)}")
+        if s.text:
+            lines.append(s.text)
         data = s.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return CardInfo(s.id, s.name, "shadow", tuple(lines), data)
     if kind == "location":
@@ -401,6 +403,8 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
             lines.append(f"On Palace Enter: {effect_text(b.on_enter)}")
         if b.reveal:
             lines.append(f"Reveals {b.reveal} shadow(s) per player")
+        if b.text:
+            lines.append(b.text)
         data = b.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return CardInfo(pal.id, b.name, "boss", tuple(lines), {"palace": pal.id, **data})
     for r in pal.rows:

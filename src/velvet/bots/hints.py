@@ -1,0 +1,259 @@
+"""Hints that explain: the hard bot's top choices for a seat, from that seat's view only.
+
+:func:`hints` runs the same tree search as the ``hard`` level (MCTS for P5,
+ISMCTS for VS, the game's tuning) on states sampled from ``state.view(seat)``
+and returns the three actions it visited most, each with the search's mean
+value (its estimate of the chance to win after that action), a rough margin of
+error, and a one-line reason built from the search: what the action does on a
+sampled state (the game's event sentences), the follow-up the search expects,
+and how far ahead of the next choice it is. Every random number is seeded from
+the view itself, so two positions a seat cannot tell apart get the same hints.
+
+:func:`forecast` (P5) plays whole games from sampled states of a view with a bot
+in every seat and reports the chance of beating the boss before the days run
+out, with its 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from velvet.bots.budget import Budget
+from velvet.bots.evaluators import determinize, get_evaluator
+from velvet.bots.mcts import ISMCTSBot, MCTSBot, _Node
+from velvet.bots.registry import LEVEL_DEFAULTS
+from velvet.engine.core import Game, State, canonical_json, player_name
+from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.rng import Rng
+from velvet.games import find_spec
+
+_SEED_RANGE = 1 << 62
+TOP = 3
+REASON_CHARS = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One suggested action with the search's estimate and why."""
+
+    action: Any
+    label: str
+    win: float
+    """The search's mean value after this action: its estimated chance to win."""
+    margin: float
+    """Half-width of a rough 95 % interval on ``win`` (from the visits behind it)."""
+    visits: int
+    reason: str
+
+    def line(self) -> str:
+        return (
+            f"{self.label}: {self.win:.0%} ± {self.margin:.0%} to win "
+            f"({self.visits} simulations) — {self.reason}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": str(self.action),
+            "label": self.label,
+            "win": round(self.win, 4),
+            "margin": round(self.margin, 4),
+            "visits": self.visits,
+            "reason": self.reason,
+        }
+
+
+def view_seed(view: dict[str, Any], salt: int = 0) -> int:
+    """A seed drawn from the view alone (and ``salt``): equal views, equal seeds."""
+    digest = hashlib.sha256(f"{salt}:{canonical_json(view)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+def _search_bot(game: Game[Any], budget: Budget) -> MCTSBot:
+    spec = find_spec(game.name)
+    kind = spec.search if spec is not None else "ismcts"
+    tuning = spec.search_tuning if spec is not None else {}
+    cls = MCTSBot if kind == "mcts" else ISMCTSBot
+    return cls(
+        budget,
+        exploration=float(tuning.get("exploration", 1.4)),
+        max_playout=int(tuning.get("max_playout", 300)),
+    )
+
+
+def _label(state: State[Any], action: Any) -> str:
+    try:
+        return state.action_label(action)
+    except Exception:  # a game's labels must never break a hint
+        return str(action)
+
+
+def hints(
+    state: State[Any], seat: int, budget: Budget | int | None = None, top: int = TOP
+) -> list[Hint]:
+    """The ``top`` best actions for ``seat`` (who must be deciding), from its view only.
+
+    ``budget`` is a number of simulations or a :class:`Budget` (default: the
+    ``hard`` level's, 800). Raises ConfigError when the game is over or ``seat``
+    is not the one deciding.
+    """
+    if state.is_terminal():
+        raise ConfigError("the game is over: there is nothing to hint")
+    if seat != state.current_player:
+        raise ConfigError(
+            f"{player_name(seat)} is not deciding now ({player_name(state.current_player)} "
+            "is): hints are for the player whose decision it is"
+        )
+    if isinstance(budget, int):
+        budget = Budget(count=budget)
+    budget = budget or LEVEL_DEFAULTS["hard"][1]
+    game = state.game
+    view = state.view(seat)
+    legal = state.legal_actions()
+    rng = Rng(view_seed(view))
+    bot = _search_bot(game, budget)
+    evaluate = get_evaluator(game.name)
+    root = _Node(seat)
+    meter = budget.meter()
+    while meter.more():
+        sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
+        bot._iterate(game, sample, root, seat, rng, evaluate)  # the bot's own search step
+    ranked: list[tuple[float, float, int]] = []
+    for i, action in enumerate(legal):
+        child = root.children.get(action)
+        if child is not None and child.visits:
+            ranked.append((child.visits, child.total / child.visits, i))
+    ranked.sort(key=lambda r: (r[0], r[1], -r[2]), reverse=True)
+    out: list[Hint] = []
+    sample_seed = rng.randbelow(_SEED_RANGE)
+    for rank, (visits, mean, i) in enumerate(ranked[:top]):
+        action = legal[i]
+        child = root.children.get(action)
+        nxt = ranked[rank + 1] if rank + 1 < len(ranked) else None
+        reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
+        margin = 1.96 * math.sqrt(max(mean * (1 - mean), 0.0) / visits) if visits else 1.0
+        out.append(Hint(action, _label(state, action), mean, min(margin, 1.0), int(visits), reason))
+    return out
+
+
+def _reason(
+    game: Game[Any],
+    view: dict[str, Any],
+    seat: int,
+    action: Any,
+    child: _Node | None,
+    mean: float,
+    nxt: tuple[float, float, int] | None,
+    sample_seed: int,
+) -> str:
+    """What the action does (on one sampled state), what the search expects next, the gap."""
+    parts: list[str] = []
+    # what the action does on three samples; only sentences true in all of them are said, so
+    # a sampled hidden card or a die roll never reaches the reason
+    seeds = Rng(sample_seed)
+    samples = [determinize(game, view, seat, Rng(seeds.randbelow(_SEED_RANGE))) for _ in "abc"]
+    told: list[list[str]] = []
+    for sample in samples:
+        try:
+            events = sample.apply(action)
+        except VelvetError:  # a sample may disagree with the view's legal list
+            events = []
+        told.append([game.event_text(e).rstrip(".") for e in events])
+    said = [s for s in told[0] if s and all(s in other for other in told[1:])]
+    if said:
+        parts.append(", ".join(said[:2]))
+    sample = samples[0]
+    if child is not None and child.children and not sample.is_terminal():
+        follow = max(child.children.items(), key=lambda kv: kv[1].visits)
+        if follow[0] in sample.legal_actions():
+            who = "then" if follow[1].mover == seat else "expects the reply"
+            parts.append(f"{who}: {_label(sample, follow[0])}")
+    if sample.is_terminal():
+        parts.append("ends the game")
+    if nxt is not None and not math.isnan(mean):
+        gap = mean - nxt[1]
+        if abs(gap) >= 0.005:
+            parts.append(f"{abs(gap):.0%} {'ahead of' if gap > 0 else 'behind'} the next choice")
+    text = "; ".join(parts) or "the search's most visited choice"
+    return text if len(text) <= REASON_CHARS else text[: REASON_CHARS - 1].rstrip() + "…"
+
+
+# --- P5 forecast -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """The chance to win from a position, over ``games`` sampled games of ``bot``."""
+
+    wins: int
+    games: int
+    low: float
+    high: float
+    bot: str
+    days: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def margin(self) -> float:
+        return (self.high - self.low) / 2
+
+    def line(self) -> str:
+        return (
+            f"chance to beat the boss by day {self.days}: {self.rate:.0%} "
+            f"[95% CI {self.low:.0%}, {self.high:.0%}] over {self.games} games played by "
+            f"{self.bot} from this position"
+        )
+
+
+def forecast(state: State[Any], seat: int, games: int = 40, bot: str = "easy") -> Forecast:
+    """P5: play ``games`` games from samples of ``seat``'s view with ``bot`` in every seat."""
+    from velvet.bots.registry import make_bot
+    from velvet.sim.stats import wilson
+
+    game = state.game
+    if game.name != "p5":
+        raise ConfigError(f"the forecast is for the P5 board game, not '{game.name}'")
+    if games < 1:
+        raise ConfigError(f"forecast games must be 1 or more, not {games}")
+    days = int(game.cards.rules.days)  # type: ignore[attr-defined]
+    make_bot(bot, game.name)  # a bad spec fails before any game
+    view = state.view(seat)
+    rng = Rng(view_seed(view, salt=1))
+    wins = 0
+    for _ in range(games):
+        sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
+        wins += _play_out(sample, bot, rng.randbelow(_SEED_RANGE)) > 0.5
+    rate = wilson(wins, games)
+    return Forecast(wins, games, rate.low, rate.high, bot, days)
+
+
+def _play_out(state: State[Any], spec: str, seed: int, limit: int = 20_000) -> float:
+    from velvet.bots.registry import make_bot
+
+    bots: dict[int, Any] = {}
+    rngs: dict[int, Rng] = {}
+    steps = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat not in bots:
+            bots[seat] = make_bot(spec, state.game.name)
+            if hasattr(bots[seat], "seat"):
+                bots[seat].seat = seat
+            rngs[seat] = Rng(seed + seat + 1)
+        legal = state.legal_actions()
+        action = bots[seat].choose(state.game, state.view(seat), legal, rngs[seat])
+        state.apply_unchecked(action)
+        steps += 1
+        if steps >= limit:
+            raise ConfigError(f"a forecast game did not end within {limit} actions")
+    return state.returns()[0]
+
+
+def hint_lines(found: Sequence[Hint]) -> list[str]:
+    return [f"{i}. {h.line()}" for i, h in enumerate(found, start=1)]

@@ -1,0 +1,89 @@
+"""``velvet hint SAVE``: the hard bot's top choices in a saved game (and the P5 forecast)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from velvet.bots.budget import Budget
+from velvet.engine.errors import ConfigError
+
+
+@click.command("hint")
+@click.argument("save", type=click.Path(path_type=Path))
+@click.option(
+    "--cards",
+    "card_paths",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="The custom card files the game was played with.",
+)
+@click.option(
+    "--seat",
+    type=int,
+    default=None,
+    help="Whose hints, counted from 1 (default: the player deciding now).",
+)
+@click.option(
+    "--budget", default="800", show_default=True, help="Simulations (800) or seconds (2s)."
+)
+@click.option("--top", default=3, show_default=True, help="How many choices to show.")
+@click.option(
+    "--forecast",
+    "forecast_games",
+    type=int,
+    default=0,
+    help="P5: also play this many games from the position and give the chance to win.",
+)
+@click.option("--forecast-bot", default="easy", show_default=True, help="The bot that plays them.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of lines.")
+def hint_command(
+    save: Path,
+    card_paths: tuple[Path, ...],
+    seat: int | None,
+    budget: str,
+    top: int,
+    forecast_games: int,
+    forecast_bot: str,
+    as_json: bool,
+) -> None:
+    """Show the best choices for a seat in a saved game, each with why, from its view only.
+
+    \b
+    velvet hint save.json
+    velvet hint save.json --budget 3s --forecast 40
+    """
+    from velvet.bots.hints import forecast, hint_lines, hints
+    from velvet.engine.core import player_name
+    from velvet.engine.record import load_game
+    from velvet.games import get_game
+
+    if seat is not None and seat < 1:
+        raise ConfigError(f"--seat counts players from 1, not {seat}")
+    if top < 1:
+        raise ConfigError(f"--top must be 1 or more, not {top}")
+    _, state = load_game(save, lambda name: get_game(name, card_paths))
+    if state.is_terminal():
+        raise ConfigError(f"{save}: the game is over ({state.outcome_text()})")
+    who = state.current_player if seat is None else seat - 1
+    found = hints(state, who, Budget.parse(budget), top=top)
+    outlook = forecast(state, who, forecast_games, forecast_bot) if forecast_games else None
+    if as_json:
+        data: dict[str, object] = {"seat": who, "hints": [h.to_json() for h in found]}
+        if outlook is not None:
+            data["forecast"] = {
+                "wins": outlook.wins,
+                "games": outlook.games,
+                "rate": outlook.rate,
+                "ci95": [outlook.low, outlook.high],
+                "bot": outlook.bot,
+            }
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    click.echo(f"Hints for {player_name(who)}:")
+    for line in hint_lines(found):
+        click.echo(f"  {line}")
+    if outlook is not None:
+        click.echo(outlook.line())

@@ -1,0 +1,78 @@
+"""``velvet print``: the print-and-play PDF of a built-in or custom card set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from velvet.games import get_game
+
+CARDS_HELP = (
+    "A card file or folder of *.toml files that extends the built-in set "
+    '(or replaces it if the file says [set] mode = "replace"). Repeatable.'
+)
+
+
+@click.command("print")
+@click.argument("game", type=click.Choice(["p5", "vs"]))
+@click.option(
+    "--cards", "card_paths", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
+)
+@click.option(
+    "--deck",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="VS only: print the 40 cards of this deck file instead of the whole set.",
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="The PDF file to write."
+)
+@click.option(
+    "--paper",
+    type=click.Choice(["a4", "letter"], case_sensitive=False),
+    default="a4",
+    show_default=True,
+)
+@click.option(
+    "--backs/--no-backs",
+    default=False,
+    show_default=True,
+    help="After each sheet of faces, a sheet of backs for double-sided printing "
+    "(flip on the long edge).",
+)
+@click.option(
+    "--rules/--no-rules", default=True, show_default=True, help="Add the rules summary sheet."
+)
+@click.option(
+    "--boards/--no-boards",
+    default=True,
+    show_default=True,
+    help="P5: add the player boards, palace rows and day track.",
+)
+def print_command(
+    game: str,
+    card_paths: tuple[Path, ...],
+    deck: Path | None,
+    out: Path,
+    paper: str,
+    backs: bool,
+    rules: bool,
+    boards: bool,
+) -> None:
+    """Write print-and-play sheets: every card at real size (63 x 88 mm), 9 to a page.
+
+    \b
+    velvet print p5 --out p5-cards.pdf --backs
+    velvet print vs --deck my-deck.toml --paper letter --out deck.pdf
+    velvet print p5 --cards my-cards.toml --out custom.pdf
+    """
+    from velvet.printing.sheets import write_pdf
+
+    loaded = get_game(game, card_paths)
+    result = write_pdf(
+        loaded, out, paper=paper.lower(), backs=backs, deck=deck, rules=rules, boards=boards
+    )
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(result.summary())
