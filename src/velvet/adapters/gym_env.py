@@ -55,6 +55,12 @@ def action_mask(game: Game, state: State, size: int) -> npt.NDArray[np.int8]:
     return mask
 
 
+def _mask(ids: list[int], size: int) -> npt.NDArray[np.int8]:
+    mask = np.zeros(size, dtype=np.int8)
+    mask[ids] = 1
+    return mask
+
+
 class VelvetEnv(gym.Env[Obs, int]):
     """One seat of a Velvet game; every other seat is played by a bot from ``opponent``.
 
@@ -122,6 +128,11 @@ class VelvetEnv(gym.Env[Obs, int]):
         self._bot_rng = Rng(0)
         self._steps = 0
         self._potential = 0.0
+        self.decisions = 0
+        """Decisions of this episode, the agent's and the bots' together."""
+        self._legal: list[int] | None = None
+        """Ids of the legal actions now (None: not listed yet)."""
+        self._done = False
 
     # --- the state, for search and analysis beside the gym API -----------------------
 
@@ -140,6 +151,8 @@ class VelvetEnv(gym.Env[Obs, int]):
         if state.game is not self.game:
             raise ConfigError("restore: the state is of another game or card set")
         self._state = state.clone()
+        self._legal = None
+        self._done = self._state.is_terminal()
         self._potential = self._hp_potential()
 
     # --- gym API -----------------------------------------------------------------------
@@ -150,6 +163,7 @@ class VelvetEnv(gym.Env[Obs, int]):
         super().reset(seed=seed)
         engine_seed = int(self.np_random.integers(SEED_RANGE))
         self._state = self.game.new_state(self.config, engine_seed)
+        self._legal = None
         self._bot_rng = Rng(int(self.np_random.integers(SEED_RANGE)))
         self._bots = {
             p: make_opponent(self.opponent_spec, self.game)
@@ -157,27 +171,32 @@ class VelvetEnv(gym.Env[Obs, int]):
             if p != self.seat
         }
         self._steps = 0
+        self.decisions = 0
+        self._done = False
         self._play_others()
         self._potential = self._hp_potential()
-        return self._observe()
+        return self.observe()
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         state = self.state
-        if state.is_terminal():
+        if self._done:
             raise ConfigError("the episode is over: call reset()")
         index = int(action)
         if not 0 <= index < self.n_actions:
             raise ConfigError(f"action id {action!r} is outside 0..{self.n_actions - 1}")
         chosen = action_from_id(self.game, index)
-        if chosen not in state.legal_actions():
+        if index not in self._legal_ids():
             error = state.explain_illegal(chosen)
             if self.illegal == "raise":
                 raise error
-            obs, info = self._observe()
+            obs, info = self.observe()
             info["illegal"] = str(error)
+            self._done = True
             return obs, ILLEGAL_REWARD, True, False, info
         state.apply_unchecked(chosen)
+        self._legal = None
         self._steps += 1
+        self.decisions += 1
         self._play_others()
         terminated = state.is_terminal()
         reward = 0.0
@@ -188,7 +207,8 @@ class VelvetEnv(gym.Env[Obs, int]):
             reward += self.shaping * (potential - self._potential)
             self._potential = potential
         truncated = not terminated and self._steps >= self.max_steps
-        obs, info = self._observe()
+        self._done = terminated or truncated
+        obs, info = self.observe()
         return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
@@ -203,7 +223,13 @@ class VelvetEnv(gym.Env[Obs, int]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as booleans (the name sb3-contrib's MaskablePPO calls)."""
-        return action_mask(self.game, self.state, self.n_actions).astype(bool)
+        return _mask(self._legal_ids(), self.n_actions).astype(bool)
+
+    def _legal_ids(self) -> list[int]:
+        if self._legal is None:
+            state = self.state
+            self._legal = [] if state.is_terminal() else legal_ids(self.game, state)
+        return self._legal
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -214,11 +240,13 @@ class VelvetEnv(gym.Env[Obs, int]):
             p = state.current_player
             action = self._bots[p].choose(game, state.view(p), state.legal_actions(), self._bot_rng)
             state.apply_unchecked(action)
+            self._legal = None
+            self.decisions += 1
 
-    def _observe(self) -> tuple[Obs, dict[str, Any]]:
-        """The observation dict and the info dict (both carry the action mask)."""
+    def observe(self) -> tuple[Obs, dict[str, Any]]:
+        """The observation and info of the agent's seat now (both carry the action mask)."""
         state = self.state
-        mask = action_mask(self.game, state, self.n_actions)
+        mask = _mask(self._legal_ids(), self.n_actions)
         obs = {
             "observation": self.encoder.encode(state.view(self.seat), self.seat),
             "action_mask": mask,

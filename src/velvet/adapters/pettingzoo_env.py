@@ -87,6 +87,8 @@ class _Table:
         self.action_space = spaces.Discrete(self.space_size)
         self.rng = np.random.default_rng()
         self._state: State | None = None
+        self._legal: list[int] | None = None
+        """Ids of the legal actions of the current decision (None: not listed yet)."""
 
     @property
     def state(self) -> State:
@@ -98,6 +100,16 @@ class _Table:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self._state = self.game.new_state(self.config, int(self.rng.integers(SEED_RANGE)))
+        self._legal = None
+
+    def set_state(self, state: State) -> None:
+        self._state = state
+        self._legal = None
+
+    def legal(self) -> list[int]:
+        if self._legal is None:
+            self._legal = legal_ids(self.game, self.state)
+        return self._legal
 
     def decider(self) -> int:
         return self.state.current_player
@@ -108,7 +120,7 @@ class _Table:
         if state.is_terminal():
             return mask
         if state.current_player == seat:
-            mask[legal_ids(self.game, state)] = 1
+            mask[self.legal()] = 1
         elif self.wait is not None:
             mask[self.wait] = 1
         return mask
@@ -134,12 +146,13 @@ class _Table:
         if index == self.wait:
             return f"player {seat + 1} must decide now: WAIT is not legal"
         chosen = action_from_id(self.game, index)
-        if chosen not in state.legal_actions():
+        if index not in self.legal():
             error = state.explain_illegal(chosen)
             if self.illegal == "raise":
                 raise error
             return str(error)
         state.apply_unchecked(chosen)
+        self._legal = None
         return None
 
     def final_rewards(self) -> list[float]:
@@ -196,7 +209,7 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):
             raise ConfigError("restore: the state is of another game or card set")
         if state.is_terminal():
             raise ConfigError("restore: the state is finished; reset() instead")
-        self.table._state = state.clone()
+        self.table.set_state(state.clone())
         self._select_next()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

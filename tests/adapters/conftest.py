@@ -1,0 +1,25 @@
+"""Shared positions for the adapter tests: mid-game states reached by seeded random play."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from velvet.adapters._engine import State, default_config, load_game
+
+
+def mid_game(game_name: str, players: int, seed: int, decisions: int) -> State:
+    """A state after ``decisions`` seeded random decisions (or the end, if sooner)."""
+    game = load_game(game_name)
+    state = game.new_state(default_config(game, players), seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randrange(len(legal))])
+    return state
+
+
+def rebuilt(state: State, data: dict[str, Any]) -> State:
+    return state.game.state_from_json(data)
