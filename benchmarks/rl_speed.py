@@ -253,9 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {r.name:<42} {ratios}")
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump(
-                {"results": [vars(r) for r in results], "skipped": skipped}, handle, indent=2
-            )
+            json.dump({"results": [vars(r) for r in results], "skipped": skipped}, handle, indent=2)
     return 0
 
 

@@ -62,24 +62,41 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def evaluate(model: MaskablePPO, opponent: str, games: int, seed: int) -> dict[str, Any]:
-    """Play ``games`` games (greedy policy) against ``opponent``; count wins, draws, losses."""
-    env = ObservationOnly(gym.make("velvet/vs-v0", opponent=opponent))
+def evaluate(
+    model: MaskablePPO, opponent: str, games: int, seed: int, batch: int = 50
+) -> dict[str, Any]:
+    """Play ``games`` games (greedy policy) against ``opponent``; count wins, draws, losses.
+
+    ``batch`` games run side by side so that one policy call serves them all.
+    """
+    envs = [ObservationOnly(gym.make("velvet/vs-v0", opponent=opponent)) for _ in range(batch)]
+    started = 0
+    live: dict[int, Any] = {}
+    for i, env in enumerate(envs[:games]):
+        live[i], _ = env.reset(seed=seed + started)
+        started += 1
     wins = draws = losses = 0
-    for game in range(games):
-        obs, _ = env.reset(seed=seed + game)
-        done = False
-        reward = 0.0
-        while not done:
-            action, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
-            obs, reward, terminated, truncated, _ = env.step(int(action))
-            done = terminated or truncated
-        if reward > 0:
-            wins += 1
-        elif reward < 0:
-            losses += 1
-        else:
-            draws += 1
+    while live:
+        slots = list(live)
+        observations = np.stack([live[i] for i in slots])
+        masks = np.stack([envs[i].action_masks() for i in slots])
+        actions, _ = model.predict(observations, deterministic=True, action_masks=masks)
+        for i, action in zip(slots, actions, strict=True):
+            obs, reward, terminated, truncated, _ = envs[i].step(int(action))
+            if not (terminated or truncated):
+                live[i] = obs
+                continue
+            if reward > 0:
+                wins += 1
+            elif reward < 0:
+                losses += 1
+            else:
+                draws += 1
+            if started < games:
+                live[i], _ = envs[i].reset(seed=seed + started)
+                started += 1
+            else:
+                del live[i]
     score = wins + 0.5 * draws
     low, high = wilson(score, games)
     return {
@@ -91,6 +108,10 @@ def evaluate(model: MaskablePPO, opponent: str, games: int, seed: int) -> dict[s
         "win_rate": score / games,
         "ci95": [low, high],
     }
+
+
+TRAIN_WINDOW = 200
+"""Training episodes behind each point of the training win-rate curve."""
 
 
 class CurveCallback(BaseCallback):
@@ -108,8 +129,13 @@ class CurveCallback(BaseCallback):
         self.next_at = 0
         self.rows: list[dict[str, Any]] = []
         self.started = time.monotonic()
+        self.outcomes: list[float] = []
+        """Seat 0's return in each finished training episode (stochastic policy)."""
 
     def _on_step(self) -> bool:
+        for info in self.locals.get("infos", ()):
+            if "returns" in info:
+                self.outcomes.append(float(info["returns"][0]))
         if self.num_timesteps >= self.next_at:
             self.record()
             self.next_at += self.every
@@ -117,12 +143,15 @@ class CurveCallback(BaseCallback):
 
     def record(self) -> None:
         result = evaluate(self.model, "random", self.games, self.seed + 10_000 * len(self.rows))
+        recent = self.outcomes[-TRAIN_WINDOW:]
         row = {
             "steps": self.num_timesteps,
             "seconds": round(time.monotonic() - self.started, 1),
             "win_rate": result["win_rate"],
             "low": result["ci95"][0],
             "high": result["ci95"][1],
+            "train_win_rate": round(float(np.mean(recent)), 4) if recent else "",
+            "train_episodes": len(self.outcomes),
         }
         self.rows.append(row)
         with self.path.open("w", newline="") as handle:
@@ -141,8 +170,16 @@ def plot(rows: list[dict[str, Any]], path: Path, final: list[dict[str, Any]]) ->
     steps = [r["steps"] for r in rows]
     rate = [r["win_rate"] for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps, rate, marker="o", label="win rate vs random (95 % CI)")
+    ax.plot(steps, rate, marker="o", label="evaluation vs random (greedy policy, 95 % CI)")
     ax.fill_between(steps, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.25)
+    train = [(r["steps"], float(r["train_win_rate"])) for r in rows if r["train_win_rate"] != ""]
+    if train:
+        ax.plot(
+            [x for x, _ in train],
+            [y for _, y in train],
+            color="tab:orange",
+            label=f"training episodes vs random (last {TRAIN_WINDOW}, sampled policy)",
+        )
     for result, colour in zip(final, ("tab:green", "tab:red"), strict=False):
         ax.axhline(
             result["win_rate"],
@@ -153,7 +190,7 @@ def plot(rows: list[dict[str, Any]], path: Path, final: list[dict[str, Any]]) ->
         )
     ax.axhline(0.5, color="grey", linewidth=0.8)
     ax.set_xlabel("environment steps (agent decisions)")
-    ax.set_ylabel("win rate (draws count half)")
+    ax.set_ylabel("win rate of seat 0 (draws count half)")
     ax.set_ylim(0, 1)
     ax.set_title("MaskablePPO on Persona VS (seat 0) against the random bot")
     ax.legend(loc="lower right")
@@ -173,6 +210,7 @@ def train(
     shaping: float = 0.5,
     final_opponents: tuple[str, ...] = ("random", "greedy"),
     minutes: float | None = None,
+    rollout: int = 4096,
 ) -> dict[str, Any]:
     """Train, evaluate, and write model.zip, curve.csv, final.json and curve.png into ``out``."""
     torch.set_num_threads(1)
@@ -182,8 +220,8 @@ def train(
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=max(64, 4096 // n_envs),
-        batch_size=512,
+        n_steps=max(32, rollout // n_envs),
+        batch_size=min(512, rollout),
         n_epochs=4,
         learning_rate=3e-4,
         gamma=0.99,
@@ -198,24 +236,48 @@ def train(
     cpu = time.process_time()
     model.learn(total_timesteps=steps, callback=curve)
     curve.record()
-    seconds = time.monotonic() - started
-    cpu = time.process_time() - cpu
-    model.save(out / "model.zip")
-    final = [
-        evaluate(model, opponent, final_games, seed + 1_000_000 + k * final_games)
-        for k, opponent in enumerate(final_opponents)
-    ]
-    summary = {
+    training = {
         "steps": model.num_timesteps,
-        "train_seconds": round(seconds, 1),
-        "train_cpu_seconds": round(cpu, 1),
+        "train_seconds": round(time.monotonic() - started, 1),
+        "train_cpu_seconds": round(time.process_time() - cpu, 1),
         "seed": seed,
         "n_envs": n_envs,
         "shaping": shaping,
-        "final": final,
     }
+    model.save(out / "model.zip")
+    (out / "training.json").write_text(json.dumps(training, indent=2) + "\n")
+    return final_evaluation(out, final_games, seed, final_opponents)
+
+
+def final_evaluation(
+    out: Path, games: int, seed: int = 0, opponents: tuple[str, ...] = ("random", "greedy")
+) -> dict[str, Any]:
+    """Evaluate ``out/model.zip`` against each opponent; write final.json and curve.png."""
+    torch.set_num_threads(1)
+    model = MaskablePPO.load(out / "model.zip", device="cpu")
+    final = [
+        evaluate(model, opponent, games, seed + 1_000_000 + k * games)
+        for k, opponent in enumerate(opponents)
+    ]
+    training_file = out / "training.json"
+    summary: dict[str, Any] = (
+        json.loads(training_file.read_text()) if training_file.exists() else {}
+    )
+    summary["final"] = final
     (out / "final.json").write_text(json.dumps(summary, indent=2) + "\n")
-    plot(curve.rows, out / "curve.png", final)
+    with (out / "curve.csv").open() as handle:
+        rows = [
+            {
+                **row,
+                "steps": int(row["steps"]),
+                "win_rate": float(row["win_rate"]),
+                "low": float(row["low"]),
+                "high": float(row["high"]),
+                "train_win_rate": row.get("train_win_rate") or "",
+            }
+            for row in csv.DictReader(handle)
+        ]
+    plot(rows, out / "curve.png", final)
     return summary
 
 
@@ -232,18 +294,26 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--final-games", type=int, default=400)
     parser.add_argument("--shaping", type=float, default=0.5)
-    args = parser.parse_args()
-    summary = train(
-        args.steps,
-        args.out,
-        seed=args.seed,
-        n_envs=args.envs,
-        eval_every=args.eval_every,
-        eval_games=args.eval_games,
-        final_games=args.final_games,
-        shaping=args.shaping,
-        minutes=args.minutes,
+    parser.add_argument(
+        "--evaluate-only",
+        action="store_true",
+        help="skip training: evaluate OUT/model.zip and redraw OUT/curve.png",
     )
+    args = parser.parse_args()
+    if args.evaluate_only:
+        summary = final_evaluation(args.out, args.final_games, args.seed)
+    else:
+        summary = train(
+            args.steps,
+            args.out,
+            seed=args.seed,
+            n_envs=args.envs,
+            eval_every=args.eval_every,
+            eval_games=args.eval_games,
+            final_games=args.final_games,
+            shaping=args.shaping,
+            minutes=args.minutes,
+        )
     for result in summary["final"]:
         low, high = result["ci95"]
         print(

@@ -1,4 +1,4 @@
-"""Gymnasium envs: the checker passes, seeds replay, masks are the legal ids, bad input is refused."""
+"""Gymnasium envs: the checker passes, seeds replay, masks are the legal ids, bad input fails."""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ def test_gymnasium_env_checker_passes(env_id: str) -> None:
 
 def test_make_takes_an_opponent_and_plays_a_whole_game_against_it() -> None:
     env = gymnasium.make("velvet/vs-v0", opponent="greedy").unwrapped
-    obs, info = env.reset(seed=5)
+    obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(0)
     done = False
     reward = 0.0
     while not done:
         legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        obs, reward, terminated, truncated, _ = env.step(int(rng.choice(legal)))
         done = terminated or truncated
     assert env.state.is_terminal()
     assert reward == 2.0 * env.state.returns()[0] - 1.0

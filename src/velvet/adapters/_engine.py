@@ -7,7 +7,7 @@ is fixed here once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from velvet.bots import Bot, make_bot
@@ -29,10 +29,10 @@ __all__ = [
     "canonical_json",
     "default_config",
     "determinize",
+    "legal_ids",
     "load_game",
     "make_opponent",
     "num_action_ids",
-    "legal_ids",
     "p5_card_ids",
     "seat_rng",
     "set_seat_rng",

@@ -61,16 +61,14 @@ def _mask(ids: list[int], size: int) -> npt.NDArray[np.int8]:
     return mask
 
 
-class VelvetEnv(gym.Env[Obs, int]):
+class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
     """One seat of a Velvet game; every other seat is played by a bot from ``opponent``.
 
-    Reward: at the end, ``2 * returns()[seat] - 1`` (win +1, loss -1, VS draw 0;
-    P5 is co-operative, so a lost P5 game is -1), plus, if ``shaping`` is set, the
-    potential-based HP shaping of docs/rl.md (VS only). ``terminated`` when the
+    Reward: at the end, ``2 * returns()[seat] - 1`` (win +1, loss -1, VS draw 0; P5 is
+    co-operative, so a lost P5 game is -1; ``info["returns"]`` has every seat's), plus,
+    if ``shaping`` is set, the HP shaping of docs/rl.md (VS only). ``terminated`` when the
     game ends; ``truncated`` after ``max_steps`` agent decisions.
     """
-
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -94,12 +92,15 @@ class VelvetEnv(gym.Env[Obs, int]):
             )
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ConfigError(f"seat must be 0 to {players - 1}, not {seat!r}")
+        self.metadata = {"render_modes": ["ansi"], "render_fps": 4}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         if max_steps < 1:
             raise ConfigError(f"max_steps must be at least 1, not {max_steps}")
         if illegal not in ILLEGAL_POLICIES:
-            raise ConfigError(f"illegal must be one of {', '.join(ILLEGAL_POLICIES)}, not {illegal!r}")
+            raise ConfigError(
+                f"illegal must be one of {', '.join(ILLEGAL_POLICIES)}, not {illegal!r}"
+            )
         if shaping and game != "vs":
             raise ConfigError("shaping is defined for vs only (HP difference)")
         self.players = players
@@ -177,7 +178,7 @@ class VelvetEnv(gym.Env[Obs, int]):
         self._potential = self._hp_potential()
         return self.observe()
 
-    def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         state = self.state
         if self._done:
             raise ConfigError("the episode is over: call reset()")
@@ -209,6 +210,8 @@ class VelvetEnv(gym.Env[Obs, int]):
         truncated = not terminated and self._steps >= self.max_steps
         self._done = terminated or truncated
         obs, info = self.observe()
+        if terminated:
+            info["returns"] = state.returns()
         return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
@@ -247,7 +250,7 @@ class VelvetEnv(gym.Env[Obs, int]):
         """The observation and info of the agent's seat now (both carry the action mask)."""
         state = self.state
         mask = _mask(self._legal_ids(), self.n_actions)
-        obs = {
+        obs: Obs = {
             "observation": self.encoder.encode(state.view(self.seat), self.seat),
             "action_mask": mask,
         }
@@ -264,4 +267,8 @@ def register_envs() -> None:
     """Register ``velvet/vs-v0`` and ``velvet/p5-v0`` with Gymnasium (idempotent)."""
     for env_id, kwargs in (("velvet/vs-v0", {"game": "vs"}), ("velvet/p5-v0", {"game": "p5"})):
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=VelvetEnv, kwargs=kwargs)
+            gym.register(env_id, entry_point=_make, kwargs=kwargs)
+
+
+def _make(**kwargs: Any) -> VelvetEnv:
+    return VelvetEnv(**kwargs)

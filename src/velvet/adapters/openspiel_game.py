@@ -138,9 +138,7 @@ def _game_type(name: str, long_name: str, players: tuple[int, int], coop: bool) 
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.IDENTICAL if coop else pyspiel.GameType.Utility.ZERO_SUM
-        ),
+        utility=(pyspiel.GameType.Utility.IDENTICAL if coop else pyspiel.GameType.Utility.ZERO_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players[1],
         min_num_players=players[0],

@@ -162,10 +162,8 @@ class _Table:
         return [-1.0 if p == seat else 0.0 for p in range(self.players)]
 
 
-class VelvetAECEnv(AECEnv[str, Obs, int]):
+class VelvetAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     """A Velvet game as a PettingZoo AEC env (see the module docstring)."""
-
-    metadata = {"render_modes": ["ansi"], "name": "velvet_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -185,9 +183,13 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):
         self.table = _Table(game, players, config, max_cycles, illegal, order == "round_robin")
         self.order = order
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"velvet_{game}_v0"}
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "name": f"velvet_{game}_v0",
+            "is_parallelizable": False,
+        }
         self.possible_agents = list(self.table.agents)
-        self.agents = []
+        self.agents: list[str] = []
         self.observation_spaces = {a: self.table.observation_space for a in self.possible_agents}
         self.action_spaces = {a: self.table.action_space for a in self.possible_agents}
         self.cycles = 0
@@ -285,10 +287,8 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):
         return None
 
 
-class VelvetParallelEnv(ParallelEnv[str, Obs, int]):
+class VelvetParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
     """A Velvet game as a PettingZoo parallel env: one cycle per step (module docstring)."""
-
-    metadata = {"render_modes": ["ansi"], "name": "velvet_v0"}
 
     def __init__(
         self,
@@ -303,7 +303,7 @@ class VelvetParallelEnv(ParallelEnv[str, Obs, int]):
             raise ConfigError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.table = _Table(game, players, config, max_cycles, illegal, True)
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"velvet_{game}_v0"}
+        self.metadata = {"render_modes": ["ansi"], "name": f"velvet_{game}_v0"}
         self.possible_agents = list(self.table.agents)
         self.agents: list[str] = []
         self.cycles = 0
@@ -325,7 +325,9 @@ class VelvetParallelEnv(ParallelEnv[str, Obs, int]):
     def _observations(self) -> dict[str, Obs]:
         return {a: self.table.observe(self.possible_agents.index(a)) for a in self.agents}
 
-    def step(self, actions: dict[str, int]) -> tuple[
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
         dict[str, Obs],
         dict[str, float],
         dict[str, bool],
