@@ -58,6 +58,9 @@ def timed(seconds: float, body: Callable[[], tuple[int, int]]) -> tuple[float, f
 
 
 def pick(mask: Any, rng: np.random.Generator) -> int:
+    """A uniform legal id from a 0/1 mask (read as booleans: numpy scans those fastest)."""
+    if mask.dtype == np.int8:
+        mask = mask.view(np.bool_)
     legal = np.flatnonzero(mask)
     return int(legal[rng.integers(len(legal))])
 

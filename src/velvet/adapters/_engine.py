@@ -11,21 +11,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from velvet.bots import Bot, make_bot
-from velvet.engine.core import TERMINAL, Game, State, canonical_json
-from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.core import Game, State, canonical_json
+from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.games import get_game
 
 __all__ = [
-    "TERMINAL",
     "Bot",
     "ConfigError",
     "Game",
     "Rng",
     "State",
-    "VelvetError",
     "action_from_id",
-    "action_to_id",
     "canonical_json",
     "default_config",
     "determinize",
@@ -34,7 +31,6 @@ __all__ = [
     "make_opponent",
     "num_action_ids",
     "p5_card_ids",
-    "seat_rng",
     "set_seat_rng",
     "vs_card_ids",
 ]
@@ -64,12 +60,6 @@ def num_action_ids(game: Game) -> int:
     return len(game.action_ids())
 
 
-def action_to_id(game: Game, action: Any) -> int:
-    method = game.action_to_id  # type: ignore[attr-defined]
-    value: int = method(action)
-    return value
-
-
 def action_from_id(game: Game, index: int) -> Any:
     return game.action_from_id(index)  # type: ignore[attr-defined]
 
@@ -88,13 +78,11 @@ def make_opponent(spec: str, game: Game) -> Bot:
     return make_bot(spec, game.name)
 
 
-def seat_rng(state: State) -> Rng:
-    """The RNG a state draws its dice and shuffles from (for chance nodes)."""
-    rng: Rng = state.rng  # type: ignore[attr-defined]
-    return rng
-
-
 def set_seat_rng(state: State, rng: Rng) -> None:
+    """Make ``state`` draw its dice and shuffles from ``rng`` (the OpenSpiel chance nodes).
+
+    Past the contract: both games keep their RNG in the ``rng`` field of the state.
+    """
     state.rng = rng  # type: ignore[attr-defined]
 
 

@@ -47,15 +47,8 @@ DEFAULT_MAX_STEPS = 5000
 """Agent decisions before an episode is truncated (P5 has free actions that may repeat)."""
 
 
-def action_mask(game: Game, state: State, size: int) -> npt.NDArray[np.int8]:
-    """1 at the id of every legal action of the current decision, else 0."""
-    mask = np.zeros(size, dtype=np.int8)
-    if not state.is_terminal():
-        mask[legal_ids(game, state)] = 1
-    return mask
-
-
 def _mask(ids: list[int], size: int) -> npt.NDArray[np.int8]:
+    """1 at each of ``ids`` (the legal action ids), else 0."""
     mask = np.zeros(size, dtype=np.int8)
     mask[ids] = 1
     return mask

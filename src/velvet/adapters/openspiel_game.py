@@ -257,7 +257,8 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
     def _resolve(self) -> None:
         """Play the pending action if every draw it makes is decided; else ask chance."""
         m = self._m
-        assert m.state is not None
+        if m.state is None:
+            raise pyspiel.SpielError("no action can be pending before the deal")
         trial = m.state.clone()
         set_seat_rng(trial, _ProbeRng(0, m.outcomes))
         try:
