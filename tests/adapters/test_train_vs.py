@@ -30,7 +30,7 @@ def test_train_vs_smoke(tmp_path: Path) -> None:
         tmp_path,
         n_envs=4,
         rollout=1024,
-        eval_every=1024,
+        eval_every=2048,
         eval_games=2,
         final_games=3,
         final_opponents=("random",),
@@ -45,7 +45,7 @@ def test_train_vs_smoke(tmp_path: Path) -> None:
     with (tmp_path / "curve.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert [int(r["steps"]) for r in rows] == sorted(int(r["steps"]) for r in rows)
-    assert len(rows) >= 3
+    assert len(rows) >= 2
     assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
 
     # the saved agent only ever picks legal actions when given the mask
