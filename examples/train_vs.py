@@ -295,13 +295,19 @@ def main() -> None:
     parser.add_argument("--final-games", type=int, default=400)
     parser.add_argument("--shaping", type=float, default=0.5)
     parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["random", "greedy"],
+        help="bots the final evaluation plays (any bot spec)",
+    )
+    parser.add_argument(
         "--evaluate-only",
         action="store_true",
         help="skip training: evaluate OUT/model.zip and redraw OUT/curve.png",
     )
     args = parser.parse_args()
     if args.evaluate_only:
-        summary = final_evaluation(args.out, args.final_games, args.seed)
+        summary = final_evaluation(args.out, args.final_games, args.seed, tuple(args.opponents))
     else:
         summary = train(
             args.steps,
@@ -313,6 +319,7 @@ def main() -> None:
             final_games=args.final_games,
             shaping=args.shaping,
             minutes=args.minutes,
+            final_opponents=tuple(args.opponents),
         )
     for result in summary["final"]:
         low, high = result["ci95"]
