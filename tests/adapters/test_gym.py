@@ -118,6 +118,8 @@ def test_out_of_range_ids_and_steps_after_the_end_are_refused() -> None:
     before = env.state.canonical()
     with pytest.raises(ConfigError, match="outside 0"):
         env.step(env.n_actions)
+    with pytest.raises(ConfigError, match="an action is an integer id, not 'end'"):
+        env.step("end")  # type: ignore[arg-type]
     assert env.state.canonical() == before
     obs, _ = env.observe()
     env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # illegal: the episode ends
@@ -145,3 +147,16 @@ def test_render_ansi_lists_the_decision() -> None:
     text = env.render()
     assert text is not None and "to move: seat 0" in text
     assert len(text.splitlines()) == 2 + len(env.state.legal_actions())
+
+
+def test_restore_to_a_bot_decision_lets_the_bot_play_to_the_agents_turn() -> None:
+    from tests.adapters.conftest import mid_game
+
+    state = mid_game("vs", 2, seed=7, decisions=25, seat=1)
+    assert state.current_player == 1
+    env = VelvetEnv("vs", seat=0)
+    env.reset(seed=0)
+    env.restore(state)
+    assert env.state.is_terminal() or env.state.current_player == 0
+    obs, _ = env.observe()
+    assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal_ids(env.game, env.state))

@@ -47,6 +47,15 @@ DEFAULT_MAX_STEPS = 5000
 """Agent decisions before an episode is truncated (P5 has free actions that may repeat)."""
 
 
+def action_index(action: Any) -> int:
+    """An action id (int, numpy integer or 0-d integer array) as an int; else a ConfigError."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise ConfigError(f"an action is an integer id, not {action!r}")
+    return int(action)
+
+
 def _mask(ids: list[int], size: int) -> npt.NDArray[np.int8]:
     """1 at each of ``ids`` (the legal action ids), else 0."""
     mask = np.zeros(size, dtype=np.int8)
@@ -141,11 +150,15 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         return self.state.clone()
 
     def restore(self, state: State) -> None:
-        """Continue the episode from ``state`` (e.g. a clone taken earlier: undo)."""
+        """Continue the episode from ``state`` (e.g. a clone taken earlier: undo).
+
+        If another seat decides in ``state``, its bot plays until the agent's turn.
+        """
         if state.game is not self.game:
             raise ConfigError("restore: the state is of another game or card set")
         self._state = state.clone()
         self._legal = None
+        self._play_others()
         self._done = self._state.is_terminal()
         self._potential = self._hp_potential()
 
@@ -175,7 +188,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         state = self.state
         if self._done:
             raise ConfigError("the episode is over: call reset()")
-        index = int(action)
+        index = action_index(action)
         if not 0 <= index < self.n_actions:
             raise ConfigError(f"action id {action!r} is outside 0..{self.n_actions - 1}")
         chosen = action_from_id(self.game, index)

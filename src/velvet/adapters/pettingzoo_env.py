@@ -40,7 +40,7 @@ from velvet.adapters._engine import (
     load_game,
 )
 from velvet.adapters.encoding import encoder_for
-from velvet.adapters.gym_env import OBS_HIGH
+from velvet.adapters.gym_env import OBS_HIGH, action_index
 
 ORDERS = ("decision", "round_robin")
 ILLEGAL = ("lose", "ignore", "raise")
@@ -136,7 +136,7 @@ class _Table:
         state = self.state
         if action is None:
             raise ConfigError("a live agent must act: None is only for finished agents")
-        index = int(action)
+        index = action_index(action)
         if not 0 <= index < self.space_size:
             raise ConfigError(f"action id {action!r} is outside 0..{self.space_size - 1}")
         if state.current_player != seat:
