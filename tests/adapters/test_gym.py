@@ -10,6 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import velvet.adapters  # noqa: F401  (registers the ids)
+from tests.adapters.conftest import mid_game
 from velvet.adapters._engine import legal_ids
 from velvet.adapters.gym_env import VelvetEnv
 from velvet.engine.errors import ConfigError, IllegalActionError
@@ -150,8 +151,6 @@ def test_render_ansi_lists_the_decision() -> None:
 
 
 def test_restore_to_a_bot_decision_lets_the_bot_play_to_the_agents_turn() -> None:
-    from tests.adapters.conftest import mid_game
-
     state = mid_game("vs", 2, seed=7, decisions=25, seat=1)
     assert state.current_player == 1
     env = VelvetEnv("vs", seat=0)
