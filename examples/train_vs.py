@@ -170,7 +170,9 @@ def plot(rows: list[dict[str, Any]], path: Path, final: list[dict[str, Any]]) ->
     steps = [r["steps"] for r in rows]
     rate = [r["win_rate"] for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps, rate, marker="o", label="evaluation vs random (greedy policy, 95 % CI)")
+    ax.plot(
+        steps, rate, marker="o", label="evaluation vs random (most likely legal action, 95 % CI)"
+    )
     ax.fill_between(steps, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.25)
     train = [(r["steps"], float(r["train_win_rate"])) for r in rows if r["train_win_rate"] != ""]
     if train:
@@ -192,7 +194,7 @@ def plot(rows: list[dict[str, Any]], path: Path, final: list[dict[str, Any]]) ->
     ax.set_xlabel("environment steps (agent decisions)")
     ax.set_ylabel("win rate of seat 0 (draws count half)")
     ax.set_ylim(0, 1)
-    ax.set_title("MaskablePPO on Persona VS (seat 0) against the random bot")
+    ax.set_title("MaskablePPO on Persona VS (seat 0), trained against the random bot")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
