@@ -1,0 +1,267 @@
+"""Environment steps per second through Velvet's RL adapters, beside the raw engine and peers.
+
+Measured in one run on one core. A step is one decision: pick a legal action
+uniformly (from the action mask for the envs, from the legal list for the engine)
+and play it; an env step also builds the observation and mask it returns.
+Subjects:
+
+- Velvet raw engine (VS, P5 two-player): ``legal_actions`` + ``apply_unchecked``, and the
+  same plus ``view(seat)`` of the seat to move (the least any observing consumer needs);
+- Velvet adapters: Gymnasium ``velvet/vs-v0`` (against the random bot: its moves happen
+  inside ``step``), ``velvet/p5-v0`` (solo), PettingZoo AEC VS and P5 (two players),
+  OpenSpiel ``python_velvet_vs`` (chance nodes count as steps, and each decision reads
+  the observation tensor of the seat to move);
+- peers: PettingZoo's classic card-game envs (``leduc_holdem_v4``, ``texas_holdem_v4``;
+  they need ``pettingzoo[classic]``) and RLCard's envs (``leduc-holdem``, ``limit-holdem``,
+  ``uno``, ``doudizhu``), stepped the same way. A peer that is not installed is skipped.
+
+    pip install -e '.[rl]' 'pettingzoo[classic]==1.27.0' rlcard==1.2.0
+    nice -n 10 python3 benchmarks/rl_speed.py --seconds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+KIND_RAW, KIND_ADAPTER, KIND_PEER = "engine", "adapter", "peer"
+
+
+@dataclass
+class Result:
+    name: str
+    kind: str
+    steps_per_s: float
+    decisions_per_s: float
+    """For the Gymnasium VS env: agent and opponent decisions together; else = steps."""
+
+
+def timed(seconds: float, body: Callable[[], tuple[int, int]]) -> tuple[float, float]:
+    """Run ``body`` (one episode: returns steps, decisions) until ``seconds`` pass."""
+    start = time.perf_counter()
+    steps = decisions = 0
+    while True:
+        s, d = body()
+        steps += s
+        decisions += d
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed, decisions / elapsed
+
+
+def pick(mask: Any, rng: np.random.Generator) -> int:
+    """A uniform legal id from a 0/1 mask (read as booleans: numpy scans those fastest)."""
+    if mask.dtype == np.int8:
+        mask = mask.view(np.bool_)
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+# -- Velvet ---------------------------------------------------------------------------
+
+
+def raw_engine(game_name: str, seconds: float, with_view: bool) -> Result:
+    from velvet.adapters._engine import default_config, load_game
+
+    game = load_game(game_name)
+    config = default_config(game, 2)
+    rng = random.Random(1)
+    seed = [0]
+
+    def episode() -> tuple[int, int]:
+        seed[0] += 1
+        state = game.new_state(config, seed[0])
+        steps = 0
+        while not state.is_terminal() and steps < 5000:
+            if with_view:
+                state.view(state.current_player)
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps, steps
+
+    rate, _ = timed(seconds, episode)
+    label = " + view" if with_view else ""
+    return Result(f"velvet {game_name} raw engine{label}", KIND_RAW, rate, rate)
+
+
+def gym_env(game_name: str, seconds: float) -> Result:
+    import gymnasium
+
+    import velvet.adapters  # noqa: F401  (registers the ids)
+    from velvet.adapters.gym_env import VelvetEnv
+
+    env = gymnasium.make(f"velvet/{game_name}-v0").unwrapped
+    assert isinstance(env, VelvetEnv)
+    rng = np.random.default_rng(1)
+    seed = [0]
+
+    def episode() -> tuple[int, int]:
+        seed[0] += 1
+        obs, _ = env.reset(seed=seed[0])
+        steps = 0
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(pick(obs["action_mask"], rng))
+            steps += 1
+            done = terminated or truncated
+        return steps, env.decisions
+
+    rate, decisions = timed(seconds, episode)
+    return Result(f"velvet gymnasium {game_name}-v0", KIND_ADAPTER, rate, decisions)
+
+
+def pettingzoo_velvet(game_name: str, seconds: float) -> Result:
+    from velvet.adapters import pettingzoo_env
+
+    make = pettingzoo_env.vs_env if game_name == "vs" else pettingzoo_env.p5_env
+    return _aec(f"velvet pettingzoo {game_name} (AEC)", KIND_ADAPTER, make, seconds)
+
+
+def _aec(name: str, kind: str, make: Callable[[], Any], seconds: float) -> Result:
+    env = make()
+    rng = np.random.default_rng(1)
+    seed = [0]
+
+    def episode() -> tuple[int, int]:
+        seed[0] += 1
+        env.reset(seed=seed[0])
+        steps = 0
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(pick(obs["action_mask"], rng))
+            steps += 1
+            del agent
+        return steps, steps
+
+    rate, _ = timed(seconds, episode)
+    return Result(name, kind, rate, rate)
+
+
+def openspiel_velvet(seconds: float) -> Result:
+    import pyspiel
+
+    import velvet.adapters.openspiel_game  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("python_velvet_vs")
+    rng = random.Random(1)
+
+    def episode() -> tuple[int, int]:
+        state = game.new_initial_state()
+        steps = decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.observation_tensor(state.current_player())
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                decisions += 1
+            steps += 1
+        return steps, decisions
+
+    rate, decisions = timed(seconds, episode)
+    return Result("velvet openspiel python_velvet_vs", KIND_ADAPTER, rate, decisions)
+
+
+# -- peers ----------------------------------------------------------------------------
+
+
+def pettingzoo_peer(env_name: str, seconds: float) -> Result:
+    import importlib
+
+    module = importlib.import_module(f"pettingzoo.classic.{env_name}")
+    return _aec(f"pettingzoo {env_name}", KIND_PEER, module.env, seconds)
+
+
+def rlcard_peer(env_name: str, seconds: float) -> Result:
+    import rlcard
+
+    env = rlcard.make(env_name, config={"seed": 1})
+    rng = random.Random(1)
+
+    def episode() -> tuple[int, int]:
+        state, _ = env.reset()
+        steps = 0
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps, steps
+
+    rate, _ = timed(seconds, episode)
+    return Result(f"rlcard {env_name}", KIND_PEER, rate, rate)
+
+
+def subjects(seconds: float) -> list[tuple[str, Callable[[], Result]]]:
+    out: list[tuple[str, Callable[[], Result]]] = [
+        ("raw vs", lambda: raw_engine("vs", seconds, False)),
+        ("raw vs + view", lambda: raw_engine("vs", seconds, True)),
+        ("raw p5", lambda: raw_engine("p5", seconds, False)),
+        ("raw p5 + view", lambda: raw_engine("p5", seconds, True)),
+        ("gym vs", lambda: gym_env("vs", seconds)),
+        ("gym p5", lambda: gym_env("p5", seconds)),
+        ("pz vs", lambda: pettingzoo_velvet("vs", seconds)),
+        ("pz p5", lambda: pettingzoo_velvet("p5", seconds)),
+        ("openspiel vs", lambda: openspiel_velvet(seconds)),
+    ]
+    for env_name in ("leduc_holdem_v4", "texas_holdem_v4"):
+        out.append((f"pettingzoo {env_name}", partial(pettingzoo_peer, env_name, seconds)))
+    for env_name in ("leduc-holdem", "limit-holdem", "uno", "doudizhu"):
+        out.append((f"rlcard {env_name}", partial(rlcard_peer, env_name, seconds)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per subject")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    results: list[Result] = []
+    skipped: list[str] = []
+    for label, run in subjects(args.seconds):
+        try:
+            results.append(run())
+        except ImportError as error:
+            skipped.append(f"{label} ({error.name or error} not installed)")
+    print(f"{'subject':<44} {'steps/s':>10} {'decisions/s':>12}")
+    for r in results:
+        print(f"{r.name:<44} {r.steps_per_s:>10,.0f} {r.decisions_per_s:>12,.0f}")
+    for note in skipped:
+        print(f"skipped: {note}")
+    raw = {r.name.split()[1]: r for r in results if r.kind == KIND_RAW and "view" not in r.name}
+    print("\nAdapter cost (raw engine decisions/s over adapter decisions/s; aim <= 2x):")
+    for r in results:
+        if r.kind == KIND_ADAPTER:
+            game = "vs" if " vs" in r.name or "_vs" in r.name else "p5"
+            print(f"  {r.name:<42} {raw[game].decisions_per_s / r.decisions_per_s:5.2f}x")
+    peers = [r for r in results if r.kind == KIND_PEER]
+    if peers:
+        print("\nVelvet adapter steps/s over each peer env's steps/s (aim > 1x):")
+        for r in results:
+            if r.kind == KIND_ADAPTER:
+                ratios = "  ".join(f"{p.name}: {r.steps_per_s / p.steps_per_s:.2f}x" for p in peers)
+                print(f"  {r.name:<42} {ratios}")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump({"results": [vars(r) for r in results], "skipped": skipped}, handle, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The one place where the adapters touch Velvet's engine.
+
+Every adapter (Gymnasium, PettingZoo, OpenSpiel) reaches games, states, bots and
+the seeded RNG through these names only, so a move of any of them in the engine
+is fixed here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from velvet.bots import Bot, make_bot
+from velvet.engine.core import Game, State, canonical_json
+from velvet.engine.errors import ConfigError
+from velvet.engine.rng import Rng
+from velvet.games import get_game
+
+__all__ = [
+    "Bot",
+    "ConfigError",
+    "Game",
+    "Rng",
+    "State",
+    "action_from_id",
+    "canonical_json",
+    "default_config",
+    "determinize",
+    "legal_ids",
+    "load_game",
+    "make_opponent",
+    "num_action_ids",
+    "p5_card_ids",
+    "set_seat_rng",
+    "vs_card_ids",
+]
+
+SEED_RANGE = 1 << 62
+"""Velvet seeds drawn by the adapters lie in ``[0, SEED_RANGE)``."""
+
+
+def load_game(name: str) -> Game[Any]:
+    """The built-in game ``name`` ("vs" or "p5"); ConfigError names a wrong one."""
+    return get_game(name)
+
+
+def default_config(game: Game[Any], players: int = 2) -> dict[str, Any]:
+    """The game's default config: VS with its two built-in decks, P5 with ``players`` thieves."""
+    method = getattr(game, "default_config", None)
+    if method is None:
+        raise ConfigError(f"game '{game.name}' has no default config; pass config=...")
+    if game.name == "vs":
+        config: dict[str, Any] = method()
+    else:
+        config = method(players)
+    return config
+
+
+def num_action_ids(game: Game[Any]) -> int:
+    return len(game.action_ids())
+
+
+def action_from_id(game: Game[Any], index: int) -> Any:
+    return game.action_from_id(index)
+
+
+def determinize(game: Game[Any], view: Mapping[str, Any], player: int, rng: Rng) -> State[Any]:
+    """A full state consistent with ``view`` (hidden cards and deck orders sampled)."""
+    method = getattr(game, "determinize", None)
+    if method is None:
+        raise ConfigError(f"game '{game.name}' cannot sample states from a view")
+    state: State[Any] = method(dict(view), player, rng)
+    return state
+
+
+def make_opponent(spec: str, game: Game[Any]) -> Bot:
+    """A fresh bot from a spec such as ``random``, ``greedy``, ``normal`` or ``mcts:200``."""
+    return make_bot(spec, game.name)
+
+
+def set_seat_rng(state: State[Any], rng: Rng) -> None:
+    """Make ``state`` draw its dice and shuffles from ``rng`` (the OpenSpiel chance nodes).
+
+    Past the contract: both games keep their RNG in the ``rng`` field of the state.
+    """
+    state.rng = rng  # type: ignore[attr-defined]
+
+
+def legal_ids(game: Game[Any], state: State[Any]) -> list[int]:
+    """The stable ids of the legal actions, in the engine's legal order."""
+    to_id = game.action_to_id
+    return [to_id(a) for a in state.legal_actions()]
+
+
+def vs_card_ids(game: Game[Any]) -> tuple[str, ...]:
+    """Every VS card id of the game's card set, in the game's own order."""
+    ids: tuple[str, ...] = game.ids  # type: ignore[attr-defined]
+    return ids
+
+
+def p5_card_ids(game: Game[Any]) -> dict[str, tuple[str, ...]]:
+    """The ids of each P5 card kind of the game's card set."""
+    cards = game.cards  # type: ignore[attr-defined]
+    kinds = ("thieves", "personas", "confidants", "shadows", "palaces", "locations")
+    return {kind: tuple(str(c.id) for c in getattr(cards, kind)) for kind in kinds}

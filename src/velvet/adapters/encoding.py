@@ -1,0 +1,321 @@
+"""Fixed-size observation vectors made from a seat's ``view`` (and nothing else).
+
+Each encoder reads only the JSON-able view the engine gives a seat, so an
+observation can never hold what that seat may not see (principle 4). Seats are
+relative: block "me" is always the observing seat. docs/rl.md lists every block.
+Values are scaled to roughly ``[0, 1]``; the layout depends only on the card set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from velvet.adapters._engine import Game, p5_card_ids, vs_card_ids
+
+Vector = npt.NDArray[np.float32]
+
+VS_STEPS = (
+    "planning",
+    "declare",
+    "react-declaration",
+    "resolve",
+    "order",
+    "react-resolution",
+    "end-skill",
+    "over",
+)
+VS_FRAMES = ("pay", "promote", "target", "discard", "search", "recover")
+VS_SLOTS = ("m", "s1", "s2")
+VS_SCALARS = 48
+"""Width of the VS scalar block (the unused tail is zero, kept for later fields)."""
+
+P5_PHASES = ("order", "main", "discover", "fight", "ending", "over", "after")
+P5_DECISIONS = (
+    *P5_PHASES,
+    "enter_order",
+    "stat",
+    "allocate_any",
+    "restore_mix",
+    "party",
+)
+P5_RESOURCES = ("stamina", "sp", "bullet", "cash")
+P5_STATS = ("knowledge", "guts", "proficiency", "compassion", "charm")
+P5_REVEALED = 4
+"""Revealed palace shadows encoded one by one (more are summed into the last slot)."""
+
+
+class Encoder(Protocol):
+    """Turns one seat's view into a vector of ``size`` float32."""
+
+    size: int
+
+    def encode(self, view: Mapping[str, Any], seat: int) -> Vector: ...
+
+
+class VsEncoder:
+    """Persona VS: scalars, then card-count blocks over the card set (see docs/rl.md)."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.ids = vs_card_ids(game)
+        self.index = {c: i for i, c in enumerate(self.ids)}
+        n = self.n = len(self.ids)
+        self.blocks = (
+            ("scalars", VS_SCALARS),
+            ("my_hand", n),
+            ("my_unseen", n),
+            ("opponent_unseen", n),
+            ("my_discard", n),
+            ("opponent_discard", n),
+            ("my_field_tops", 3 * n),
+            ("opponent_field_tops", 3 * n),
+            ("skill_card", n),
+            ("paying_card", n),
+        )
+        offsets: dict[str, int] = {}
+        at = 0
+        for name, width in self.blocks:
+            offsets[name] = at
+            at += width
+        self.offsets = offsets
+        self.size = at
+        self._decklists: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
+
+    def _decklist_counts(self, decklist: Sequence[str]) -> npt.NDArray[np.int64]:
+        key = tuple(decklist)
+        counts = self._decklists.get(key)
+        if counts is None:
+            ix = self.index
+            counts = np.bincount([ix[c] for c in key], minlength=self.n)
+            self._decklists[key] = counts
+        return counts
+
+    def encode(self, view: Mapping[str, Any], seat: int) -> Vector:
+        ix = self.index
+        n = self.n
+        off = self.offsets
+        me, opp = seat, 1 - seat
+        hp = view["hp"]
+        hands = view["hand_sizes"]
+        decks = view["deck_sizes"]
+        frames = view["frames"]
+        values = [
+            max(hp[me], 0) / 30.0,
+            max(hp[opp], 0) / 30.0,
+            hands[me] / 10.0,
+            hands[opp] / 10.0,
+            decks[me] / 40.0,
+            decks[opp] / 40.0,
+            1.0 if view["turn"] == me else 0.0,
+            view["turn_no"] / 200.0,
+            1.0 if view["current_player"] == me else 0.0,
+            1.0 if view["more_used"] else 0.0,
+            1.0 if view["more_pending"] else 0.0,
+            1.0 if view["negated"] else 0.0,
+            view["dmg"] / 30.0,
+            len(view["rmods"]) / 4.0,
+            len(view["tmods"]) / 4.0,
+            len(view["mods"]) / 4.0,
+            len(view["effq"]) / 4.0,
+            len(frames) / 4.0,
+        ]
+        at = len(values)
+        index = list(range(at))
+        index.append(at + VS_STEPS.index(view["step"]))
+        values.append(1.0)
+        at += len(VS_STEPS)
+        skill = view["skill"]
+        if skill is not None:
+            index += [
+                at,
+                at + 1 + VS_SLOTS.index(skill[0]),
+                at + 4 + min(int(skill[2]), 2),
+                off["skill_card"] + ix[skill[1]],
+            ]
+            values += [1.0, 1.0, 1.0, 1.0]
+        at += 7
+        # Cards each seat has in the open; the rest of its decklist (public) is "unseen".
+        seen: tuple[list[int], list[int]] = ([], [])
+        if frames:
+            top = frames[-1]
+            index += [at + VS_FRAMES.index(top[0]), at + 6]
+            values += [1.0, 1.0 if top[1] == me else 0.0]
+            if top[0] == "pay":
+                index += [at + 7, off["paying_card"] + ix[top[2]]]
+                values += [float(top[4]) / 5.0, 1.0]
+            for fr in frames:
+                if fr[0] == "pay":
+                    seen[fr[1]].append(ix[fr[2]])
+        for p, e, _ctx, card in view["effq"]:  # the view of velvet.vs.state.Work
+            if e < 0:
+                seen[p].append(ix[card])
+        mine = [ix[c] for c in view["hand"]]
+        seen[me].extend(mine)
+        base = off["my_hand"]
+        index += [base + i for i in mine]
+        values += [0.5] * len(mine)
+        for p, name in ((me, "my_discard"), (opp, "opponent_discard")):
+            pile = [ix[c] for c in view["discard"][p]]
+            seen[p].extend(pile)
+            base = off[name]
+            index += [base + i for i in pile]
+            values += [0.5] * len(pile)
+        for p, name in ((me, "my_field_tops"), (opp, "opponent_field_tops")):
+            base = off[name]
+            for slot, stack in enumerate(view["field"][p]):
+                if stack:
+                    cards = [ix[c] for c in stack]
+                    seen[p].extend(cards)
+                    index.append(base + slot * n + cards[-1])
+                    values.append(1.0)
+        out = np.bincount(index, weights=values, minlength=self.size).astype(np.float32)
+        decklists = view["decklists"]
+        for p, name in ((me, "my_unseen"), (opp, "opponent_unseen")):
+            if decklists[p] is None:  # a private decklist: nothing is known of the rest
+                continue
+            unseen = self._decklist_counts(decklists[p]) - np.bincount(seen[p], minlength=n)
+            base = off[name]
+            out[base : base + n] = np.maximum(unseen, 0) * 0.5
+        return out
+
+
+class P5Encoder:
+    """The P5 board game (co-operative, open): every seat's thief, the board and the palace."""
+
+    def __init__(self, game: Game[Any], players: int) -> None:
+        ids = p5_card_ids(game)
+        self.players = players
+        self.ix = {kind: {c: i for i, c in enumerate(xs)} for kind, xs in ids.items()}
+        self.counts = {kind: len(xs) for kind, xs in ids.items()}
+        c = self.counts
+        self.player_width = (
+            c["thieves"]
+            + c["personas"]
+            + len(P5_STATS)
+            + len(P5_RESOURCES)
+            + 3
+            + c["locations"]
+            + 1
+            + c["confidants"]
+            + 4 * c["shadows"]
+            + 4
+        )
+        self.board_width = (
+            6
+            + len(P5_PHASES)
+            + len(P5_DECISIONS)
+            + 1
+            + len(P5_RESOURCES)
+            + c["locations"]
+            + c["confidants"]
+            + c["locations"]
+            + c["palaces"]
+            + 1
+            + c["shadows"]
+            + P5_REVEALED * len(P5_RESOURCES)
+            + 1
+            + len(P5_RESOURCES)
+            + 3
+        )
+        self.size = players * self.player_width + self.board_width
+
+    def _player(self, out: Vector, at: int, p: Mapping[str, Any]) -> None:
+        ix, c = self.ix, self.counts
+        out[at + ix["thieves"][p["thief"]]] = 1.0
+        at += c["thieves"]
+        out[at + ix["personas"][p["persona"]]] = 1.0
+        at += c["personas"]
+        for k, stat in enumerate(P5_STATS):
+            out[at + k] = p["stats"][stat] / 10.0
+        at += len(P5_STATS)
+        for k, res in enumerate(P5_RESOURCES):
+            out[at + k] = p["fresh"][res] / 10.0
+        at += len(P5_RESOURCES)
+        for k, res in enumerate(P5_RESOURCES[:3]):
+            out[at + k] = p["spent"][res] / 10.0
+        at += 3
+        loc = ix["locations"].get(p["location"])
+        out[at + (loc if loc is not None else c["locations"])] = 1.0
+        at += c["locations"] + 1
+        for conf in p["confidants"]:
+            out[at + ix["confidants"][conf]] = 1.0
+        at += c["confidants"]
+        for zone in ("held", "drawn", "party", "taken"):
+            for sh in p[zone]:
+                out[at + ix["shadows"][sh]] += 1.0
+            at += c["shadows"]
+        out[at] = len(p["grants"]) / 4.0
+        out[at + 1] = len(p["used_day"]) / 4.0
+        out[at + 2] = len(p["used_palace"]) / 4.0
+        out[at + 3] = 1.0 if p["went"] else 0.0
+
+    def encode(self, view: Mapping[str, Any], seat: int) -> Vector:
+        out = np.zeros(self.size, dtype=np.float32)
+        players: Sequence[Mapping[str, Any]] = view["players"]
+        order = [seat, *(p for p in range(len(players)) if p != seat)]
+        for slot, p in enumerate(order[: self.players]):
+            self._player(out, slot * self.player_width, players[p])
+        ix, c = self.ix, self.counts
+        at = self.players * self.player_width
+        decision = view["decision"]
+        out[at : at + 6] = [
+            view["day"] / max(1, view["days"]),
+            1.0 if view["turn"] == seat else 0.0,
+            1.0 if decision.get("player") == seat else 0.0,
+            float(view["result"] > 0),
+            float(view["result"] < 0),
+            1.0 if view["party_set"] else 0.0,
+        ]
+        at += 6
+        out[at + P5_PHASES.index(view["phase"])] = 1.0
+        at += len(P5_PHASES)
+        kind = decision["kind"]
+        out[at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS))] = 1.0
+        at += len(P5_DECISIONS) + 1
+        for k, res in enumerate(P5_RESOURCES):
+            out[at + k] = view["supply"][res] / 20.0
+        at += len(P5_RESOURCES)
+        for place in view["locations"]:
+            out[at + ix["locations"][place["id"]]] = 1.0
+            if place["confidant"] is not None:
+                out[at + c["locations"] + ix["confidants"][place["confidant"]]] = 1.0
+        at += c["locations"] + c["confidants"]
+        if view["discovered"] is not None:
+            out[at + ix["locations"][view["discovered"]]] = 1.0
+        at += c["locations"]
+        palace = view["palace"]
+        out[at + ix["palaces"][palace["id"]]] = 1.0
+        at += c["palaces"]
+        out[at] = palace["alert"] / 100.0
+        at += 1
+        for k, shadow in enumerate(palace["shadows"]):
+            out[at + ix["shadows"][shadow["id"]]] = 1.0
+            slot = at + c["shadows"] + min(k, P5_REVEALED - 1) * len(P5_RESOURCES)
+            for r, res in enumerate(P5_RESOURCES):
+                out[slot + r] += shadow["remaining"][res] / 10.0
+        at += c["shadows"] + P5_REVEALED * len(P5_RESOURCES)
+        boss = palace["boss"]
+        if boss is not None:
+            out[at] = 1.0
+            for r, res in enumerate(P5_RESOURCES):
+                out[at + 1 + r] = boss[res] / 10.0
+        at += 1 + len(P5_RESOURCES)
+        decks = view["decks"]
+        out[at : at + 3] = [
+            decks["locations"] / 20.0,
+            decks["confidants"] / 20.0,
+            decks["shadows"] / 40.0,
+        ]
+        return out
+
+
+def encoder_for(game: Game[Any], players: int = 2) -> VsEncoder | P5Encoder:
+    """The encoder of ``game`` ("vs", or "p5" with ``players`` seats)."""
+    if game.name == "vs":
+        return VsEncoder(game)
+    if game.name == "p5":
+        return P5Encoder(game, players)
+    raise ValueError(f"no observation encoder for game '{game.name}'")

@@ -1,0 +1,332 @@
+"""Velvet's games as OpenSpiel Python games: ``python_velvet_vs`` and ``python_velvet_p5``.
+
+Importing this module registers both with ``pyspiel``; then
+``pyspiel.load_game("python_velvet_vs")`` (or ``"python_velvet_p5(players=2)"``)
+works in any OpenSpiel code. Player actions are the game's stable action ids.
+
+Chance. The deal is one chance node with :data:`DEALS` equally likely outcomes: outcome
+``k`` is the game set up from seed ``k`` (Velvet's set-up shuffles cannot be driven
+draw by draw from outside, so the deal is a uniform sample of 65,536 deals, not every
+possible deal). Every later random draw (a die, each swap of a shuffle, a random
+discard) is its own chance node with ``n`` equally likely outcomes, exactly the
+engine's ``randbelow(n)``: the adapter tries the chosen action on a copy whose RNG
+stops at the first draw not yet decided, and asks chance for it.
+
+Observations and information states are the encoded view of a seat (docs/rl.md),
+and their strings the view as canonical JSON: a seat's view keeps what it has seen
+that still matters (discard piles, open fields), but it is not perfect recall.
+``resample_from_infostate`` samples the hidden cards with the game's ``determinize``.
+A game longer than :data:`MAX_GAME_LENGTH` moves ends there as a draw (utility 0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from velvet.adapters._engine import (
+    ConfigError,
+    Game,
+    Rng,
+    State,
+    action_from_id,
+    canonical_json,
+    default_config,
+    determinize,
+    legal_ids,
+    load_game,
+    set_seat_rng,
+)
+from velvet.adapters.encoding import encoder_for
+
+DEALS = 1 << 16
+"""Outcomes of the first chance node: the seeds of the deals it can make."""
+MAX_GAME_LENGTH = 20_000
+"""Moves (chance and player) after which a game is cut off as a draw."""
+SEED_SCALE = 1 << 62
+
+
+_CONFIGS: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def _config(game_name: str, players: int) -> dict[str, Any]:
+    """The default config of a game and player count (built once: VS reads deck files)."""
+    key = (game_name, players)
+    if key not in _CONFIGS:
+        _CONFIGS[key] = default_config(load_game(game_name), players)
+    return _CONFIGS[key]
+
+
+class _NeedDraw(Exception):
+    """Raised by :class:`_ProbeRng` at the first draw that chance has not decided yet."""
+
+    def __init__(self, bound: int) -> None:
+        super().__init__(bound)
+        self.bound = bound
+
+
+class _ProbeRng(Rng):
+    """An RNG that returns the decided outcomes, then stops at the next draw."""
+
+    __slots__ = ()
+
+    def randbelow(self, n: int) -> int:
+        if not self._script:
+            raise _NeedDraw(n)
+        return super().randbelow(n)
+
+
+class _Match:
+    """The Velvet side of one OpenSpiel state; copied by ``clone`` and pickled by value."""
+
+    __slots__ = ("bound", "game_name", "moves", "outcomes", "pending", "players", "state")
+
+    def __init__(self, game_name: str, players: int) -> None:
+        self.game_name = game_name
+        self.players = players
+        self.state: State[Any] | None = None
+        self.pending: Any = None
+        """The player action waiting for its chance draws, or None."""
+        self.outcomes: list[int] = []
+        self.bound = DEALS
+        """Outcomes of the pending chance node."""
+        self.moves = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
+        other = _Match(self.game_name, self.players)
+        other.state = self.state.clone() if self.state is not None else None
+        other.pending = self.pending
+        other.outcomes = self.outcomes.copy()
+        other.bound = self.bound
+        other.moves = self.moves
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        data = None if self.state is None else self.state.to_json()
+        pending = None if self.pending is None else str(self.pending)
+        return (
+            _rebuild,
+            (self.game_name, self.players, data, pending, self.outcomes, self.bound, self.moves),
+        )
+
+
+def _rebuild(
+    game_name: str,
+    players: int,
+    data: Any,
+    pending: str | None,
+    outcomes: list[int],
+    bound: int,
+    moves: int,
+) -> _Match:
+    game = load_game(game_name)
+    match = _Match(game_name, players)
+    match.state = None if data is None else game.state_from_json(data)
+    match.pending = None if pending is None else game.parse_action(pending)
+    match.outcomes = list(outcomes)
+    match.bound = bound
+    match.moves = moves
+    return match
+
+
+def _game_type(name: str, long_name: str, players: tuple[int, int], coop: bool) -> Any:
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.IDENTICAL if coop else pyspiel.GameType.Utility.ZERO_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1],
+        min_num_players=players[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": players[0]} if coop else {},
+    )
+
+
+VS_TYPE = _game_type("python_velvet_vs", "Velvet: Persona VS", (2, 2), coop=False)
+P5_TYPE = _game_type("python_velvet_p5", "Velvet: Persona 5 board game", (1, 2), coop=True)
+
+
+class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One Velvet game with its built-in cards and default config."""
+
+    def __init__(self, game_name: str, game_type: Any, params: dict[str, Any] | None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2 if game_name == "vs" else 1))
+        self.velvet: Game[Any] = load_game(game_name)
+        if players not in self.velvet.num_players:
+            raise ConfigError(f"{game_name}: players must be one of {self.velvet.num_players}")
+        self.game_name = game_name
+        self.players = players
+        self.n_actions = len(self.velvet.action_ids())
+        self.encoder = encoder_for(self.velvet, players)
+        coop = game_name == "p5"
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.n_actions,
+            max_chance_outcomes=DEALS,
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None if coop else 0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(game_type, info, params)
+
+    def new_initial_state(self) -> VelvetSpielState:
+        return VelvetSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> VelvetObserver:
+        if params:
+            raise ValueError(f"observer parameters are not supported; got {params}")
+        return VelvetObserver(self)
+
+
+class VsSpielGame(VelvetSpielGame):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__("vs", VS_TYPE, params)
+
+
+class P5SpielGame(VelvetSpielGame):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__("p5", P5_TYPE, params)
+
+
+class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
+    """A match: a deal chance node first, then player decisions and chance draws."""
+
+    def __init__(self, game: VelvetSpielGame) -> None:
+        super().__init__(game)
+        # Only ``_m`` lives in __dict__: OpenSpiel deep-copies and pickles __dict__.
+        self._m = _Match(game.game_name, game.players)
+
+    @property
+    def _velvet(self) -> Game[Any]:
+        return load_game(self._m.game_name)
+
+    # --- the engine state, for search beside OpenSpiel's API --------------------------
+
+    @property
+    def velvet_state(self) -> State[Any] | None:
+        """The engine state (None before the deal); while a chance draw is pending,
+        the state from before the pending action."""
+        return self._m.state
+
+    # --- OpenSpiel API -----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        m = self._m
+        if m.state is None or m.pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if m.state.is_terminal() or m.moves >= MAX_GAME_LENGTH:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return m.state.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._m.state
+        if state is None or state.is_terminal() or state.current_player != player:
+            return []
+        return sorted(legal_ids(self._velvet, state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        bound = self._m.bound
+        p = 1.0 / bound
+        return [(k, p) for k in range(bound)]
+
+    def _apply_action(self, action: int) -> None:
+        m = self._m
+        m.moves += 1
+        if m.state is None:
+            m.state = self._velvet.new_state(_config(m.game_name, m.players), int(action))
+            return
+        if m.pending is None:
+            m.pending = action_from_id(self._velvet, int(action))
+            m.outcomes = []
+        else:
+            m.outcomes.append(int(action))
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Play the pending action if every draw it makes is decided; else ask chance."""
+        m = self._m
+        if m.state is None:
+            raise pyspiel.SpielError("no action can be pending before the deal")
+        trial = m.state.clone()
+        set_seat_rng(trial, _ProbeRng(0, m.outcomes))
+        try:
+            trial.apply_unchecked(m.pending)
+        except _NeedDraw as need:
+            m.bound = need.bound
+            return
+        set_seat_rng(trial, Rng(0))
+        m.state = trial
+        m.pending = None
+        m.outcomes = []
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}" if self._m.state is None else f"draw {action}"
+        return str(action_from_id(self._velvet, int(action)))
+
+    def is_terminal(self) -> bool:
+        m = self._m
+        if m.state is None or m.pending is not None:
+            return False
+        return m.state.is_terminal() or m.moves >= MAX_GAME_LENGTH
+
+    def returns(self) -> list[float]:
+        state = self._m.state
+        if state is None or not state.is_terminal():
+            return [0.0] * self._m.players
+        return [2.0 * r - 1.0 for r in state.returns()]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state that ``player_id`` cannot tell from this one (hidden cards sampled)."""
+        m = self._m
+        clone = self.clone()
+        if m.state is None or m.pending is not None:
+            return clone
+        seed = int(float(probability_sampler()) * SEED_SCALE)
+        view = m.state.view(player_id)
+        clone._m.state = determinize(self._velvet, view, player_id, Rng(seed))
+        return clone
+
+    def __str__(self) -> str:
+        state = self._m.state
+        if state is None:
+            return "before the deal"
+        return state.outcome_text() if state.is_terminal() else canonical_json(state.to_json())
+
+
+class VelvetObserver:
+    """Observation and information-state tensors and strings from a seat's view."""
+
+    def __init__(self, game: VelvetSpielGame) -> None:
+        self.encoder = game.encoder
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: VelvetSpielState, player: int) -> None:
+        velvet = state.velvet_state
+        if velvet is None:
+            self.tensor.fill(0.0)
+            return
+        self.tensor[:] = self.encoder.encode(velvet.view(player), player)
+
+    def string_from(self, state: VelvetSpielState, player: int) -> str:
+        velvet = state.velvet_state
+        if velvet is None:
+            return f"player {player}: before the deal"
+        return canonical_json(velvet.view(player))
+
+
+pyspiel.register_game(VS_TYPE, VsSpielGame)
+pyspiel.register_game(P5_TYPE, P5SpielGame)

@@ -1,0 +1,49 @@
+"""benchmarks/rl_speed.py runs end to end on a tiny budget and reports every Velvet subject.
+
+The figures themselves are measured by hand (docs/benchmarks.md); this only keeps the
+script working as the adapters change.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "rl_speed.py"
+VELVET_SUBJECTS = [
+    "velvet vs raw engine",
+    "velvet vs raw engine + view",
+    "velvet p5 raw engine",
+    "velvet gymnasium vs-v0",
+    "velvet gymnasium p5-v0",
+    "velvet pettingzoo vs (AEC)",
+    "velvet pettingzoo p5 (AEC)",
+    "velvet openspiel python_velvet_vs",
+]
+
+
+def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = importlib.util.spec_from_file_location("bench_rl_speed", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    out_file = tmp_path / "rl.json"
+    assert module.main(["--seconds", "0.05", "--json", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    for name in VELVET_SUBJECTS:
+        row = next(line for line in out.splitlines() if line.startswith(name + " "))
+        assert float(row[len(name) :].split()[0].replace(",", "")) > 0
+    assert re.search(r"velvet gymnasium vs-v0\s+\d+\.\d\dx", out)
+    data = json.loads(out_file.read_text())
+    names = {r["name"] for r in data["results"]}
+    assert set(VELVET_SUBJECTS) <= names
+    peers = [r for r in data["results"] if r["kind"] == "peer"]
+    assert len(peers) + len(data["skipped"]) == 6  # every peer measured or said skipped
