@@ -108,9 +108,11 @@ def test_reconnecting_restores_the_seat_and_a_restart_loses_nothing(tmp_path: Pa
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             before = hello(ws, tokens[0])
     assert before["version"] >= 1
-    with TestClient(create_app(settings)) as client:  # a new process on the same database
-        with client.websocket_connect(f"/ws/{room['room']}") as ws:
-            after = hello(ws, tokens[0])
+    with (
+        TestClient(create_app(settings)) as client,  # a new process on the same database
+        client.websocket_connect(f"/ws/{room['room']}") as ws,
+    ):
+        after = hello(ws, tokens[0])
     assert after["version"] == before["version"]
     assert after["view"] == before["view"] and after["legal"] == before["legal"]
 
