@@ -160,6 +160,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
 
+    app.add_middleware(BodyLimit)
+
     def hub() -> Hub:
         return state["hub"]
 
@@ -246,7 +248,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def join_page(room_id: str, request: Request) -> str:
         """What a person who opens an invite link in a browser reads."""
         return (
-            f"Velvet room {room_id[:64]}.\n"
+            f"Velvet room {room_id[:64]!r}.\n"
             f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n"
         )
 
@@ -286,7 +288,7 @@ def _info_of(row: Any) -> RoomInfo:
 
 def _no_room(room_id: str) -> JSONResponse:
     return JSONResponse(
-        {"error": "no_room", "message": f"no room '{room_id[:64]}'"}, status_code=404
+        {"error": "no_room", "message": f"no room {room_id[:64]!r}"}, status_code=404
     )
 
 
@@ -350,7 +352,7 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
         return
     if room is None:
         await ws.send_text(
-            ErrorMsg(code="no_room", message=f"no room '{room_id}'").model_dump_json()
+            ErrorMsg(code="no_room", message=f"no room {room_id!r}").model_dump_json()
         )
         await ws.close(code=1008, reason="no such room")
         return
