@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip(
@@ -128,3 +132,44 @@ class LiveServer:
     def __exit__(self, *_: object) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+
+
+class ServerProcess:
+    """``velvet serve`` in a process of its own, to kill and restart."""
+
+    def __init__(self, db: str, port: int, log: Path, *extra: str) -> None:
+        self.db, self.port, self.log, self.extra = db, port, log, extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "velvet.cli", "serve", "--port", str(self.port)]
+        command += ["--db", self.db, "--bot-workers", "0", *self.extra]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()[-2000:]
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()

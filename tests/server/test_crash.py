@@ -11,60 +11,17 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.server.conftest import free_port, sqlite_url
+from tests.server.conftest import ServerProcess, free_port, sqlite_url
 
 from velvet.server.client import Client
 from velvet.server.storage import Storage
 
 KILLS = int(os.environ.get("VELVET_KILLS", "5"))
 ROOMS = 6
-
-
-class ServerProcess:
-    def __init__(self, db: str, port: int, log: Path) -> None:
-        self.db, self.port, self.log = db, port, log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        command = [sys.executable, "-m", "velvet.cli", "serve", "--port", str(self.port)]
-        command += ["--db", self.db, "--bot-workers", "0"]
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log.read_text()[-2000:]
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=0.5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 async def _seat(
