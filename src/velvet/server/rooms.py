@@ -314,8 +314,8 @@ class Hub:
             finished = _result(after) if after.is_terminal() else None
             number = room.version + 1
             try:
-                await asyncio.to_thread(
-                    self.storage.add_move, room.row.id, number, seat, str(action), finished
+                await asyncio.wrap_future(
+                    self.storage.submit_move(room.row.id, number, seat, str(action), finished)
                 )
             except Conflict:
                 await self._catch_up(room)
@@ -438,13 +438,12 @@ class Hub:
 
     async def _catch_up(self, room: Room) -> None:
         try:
-            loaded = await asyncio.to_thread(self.storage.load_room, room.row.id)
+            loaded = await asyncio.to_thread(self.storage.changes, room.row.id, room.version)
         except StorageError:
             return
         if loaded is None:
             return
-        row, actions = loaded
-        new = actions[room.version :]
+        row, new = loaded
         events: list[Event] = []
         for text in new:
             action = choose_by_text(room.state, text)

@@ -12,9 +12,11 @@ import hashlib
 import hmac
 import json
 import os
+import queue
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,12 +138,17 @@ def default_db_url() -> str:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN: savepoints work
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def make_engine(url: str) -> Engine:
@@ -151,6 +158,7 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
 
@@ -167,16 +175,83 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+@dataclass
+class _MoveWrite:
+    room: str
+    number: int
+    seat: int
+    action: str
+    finished: dict[str, Any] | None
+    done: Future[None] = field(default_factory=Future)
+
+
 class Storage:
-    """Synchronous data access; the app calls it from worker threads."""
+    """Synchronous data access; the app calls it from worker threads.
+
+    Moves go through one writer thread that commits every move waiting at that
+    moment in one transaction (group commit), each in a savepoint of its own, so
+    one conflicting move fails alone and the disk is synced once per batch.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         self._write_lock = threading.Lock() if url.startswith("sqlite") else None
+        self._queue: queue.SimpleQueue[_MoveWrite | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join(10)
+            self._writer = None
         self.engine.dispose()
+
+    def submit_move(
+        self, room: str, number: int, seat: int, action: str, finished: dict[str, Any] | None
+    ) -> Future[None]:
+        """Queue move ``number`` for the writer; the future fails with Conflict or StorageError."""
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_loop, daemon=True)
+            self._writer.start()
+        write = _MoveWrite(room, number, seat, action, finished)
+        self._queue.put(write)
+        return write.done
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < 500:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                batch.append(more)
+            self._write_batch(batch)
+
+    def _write_batch(self, batch: list[_MoveWrite]) -> None:
+        outcome: list[BaseException | None] = [None] * len(batch)
+        try:
+            with self._tx() as c:
+                for i, w in enumerate(batch):
+                    try:
+                        with c.begin_nested():
+                            self._insert_move(c, w.room, w.number, w.seat, w.action, w.finished)
+                    except (Conflict, IntegrityError) as error:
+                        outcome[i] = Conflict(str(error))
+        except (Conflict, StorageError) as failure:
+            outcome = [failure] * len(batch)
+        for w, problem in zip(batch, outcome, strict=True):
+            if problem is None:
+                w.done.set_result(None)
+            else:
+                w.done.set_exception(problem)
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -247,6 +322,19 @@ class Storage:
             room.seats = [SeatRow(s["seat"], s["who"], s["token_sha256"]) for s in seat_rows]
             return room, list(actions)
 
+    def changes(self, room_id: str, number: int) -> tuple[RoomRow, list[str]] | None:
+        """The room's row (without seats) and the action texts of moves after ``number``."""
+        with self._tx() as c:
+            r = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
+            if r is None:
+                return None
+            actions = c.execute(
+                select(moves.c.action)
+                .where(moves.c.room == room_id, moves.c.number > number)
+                .order_by(moves.c.number)
+            ).scalars()
+            return _room(r), list(actions)
+
     def moves_after(self, room_id: str, number: int) -> list[str]:
         with self._tx() as c:
             return list(
@@ -269,26 +357,37 @@ class Storage:
     ) -> None:
         """Commit move ``number``; raises Conflict if it is taken or the room is over."""
         with self._tx() as c:
-            done = c.execute(
-                update(rooms)
-                .where(
-                    rooms.c.id == room_id,
-                    rooms.c.version == number - 1,
-                    rooms.c.status != "over",
-                )
-                .values(
-                    version=number,
-                    status="over" if finished is not None else "playing",
-                    result=finished,
-                )
+            self._insert_move(c, room_id, number, seat, action, finished)
+
+    @staticmethod
+    def _insert_move(
+        c: Connection,
+        room_id: str,
+        number: int,
+        seat: int,
+        action: str,
+        finished: dict[str, Any] | None,
+    ) -> None:
+        done = c.execute(
+            update(rooms)
+            .where(
+                rooms.c.id == room_id,
+                rooms.c.version == number - 1,
+                rooms.c.status != "over",
             )
-            if done.rowcount != 1:
-                raise Conflict(f"room {room_id} is not at version {number - 1}")
-            c.execute(
-                insert(moves).values(
-                    room=room_id, number=number, seat=seat, action=action, at=time.time()
-                )
+            .values(
+                version=number,
+                status="over" if finished is not None else "playing",
+                result=finished,
             )
+        )
+        if done.rowcount != 1:
+            raise Conflict(f"room {room_id} is not at version {number - 1}")
+        c.execute(
+            insert(moves).values(
+                room=room_id, number=number, seat=seat, action=action, at=time.time()
+            )
+        )
 
     def finish(self, room_id: str, version: int, result: dict[str, Any]) -> None:
         """End a room that is not over (a resignation): Conflict if it moved on."""
