@@ -212,9 +212,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     if "pg1" in results and "pg2" in results:
-        print(
-            f"two processes / one (PostgreSQL): {results['pg2']['moves_per_s'] / results['pg1']['moves_per_s']:.2f}x"
-        )
+        ratio = results["pg2"]["moves_per_s"] / results["pg1"]["moves_per_s"]
+        print(f"two processes / one (PostgreSQL): {ratio:.2f}x")
     return 0
 
 

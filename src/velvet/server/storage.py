@@ -189,8 +189,9 @@ class Storage:
     """Synchronous data access; the app calls it from worker threads.
 
     Moves go through one writer thread that commits every move waiting at that
-    moment in one transaction (group commit), each in a savepoint of its own, so
-    one conflicting move fails alone and the disk is synced once per batch.
+    moment in one transaction (group commit: the disk is synced once per batch).
+    If any move of a batch conflicts, the batch is rolled back and each move is
+    tried again alone, so a conflicting move fails alone.
     """
 
     def __init__(self, url: str) -> None:
@@ -236,22 +237,25 @@ class Storage:
             self._write_batch(batch)
 
     def _write_batch(self, batch: list[_MoveWrite]) -> None:
-        outcome: list[BaseException | None] = [None] * len(batch)
+        """All moves in one transaction; if any conflicts, each again in its own."""
         try:
             with self._tx() as c:
-                for i, w in enumerate(batch):
-                    try:
-                        with c.begin_nested():
-                            self._insert_move(c, w.room, w.number, w.seat, w.action, w.finished)
-                    except (Conflict, IntegrityError) as error:
-                        outcome[i] = Conflict(str(error))
-        except (Conflict, StorageError) as failure:
-            outcome = [failure] * len(batch)
-        for w, problem in zip(batch, outcome, strict=True):
-            if problem is None:
-                w.done.set_result(None)
-            else:
-                w.done.set_exception(problem)
+                for w in batch:
+                    self._advance(c, w.room, w.number, w.finished)
+                c.execute(insert(moves), [_move_values(w) for w in batch])
+        except Conflict:
+            if len(batch) > 1:
+                for w in batch:
+                    self._write_batch([w])
+                return
+            batch[0].done.set_exception(Conflict(f"move {batch[0].number} of {batch[0].room}"))
+            return
+        except StorageError as failure:
+            for w in batch:
+                w.done.set_exception(failure)
+            return
+        for w in batch:
+            w.done.set_result(None)
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -359,8 +363,9 @@ class Storage:
         with self._tx() as c:
             self._insert_move(c, room_id, number, seat, action, finished)
 
-    @staticmethod
+    @classmethod
     def _insert_move(
+        cls,
         c: Connection,
         room_id: str,
         number: int,
@@ -368,6 +373,16 @@ class Storage:
         action: str,
         finished: dict[str, Any] | None,
     ) -> None:
+        cls._advance(c, room_id, number, finished)
+        c.execute(
+            insert(moves).values(
+                room=room_id, number=number, seat=seat, action=action, at=time.time()
+            )
+        )
+
+    @staticmethod
+    def _advance(c: Connection, room_id: str, number: int, finished: dict[str, Any] | None) -> None:
+        """Move the room from version ``number - 1`` to ``number`` (Conflict if it is not there)."""
         done = c.execute(
             update(rooms)
             .where(
@@ -383,11 +398,6 @@ class Storage:
         )
         if done.rowcount != 1:
             raise Conflict(f"room {room_id} is not at version {number - 1}")
-        c.execute(
-            insert(moves).values(
-                room=room_id, number=number, seat=seat, action=action, at=time.time()
-            )
-        )
 
     def finish(self, room_id: str, version: int, result: dict[str, Any]) -> None:
         """End a room that is not over (a resignation): Conflict if it moved on."""
@@ -425,6 +435,16 @@ class Storage:
     def room_ids(self) -> Sequence[str]:
         with self._tx() as c:
             return list(c.execute(select(rooms.c.id)).scalars().all())
+
+
+def _move_values(w: _MoveWrite) -> dict[str, Any]:
+    return {
+        "room": w.room,
+        "number": w.number,
+        "seat": w.seat,
+        "action": w.action,
+        "at": time.time(),
+    }
 
 
 def _room(r: Any) -> RoomRow:
