@@ -73,6 +73,15 @@ class Client:
         self._task = asyncio.create_task(self._run())
         await self._connected.wait()
 
+    async def settle(self, version: int, timeout: float = 3.0) -> None:
+        """Wait until a state newer than ``version`` has come (or ``timeout`` passes)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while asyncio.get_running_loop().time() < deadline and not self.fatal:
+            state = self.last_state
+            if state is not None and state["version"] > version:
+                return
+            await asyncio.sleep(0.02)
+
     async def _run(self) -> None:
         delay = self.retry
         while not self._closing:
@@ -138,9 +147,27 @@ def _dump(message: dict[str, Any]) -> str:
 # --- the terminal ---------------------------------------------------------------------------
 
 
-def _show(message: dict[str, Any], out: Callable[[str], None]) -> None:
+def _board(game_name: str, view: dict[str, Any]) -> str:
+    """The view drawn by the game's terminal renderer, or as JSON if it cannot be."""
+    try:
+        from rich.console import Console
+
+        from velvet.games import get_game
+        from velvet.ui.renderers import renderer_for
+
+        game = get_game(game_name)
+        console = Console(highlight=False, width=100)
+        with console.capture() as capture:
+            console.print(renderer_for(game).render(view, game))
+        return capture.get().rstrip()
+    except Exception:  # a custom card set or a renderer change: show the data itself
+        return json.dumps(view, ensure_ascii=False)
+
+
+def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) -> None:
     kind = message.get("type")
     if kind == "welcome":
+        game[:] = [str(message["game"])]
         seat = message.get("seat")
         who = "watching" if seat is None else f"playing as Player {seat + 1}"
         out(f"Joined room {message['room']} ({message['game']}), {who}.")
@@ -148,7 +175,7 @@ def _show(message: dict[str, Any], out: Callable[[str], None]) -> None:
     elif kind == "state":
         for event in message.get("events", []):
             out(f"  {event['text']}")
-        out(json.dumps(message["view"], ensure_ascii=False))
+        out(_board(game[0] if game else "", message["view"]))
         if message.get("legal"):
             out(f"Your move (version {message['version']}):")
             for n, action in enumerate(message["legal"], start=1):
@@ -169,13 +196,16 @@ def _show(message: dict[str, Any], out: Callable[[str], None]) -> None:
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     """Join from a terminal: type a number from the list, 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
-    client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out))
+    game: list[str] = []
+    client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
     await client.start()
     if client.fatal:
         out(f"error: {client.fatal}")
         await client.close()
         return 2
     loop = asyncio.get_running_loop()
+    await client.settle(-1)
+    sent = -1
     try:
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -194,6 +224,8 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
             if text.isdigit() and 1 <= int(text) <= len(legal):
                 text = legal[int(text) - 1]["text"]
             await client.move(state["version"], text)
+            sent = state["version"]
+        await client.settle(sent)  # let the last move's answer arrive before leaving
     finally:
         await client.close()
     return 0
