@@ -2,7 +2,7 @@
 
 Real server processes (``velvet serve``) on SQLite and on PostgreSQL; the players
 are reference clients that reconnect by themselves. CI kills each server
-``VELVET_KILLS`` times (default 5 per database); the full run of the issue is
+``VELVET_KILLS`` times (default 3 per database); the full run of the issue is
 ``VELVET_KILLS=50`` (100 kills over both databases).
 """
 
@@ -20,7 +20,7 @@ from tests.server.conftest import ServerProcess, free_port, sqlite_url
 from velvet.server.client import Client
 from velvet.server.storage import Storage
 
-KILLS = int(os.environ.get("VELVET_KILLS", "5"))
+KILLS = int(os.environ.get("VELVET_KILLS", "3"))
 ROOMS = 6
 
 

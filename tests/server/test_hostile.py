@@ -27,7 +27,7 @@ from tests.server.conftest import LiveServer, hello, sqlite_url
 from velvet.server.app import Settings, create_app
 
 WS_MESSAGES = int(os.environ.get("VELVET_FUZZ_MESSAGES", "10000"))
-HTTP_EXAMPLES = int(os.environ.get("VELVET_FUZZ_HTTP", "100"))
+HTTP_EXAMPLES = int(os.environ.get("VELVET_FUZZ_HTTP", "50"))
 
 
 def _junk(rng: random.Random, n: int) -> str:
