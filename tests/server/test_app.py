@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -231,3 +232,31 @@ def test_openapi_documents_the_room_api(client: TestClient) -> None:
     assert {"/api/rooms", "/api/rooms/{room_id}", "/api/rooms/{room_id}/record"} <= set(
         spec["paths"]
     )
+
+
+def test_a_locked_database_refuses_the_move_clearly_and_changes_nothing(tmp_path: Path) -> None:
+    settings = Settings(db=sqlite_url(tmp_path), bot_workers=0, busy_ms=200)
+    with TestClient(create_app(settings)) as client:
+        room = make_room(client, game="p5")
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            start = hello(ws, room["invites"][0]["token"])
+            move = start["legal"][0]["text"]
+            other = sqlite3.connect(tmp_path / "velvet.sqlite3", isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")  # another writer holds the database
+            send(ws, type="move", version=0, action=move)
+            error = next_of(ws, "error")
+            assert error["code"] == "storage" and "locked" in error["message"]
+            other.execute("ROLLBACK")
+            other.close()
+            assert client.get(f"/api/rooms/{room['room']}").json()["version"] == 0
+            send(ws, type="move", version=0, action=move)  # the same move, once free
+            assert next_of(ws, "state")["ack"]
+
+
+def test_the_turn_timer_moves_for_a_seat_that_waits_too_long(client: TestClient) -> None:
+    room = make_room(client, game="p5", turn_timer=5, takeover="random")
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        start = hello(ws, room["invites"][0]["token"])
+        assert start["legal"]
+        moved = next_of(ws, "state")  # nothing sent: the timer plays after 5 s
+        assert moved["version"] == 1 and not moved["ack"]

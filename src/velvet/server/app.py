@@ -60,6 +60,8 @@ class Settings:
     """Messages per second a socket may send (with a burst of twice that)."""
     http_rate: float = 20.0
     """Room creations per second per client address (with a burst of twice that)."""
+    busy_ms: int = 5000
+    """How long a SQLite write waits for a lock before the move is refused as "locked"."""
 
 
 class Bucket:
@@ -139,7 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.db)
+        storage = Storage(settings.db, settings.busy_ms)
         await asyncio.to_thread(migrate, storage.engine)
         bus: Bus = RedisBus(settings.redis) if settings.redis else Bus()
         hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url)

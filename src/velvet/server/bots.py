@@ -6,6 +6,7 @@ import asyncio
 import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from typing import Any
 
@@ -41,6 +42,10 @@ def check_spec(spec: str, game_name: str) -> None:
     _bot(spec, game_name)
 
 
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
 class BotPool:
     """A pool of worker processes; ``workers=0`` thinks in a thread (tests, tiny hosts)."""
 
@@ -48,9 +53,7 @@ class BotPool:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         if workers > 0:
-            self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = _new_pool(workers)
 
     async def choose(
         self,
@@ -65,7 +68,12 @@ class BotPool:
         args = (game_name, cards, spec, view, list(legal), seed)
         if self._pool is None:
             return await asyncio.to_thread(choose, *args)
-        return await loop.run_in_executor(self._pool, choose, *args)
+        try:
+            return await loop.run_in_executor(self._pool, choose, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = _new_pool(self.workers)
+            return await loop.run_in_executor(self._pool, choose, *args)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -78,6 +78,7 @@ class Room:
     taken_over: set[int] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None
+    timer_for: tuple[int, int] = (-1, -1)
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
 
     @property
@@ -505,7 +506,8 @@ class Hub:
     # --- bots and timers ------------------------------------------------------------------
 
     def _kick(self, room: Room) -> None:
-        """Start the bot if a bot is to move and none is thinking."""
+        """Start the bot if a bot is to move and none is thinking; time a person's turn."""
+        self._arm_timer(room)
         seat = room.to_move()
         if seat is None or room.bot_for(seat) is None:
             return
@@ -544,13 +546,19 @@ class Hub:
             await asyncio.sleep(0.05)  # a conflict or a storage failure: try again soon
 
     def _arm_timer(self, room: Room) -> None:
-        if room.timer is not None:
-            room.timer.cancel()
-            room.timer = None
+        """Time the decision now pending (a timer already running for it is kept)."""
         seconds = room.row.options.get("turn_timer")
         seat = room.to_move()
-        if seconds and seat is not None and room.bot_for(seat) is None:
-            room.timer = asyncio.create_task(self._timeout(room, seat, room.version, seconds))
+        wanted = seconds and seat is not None and room.bot_for(seat) is None
+        if room.timer is not None and not room.timer.done():
+            if wanted and room.timer_for == (room.version, seat):
+                return
+            room.timer.cancel()
+        room.timer = None
+        if wanted and seat is not None:
+            room.timer_for = (room.version, seat)
+            timeout = self._timeout(room, seat, room.version, float(seconds))
+            room.timer = asyncio.create_task(timeout)
 
     async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)

@@ -15,7 +15,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -137,27 +137,35 @@ def default_db_url() -> str:
     return f"sqlite:///{folder / 'server.sqlite3'}"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN: savepoints work
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, Any], None]:
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN IMMEDIATE
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return connect
 
 
 def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; PostgreSQL URLs use psycopg 3."""
+def make_engine(url: str, busy_ms: int = 5000) -> Engine:
+    """An engine for ``url``; PostgreSQL URLs use psycopg 3.
+
+    ``busy_ms``: how long SQLite waits for a lock before the write fails as "locked".
+    """
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
-        event.listen(engine, "connect", _sqlite_pragmas)
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": busy_ms / 1000}
+        )
+        event.listen(engine, "connect", _sqlite_pragmas(busy_ms))
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
@@ -194,9 +202,9 @@ class Storage:
     tried again alone, so a conflicting move fails alone.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_ms: int = 5000) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, busy_ms)
         self._write_lock = threading.Lock() if url.startswith("sqlite") else None
         self._queue: queue.SimpleQueue[_MoveWrite | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
