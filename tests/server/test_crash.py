@@ -29,7 +29,7 @@ async def _seat(
     room: str,
     seat: int,
     rng: random.Random,
-    sent: dict[tuple[str, int], str],
+    sent: dict[tuple[str, int], set[str]],
     acked: dict[tuple[str, int], str],
     stop: asyncio.Event,
 ) -> None:
@@ -42,10 +42,11 @@ async def _seat(
             continue
         version = msg["version"]
         if msg["ack"]:
-            acked[room, version] = sent[room, version - 1]
+            assert msg["acked"] in sent[room, version - 1]
+            acked[room, version] = msg["acked"]
         if msg["legal"] and msg["status"] == "playing":
             action = rng.choice(msg["legal"])["text"]
-            sent[room, version] = action
+            sent.setdefault((room, version), set()).add(action)
             await client.move(version, action)
 
 
@@ -58,7 +59,7 @@ async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
             if n == ROOMS - 1:
                 body = {"game": "vs", "seats": ["human", "random"]}
             rooms.append((await http.post("/api/rooms", json=body)).json())
-    sent: dict[tuple[str, int], str] = {}
+    sent: dict[tuple[str, int], set[str]] = {}
     acked: dict[tuple[str, int], str] = {}
     stop = asyncio.Event()
     clients: list[Client] = []

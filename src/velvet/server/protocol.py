@@ -109,6 +109,8 @@ class StateMsg(_Server):
     result: dict[str, Any] | None
     ack: bool = False
     """True on the message that answers your own accepted move."""
+    acked: str | None = None
+    """On that message: the text of the move it acknowledges."""
 
 
 class ErrorMsg(_Server):

@@ -335,7 +335,7 @@ class Hub:
                 room.row.status = "over"
                 room.row.result = finished
             room.row.version = number
-            self._announce(room, events, mover=conn)
+            self._announce(room, events, mover=conn, action=str(action))
         await self.bus.publish(room.row.id, number)
         self._kick(room)
 
@@ -458,13 +458,15 @@ class Hub:
 
     # --- announcing -----------------------------------------------------------------------
 
-    def _announce(self, room: Room, events: Sequence[Event], mover: Conn | None) -> None:
+    def _announce(
+        self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
+    ) -> None:
         cache: dict[int | None, StateMsg] = {}
         for c in list(room.conns):
             msg = cache.get(c.seat)
             if msg is None:
                 msg = cache[c.seat] = self._state_msg(room, c.seat, events, ack=False)
-            c.send(msg.model_copy(update={"ack": True}) if c is mover else msg)
+            c.send(msg.model_copy(update={"ack": True, "acked": action}) if c is mover else msg)
             if room.over:
                 c.send(self._record_msg(room))
         self._arm_timer(room)
@@ -557,7 +559,7 @@ class Hub:
         room.timer = None
         if wanted and seat is not None:
             room.timer_for = (room.version, seat)
-            timeout = self._timeout(room, seat, room.version, float(seconds))
+            timeout = self._timeout(room, seat, room.version, float(seconds or 0))
             room.timer = asyncio.create_task(timeout)
 
     async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
