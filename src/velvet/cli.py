@@ -360,11 +360,10 @@ def _register_optional() -> None:
 
 
 _register_optional()
-with __import__("contextlib").suppress(ImportError):  # online play needs the [server] extra
-    from velvet.server.cli import join_command, serve_command
+from velvet.server.cli import join_command, serve_command  # noqa: E402  (online play)
 
-    main.add_command(serve_command)
-    main.add_command(join_command)
+main.add_command(serve_command)
+main.add_command(join_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -260,3 +260,22 @@ def test_the_turn_timer_moves_for_a_seat_that_waits_too_long(client: TestClient)
         assert start["legal"]
         moved = next_of(ws, "state")  # nothing sent: the timer plays after 5 s
         assert moved["version"] == 1 and not moved["ack"]
+
+
+def test_an_uploaded_card_file_is_checked_like_cards_check(client: TestClient) -> None:
+    r = client.post("/api/rooms", json={"game": "vs", "cards": ["[[persona]]\nid = 7\n"]})
+    assert r.status_code == 400, r.text
+    message = r.json()["message"]
+    assert "cards-" in message and "\n" not in message
+
+
+def test_serve_and_join_options_are_checked() -> None:
+    from click.testing import CliRunner
+
+    from velvet.cli import main
+
+    runner = CliRunner()
+    bad_db = runner.invoke(main, ["serve", "--db", "mysql://x"])
+    assert bad_db.exit_code == 2 and "use sqlite:///FILE" in bad_db.output
+    bad_link = runner.invoke(main, ["join", "ftp://x"])
+    assert bad_link.exit_code == 2 and "not an invite link" in bad_link.output

@@ -200,6 +200,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_room(body: CreateRoom, request: Request) -> RoomCreated | JSONResponse:
         """Create a room; the answer holds one secret invite per human seat."""
         client = request.client.host if request.client else "?"
+        if len(http_buckets) > 10_000:  # many addresses: forget the old buckets
+            http_buckets.clear()
         bucket = http_buckets.setdefault(client, Bucket(settings.http_rate))
         if not bucket.allow():
             return JSONResponse(

@@ -9,6 +9,8 @@ import click
 
 from velvet.engine.errors import ConfigError
 
+NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -40,10 +42,13 @@ def serve_command(
     origins: tuple[str, ...],
 ) -> None:
     """Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md)."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from velvet.server.app import Settings, create_app
-    from velvet.server.protocol import MAX_MESSAGE_BYTES
+        from velvet.server.app import Settings, create_app
+        from velvet.server.protocol import MAX_MESSAGE_BYTES
+    except ImportError as error:
+        raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
 
     if db is not None and not db.startswith(("sqlite:", "postgresql:", "postgresql+psycopg:")):
         raise ConfigError(f"--db {db!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
@@ -69,8 +74,10 @@ def serve_command(
 @click.argument("url")
 def join_command(url: str) -> None:
     """Join a room from an invite link (http://HOST/join/ROOM#TOKEN); no token: watch."""
-    from velvet.server.client import parse_invite, play_terminal
-
+    try:
+        from velvet.server.client import parse_invite, play_terminal
+    except ImportError as error:
+        raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
     try:
         parse_invite(url)
     except ValueError as error:
