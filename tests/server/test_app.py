@@ -166,7 +166,7 @@ def test_room_options_are_checked_like_the_cli(client: TestClient) -> None:
         ({"game": "vs", "seats": ["human", "wizard"]}, "unknown bot 'wizard'"),
         ({"game": "vs", "player_cards": ["p9"]}, "p9"),
         ({"game": "vs", "decks": ["player_card = 'p5'\n[[cards]]\ncard = 'zzz'\n"]}, "zzz"),
-        ({"game": "vs", "decks": ["not toml ["]}, "not valid TOML"),
+        ({"game": "vs", "decks": ["not toml ["]}, "deck of seat 1: not valid TOML"),
         ({"game": "p5", "player_cards": ["p5"]}, "not p5"),
     ]
     for body, words in cases:
@@ -266,7 +266,7 @@ def test_an_uploaded_card_file_is_checked_like_cards_check(client: TestClient) -
     r = client.post("/api/rooms", json={"game": "vs", "cards": ["[[persona]]\nid = 7\n"]})
     assert r.status_code == 400, r.text
     message = r.json()["message"]
-    assert "cards-" in message and "\n" not in message
+    assert message.startswith("card file 1: card '7'") and "\n" not in message
 
 
 def test_serve_and_join_options_are_checked() -> None:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from velvet.engine.core import Event, Game, State, player_name
-from velvet.engine.errors import ConfigError
+from velvet.engine.errors import ConfigError, VelvetError
 from velvet.games import get_game
 from velvet.server.protocol import CreateRoom
 
@@ -36,7 +37,23 @@ def _materialise(text: str, stem: str) -> Path:
 
 @lru_cache(maxsize=32)
 def _game(name: str, cards: tuple[str, ...]) -> Game:
-    return get_game(name, [_materialise(t, "cards") for t in cards])
+    paths = [_materialise(t, "cards") for t in cards]
+    with _named({p: f"card file {n}" for n, p in enumerate(paths, start=1)}):
+        return get_game(name, paths)
+
+
+@contextmanager
+def _named(names: dict[Path, str]) -> Iterator[None]:
+    """Errors name an uploaded file as the player knows it, not by where the server keeps it."""
+    try:
+        yield
+    except VelvetError as error:
+        message = str(error)
+        for path, name in names.items():
+            message = message.replace(str(path), name)
+        if message == str(error):
+            raise
+        raise ConfigError(message) from None
 
 
 def room_game(name: str, cards: Sequence[str] = ()) -> Game:
@@ -80,7 +97,8 @@ def build_config(game: Game, request: CreateRoom) -> dict[str, Any]:
     config = vs_config(game, request.player_cards, [], request.first)
     for seat, path in enumerate(decks):
         if path is not None:
-            config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
+            with _named({path: f"deck of seat {seat + 1}"}):
+                config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
     return config
 
 
