@@ -38,7 +38,15 @@ from velvet.server.protocol import (
     StateMsg,
     Welcome,
 )
-from velvet.server.storage import Conflict, RoomRow, SeatRow, Storage, StorageError, token_digest
+from velvet.server.storage import (
+    Conflict,
+    RoomRow,
+    SeatRow,
+    Storage,
+    StorageError,
+    token_digest,
+    token_matches,
+)
 
 log = logging.getLogger("velvet.server")
 OUTBOX_LIMIT = 512
@@ -239,7 +247,7 @@ class Hub:
         """The seat ``token`` opens, compared in constant time; None if none."""
         found = None
         for s in room.row.seats:
-            if s.who == "human" and _same(token, s.token_sha256):
+            if s.who == "human" and token_matches(token, s.token_sha256):
                 found = s.seat
         return found
 
@@ -577,12 +585,6 @@ class Hub:
             for c in room.conns:
                 c.close()
         self.rooms.clear()
-
-
-def _same(token: str, digest: str) -> bool:
-    from velvet.server.storage import token_matches
-
-    return token_matches(token, digest)
 
 
 def _result(state: State) -> dict[str, Any]:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -262,6 +261,10 @@ class Storage:
             for w in batch:
                 w.done.set_exception(failure)
             return
+        except Exception as bug:  # the writer must outlive anything: fail these moves only
+            for w in batch:
+                w.done.set_exception(StorageError(f"the move could not be saved ({bug!r})"))
+            return
         for w in batch:
             w.done.set_result(None)
 
@@ -347,47 +350,6 @@ class Storage:
             ).scalars()
             return _room(r), list(actions)
 
-    def moves_after(self, room_id: str, number: int) -> list[str]:
-        with self._tx() as c:
-            return list(
-                c.execute(
-                    select(moves.c.action)
-                    .where(moves.c.room == room_id, moves.c.number > number)
-                    .order_by(moves.c.number)
-                )
-                .scalars()
-                .all()
-            )
-
-    def add_move(
-        self,
-        room_id: str,
-        number: int,
-        seat: int,
-        action: str,
-        finished: dict[str, Any] | None,
-    ) -> None:
-        """Commit move ``number``; raises Conflict if it is taken or the room is over."""
-        with self._tx() as c:
-            self._insert_move(c, room_id, number, seat, action, finished)
-
-    @classmethod
-    def _insert_move(
-        cls,
-        c: Connection,
-        room_id: str,
-        number: int,
-        seat: int,
-        action: str,
-        finished: dict[str, Any] | None,
-    ) -> None:
-        cls._advance(c, room_id, number, finished)
-        c.execute(
-            insert(moves).values(
-                room=room_id, number=number, seat=seat, action=action, at=time.time()
-            )
-        )
-
     @staticmethod
     def _advance(c: Connection, room_id: str, number: int, finished: dict[str, Any] | None) -> None:
         """Move the room from version ``number - 1`` to ``number`` (Conflict if it is not there)."""
@@ -440,10 +402,6 @@ class Storage:
                     by_id[s["room"]].seats.append(SeatRow(s["seat"], s["who"], ""))
             return out
 
-    def room_ids(self) -> Sequence[str]:
-        with self._tx() as c:
-            return list(c.execute(select(rooms.c.id)).scalars().all())
-
 
 def _move_values(w: _MoveWrite) -> dict[str, Any]:
     return {
@@ -482,7 +440,3 @@ def _reason(error: OperationalError) -> str:
     if "disk" in text or "full" in text or "no space" in text:
         return "the database disk is full; nothing was saved"
     return "the database is unavailable; nothing was saved"
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
