@@ -63,6 +63,7 @@ class Client:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.last_state: dict[str, Any] | None = None
         self.reconnects = 0
+        self.welcomes = 0
         self._ws: ClientConnection | None = None
         self._connected = asyncio.Event()
         self._closing = False
@@ -93,6 +94,7 @@ class Client:
                     async for raw in ws:
                         message = json.loads(raw)
                         if message.get("type") == "welcome":
+                            self.welcomes += 1
                             self._connected.set()
                         if message.get("type") == "state":
                             self.last_state = message
