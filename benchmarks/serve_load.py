@@ -3,14 +3,18 @@
 
 The load generator (this process) keeps N games going: every seat is a client
 that answers each view with a random legal move; when a game ends another
-starts. Latency is from a move sent to the acknowledging view received. The
-server runs as separate processes, configured per setup:
+starts. Latency is from a move sent to the acknowledging view received. With
+``--rate R`` players think between moves so that R moves/s are offered in all
+(an open load: latency at that rate); without it they answer at once (a closed
+load: the most moves/s the server gives). The server runs as separate
+processes, configured per setup:
 
     sqlite1   one process on SQLite (WAL, synchronous=FULL)
     pg1       one process on PostgreSQL
     pg2       two processes on PostgreSQL + Redis; each game's seats on different processes
 
     python benchmarks/serve_load.py --games 200 --seconds 20 --setups sqlite1,pg1,pg2
+    python benchmarks/serve_load.py --games 200 --seconds 20 --rate 500
 
 All traffic goes to 127.0.0.1. PostgreSQL (127.0.0.1:5432, database test) and
 Redis (127.0.0.1:6379) must answer for the pg setups; tables go to a schema of
@@ -69,8 +73,11 @@ def start_server(db: str, log: Path, *extra: str) -> tuple[subprocess.Popen[byte
 
 
 class Load:
-    def __init__(self, ports: list[int], games: int, seconds: float, warmup: float) -> None:
+    def __init__(
+        self, ports: list[int], games: int, seconds: float, warmup: float, rate: float | None
+    ) -> None:
         self.ports = ports
+        self.think = games / rate if rate else 0.0
         self.games = games
         self.seconds = seconds
         self.warmup = warmup
@@ -118,6 +125,8 @@ class Load:
                 self.moves += 1
             if msg["legal"] and msg["status"] == "playing":
                 action = rng.choice(msg["legal"])["text"]
+                if self.think:
+                    await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
                 sent_at = time.perf_counter()
                 await ws.send(
                     json.dumps(
@@ -172,7 +181,8 @@ def run_setup(name: str, args: argparse.Namespace, folder: Path) -> dict[str, fl
                 start_server(db, folder / f"{name}-{i}.log", *extra) for i in range(count)
             ]
         procs = [p for p, _ in procs_ports]
-        load = Load([port for _, port in procs_ports], args.games, args.seconds, args.warmup)
+        ports = [port for _, port in procs_ports]
+        load = Load(ports, args.games, args.seconds, args.warmup, args.rate)
         return asyncio.run(load.run())
     finally:
         for proc in procs:
@@ -195,6 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per setup")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--setups", default="sqlite1,pg1,pg2", help="comma-separated setups")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        help="offered moves/s over all games (players think games/rate s, ±50 %%, "
+        "between moves); default: no thinking, as fast as the server answers",
+    )
     args = parser.parse_args(argv)
     setups = args.setups.split(",")
     unknown = set(setups) - {"sqlite1", "pg1", "pg2"}

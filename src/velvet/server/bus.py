@@ -1,6 +1,6 @@
 """Moves reach other server processes through Redis pub/sub.
 
-A process that commits a move publishes ``room version`` on one channel; every
+A process that commits a move publishes ``room version over`` on one channel; every
 process that holds that room catches up from the database (the database, not
 the message, is the truth, so a lost message costs only latency until the next).
 """
@@ -15,13 +15,17 @@ from collections.abc import Awaitable, Callable
 CHANNEL = "velvet:moves"
 log = logging.getLogger("velvet.server")
 
-Handler = Callable[[str, int], Awaitable[None]]
+Handler = Callable[[str, int, bool], Awaitable[None]]
+"""Called with (room, version, over) for every notice."""
 
 
 class Bus:
     """No other processes: publishing does nothing."""
 
-    async def publish(self, room: str, version: int) -> None:
+    shared = False
+    """True when other processes may change the same rooms."""
+
+    async def publish(self, room: str, version: int, over: bool = False) -> None:
         return None
 
     async def start(self, handler: Handler) -> None:
@@ -32,6 +36,8 @@ class Bus:
 
 
 class RedisBus(Bus):
+    shared = True
+
     def __init__(self, url: str, channel: str = CHANNEL) -> None:
         import redis.asyncio as redis
 
@@ -39,9 +45,9 @@ class RedisBus(Bus):
         self._redis = redis.Redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
 
-    async def publish(self, room: str, version: int) -> None:
+    async def publish(self, room: str, version: int, over: bool = False) -> None:
         try:
-            await self._redis.publish(self.channel, f"{room} {version}")
+            await self._redis.publish(self.channel, f"{room} {version} {int(over)}")
         except Exception as error:  # a lost notice only delays other processes
             log.warning("redis publish failed: %s", error)
 
@@ -69,12 +75,12 @@ class RedisBus(Bus):
             data = message.get("data")
             if not isinstance(data, bytes):
                 continue
-            room, _, version = data.decode(errors="replace").partition(" ")
-            if version.isdigit():
+            parts = data.decode(errors="replace").split(" ")
+            if len(parts) == 3 and parts[1].isdigit():
                 try:
-                    await handler(room, int(version))
+                    await handler(parts[0], int(parts[1]), parts[2] == "1")
                 except Exception:
-                    log.exception("catching up room %s failed", room)
+                    log.exception("catching up room %s failed", parts[0])
 
     async def close(self) -> None:
         if self._task is not None:

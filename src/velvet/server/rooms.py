@@ -216,7 +216,10 @@ class Hub:
             row, actions = loaded
             room = await asyncio.to_thread(_replay, row, actions)
             self.rooms[room_id] = room
-            return room
+        if self.bus.shared:
+            async with room.lock:  # a notice may have come while it was being read
+                await self._catch_up(room)
+        return room
 
     def info(self, room: Room) -> RoomInfo:
         return RoomInfo(
@@ -344,7 +347,7 @@ class Hub:
                 room.row.result = finished
             room.row.version = number
             self._announce(room, events, mover=conn, action=str(action))
-        await self.bus.publish(room.row.id, number)
+        await self.bus.publish(room.row.id, number, finished is not None)
         self._kick(room)
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -391,7 +394,7 @@ class Hub:
             room.row.status = "over"
             room.row.result = result
             self._announce(room, [], mover=None)
-        await self.bus.publish(room.row.id, room.version)
+        await self.bus.publish(room.row.id, room.version, True)
 
     async def rematch(self, room: Room, conn: Conn) -> None:
         """A new room with the same options and seats (the same seat tokens), a new seed."""
@@ -435,14 +438,13 @@ class Hub:
         if fresh is not None:
             self._kick(fresh)
 
-    async def catch_up(self, room_id: str, version: int) -> None:
-        """Another process changed ``room_id``: replay its new moves here."""
+    async def catch_up(self, room_id: str, version: int, over: bool) -> None:
+        """A process changed ``room_id``: replay the moves this one has not seen."""
         room = self.rooms.get(room_id)
-        if room is None:
-            return
+        if room is None or (room.version >= version and (room.over or not over)):
+            return  # not here, or this process made that change itself
         async with room.lock:
-            if room.version < version or not room.over:
-                await self._catch_up(room)
+            await self._catch_up(room)
         self._kick(room)
 
     async def _catch_up(self, room: Room) -> None:
