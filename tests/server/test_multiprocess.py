@@ -30,9 +30,20 @@ async def _play(a: ServerProcess, b: ServerProcess) -> dict[str, Any]:
         client = Client(url, token)
         await client.start()
         versions = []
+        errors: list[str] = []
         try:
             while True:
-                msg = await asyncio.wait_for(client.inbox.get(), 30)
+                try:
+                    msg = await asyncio.wait_for(client.inbox.get(), 30)
+                except TimeoutError:
+                    last = client.last_state or {}
+                    raise AssertionError(
+                        f"{name}: nothing for 30 s after version {last.get('version')}, "
+                        f"to move {last.get('to_move')}, legal {len(last.get('legal', []))}, "
+                        f"errors {errors[-3:]}"
+                    ) from None
+                if msg["type"] == "error":
+                    errors.append(f"{msg['code']}: {msg['message']}")
                 if msg["type"] == "state":
                     versions.append(msg["version"])
                     if moves and msg["legal"] and msg["status"] == "playing":

@@ -243,11 +243,16 @@ class Storage:
                 batch.append(more)
             self._write_batch(batch)
 
-    def _write_batch(self, batch: list[_MoveWrite]) -> None:
-        """All moves in one transaction; if any conflicts, each again in its own."""
+    def _write_batch(self, batch: list[_MoveWrite], tries: int = 3) -> None:
+        """All moves in one transaction; if any conflicts, each again in its own.
+
+        Rooms are locked in the order of their ids, so two processes writing batches
+        never wait on each other in a circle; a failed batch is tried again a few
+        times (a deadlock or a dropped connection) before its moves are refused.
+        """
         try:
             with self._tx() as c:
-                for w in batch:
+                for w in sorted(batch, key=lambda w: w.room):
                     self._advance(c, w.room, w.number, w.finished)
                 c.execute(insert(moves), [_move_values(w) for w in batch])
         except Conflict:
@@ -258,6 +263,10 @@ class Storage:
             batch[0].done.set_exception(Conflict(f"move {batch[0].number} of {batch[0].room}"))
             return
         except StorageError as failure:
+            if tries > 1:
+                time.sleep(0.05)
+                self._write_batch(batch, tries - 1)
+                return
             for w in batch:
                 w.done.set_exception(failure)
             return
