@@ -413,6 +413,10 @@ from velvet.sim.balance_cli import balance_command  # noqa: E402
 main.add_command(print_command, "print")
 main.add_command(balance_command, "balance")
 main.add_command(hint_command, "hint")
+from velvet.server.cli import join_command, serve_command  # noqa: E402  (online play)
+
+main.add_command(serve_command)
+main.add_command(join_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

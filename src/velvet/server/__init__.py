@@ -1,0 +1,1 @@
+"""Online play: rooms, seats, persistence, many games at once (docs/protocol.md)."""

@@ -1,0 +1,445 @@
+"""The ASGI app: HTTP+JSON for rooms (OpenAPI at /openapi.json), WebSockets for play."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from velvet import __version__
+from velvet.engine.errors import VelvetError
+from velvet.server.bots import BotPool
+from velvet.server.bus import Bus, RedisBus
+from velvet.server.protocol import (
+    CLIENT_MESSAGE,
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    CreateRoom,
+    ErrorMsg,
+    Hello,
+    Move,
+    Ping,
+    Pong,
+    Problem,
+    Rematch,
+    Resign,
+    RoomCreated,
+    RoomInfo,
+)
+from velvet.server.rooms import Conn, Hub
+from velvet.server.storage import Storage, StorageError, default_db_url, migrate
+
+log = logging.getLogger("velvet.server")
+MAX_BODY_BYTES = 1_048_576
+HELLO_TIMEOUT = 10.0
+
+
+@dataclass
+class Settings:
+    db: str = field(default_factory=default_db_url)
+    redis: str | None = None
+    bot_workers: int = 1
+    public_url: str | None = None
+    allowed_origins: tuple[str, ...] = ()
+    """Origins allowed on WebSockets besides the server's own host."""
+    rate: float = 20.0
+    """Messages per second a socket may send (with a burst of twice that)."""
+    http_rate: float = 20.0
+    """Room creations per second per client address (with a burst of twice that)."""
+    busy_ms: int = 5000
+    """How long a SQLite write waits for a lock before the move is refused as "locked"."""
+
+
+class Bucket:
+    """A token bucket: ``allow()`` is False when the sender goes too fast."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.tokens = 2 * rate
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(2 * self.rate, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over ``MAX_BODY_BYTES`` with 413 before they are read whole."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY_BYTES):
+                await _too_large(send)
+                return
+        seen = 0
+
+        async def limited() -> MutableMapping[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY_BYTES:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+    body = json.dumps({"error": "too_large", "message": "request body over 1 MiB"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server app; its storage, bot pool and bus live as long as it runs."""
+    settings = settings or Settings()
+    state: dict[str, Hub] = {}
+    http_buckets: dict[str, Bucket] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(settings.db, settings.busy_ms)
+        await asyncio.to_thread(migrate, storage.engine)
+        bus: Bus = RedisBus(settings.redis) if settings.redis else Bus()
+        hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url)
+        await bus.start(hub.catch_up)
+        state["hub"] = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            await bus.close()
+            hub.pool.close()
+            storage.close()
+
+    app = FastAPI(
+        title="Velvet server",
+        version=__version__,
+        description="Rooms over HTTP+JSON; play over WebSockets at /ws/{room} (docs/protocol.md).",
+        lifespan=lifespan,
+    )
+
+    app.add_middleware(BodyLimit)
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    @app.exception_handler(VelvetError)
+    async def velvet_error(_: Request, error: VelvetError) -> JSONResponse:
+        return JSONResponse({"error": "bad_options", "message": str(error)}, status_code=400)
+
+    @app.exception_handler(StorageError)
+    async def storage_error(_: Request, error: StorageError) -> JSONResponse:
+        return JSONResponse({"error": "storage", "message": str(error)}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse(
+            {"error": "bad_request", "message": _first_error(error.errors())}, status_code=422
+        )
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"error": "http", "message": str(error.detail)}, status_code=error.status_code
+        )
+
+    problems: dict[int | str, dict[str, Any]] = {
+        400: {"model": Problem},
+        404: {"model": Problem},
+        413: {"model": Problem},
+        422: {"model": Problem},
+        429: {"model": Problem},
+        503: {"model": Problem},
+    }
+
+    @app.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=problems)
+    async def create_room(body: CreateRoom, request: Request) -> RoomCreated | JSONResponse:
+        """Create a room; the answer holds one secret invite per human seat."""
+        client = request.client.host if request.client else "?"
+        if len(http_buckets) > 10_000:  # many addresses: forget the old buckets
+            http_buckets.clear()
+        bucket = http_buckets.setdefault(client, Bucket(settings.http_rate))
+        if not bucket.allow():
+            return JSONResponse(
+                {"error": "rate_limited", "message": "too many rooms; slow down"}, 429
+            )
+        return await hub().create(body, str(request.base_url))
+
+    @app.get("/api/rooms", response_model=list[RoomInfo], responses=problems)
+    async def lobby() -> list[RoomInfo]:
+        """Listed rooms that are not over, newest first."""
+        rows = await asyncio.to_thread(hub().storage.lobby)
+        out = []
+        for row in rows:
+            room = hub().rooms.get(row.id)
+            out.append(hub().info(room) if room is not None else _info_of(row))
+        return out
+
+    @app.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=problems)
+    async def room_info(room_id: str) -> RoomInfo | JSONResponse:
+        """A room's public facts."""
+        room = await hub().get(room_id[:64])
+        if room is None:
+            return _no_room(room_id)
+        return hub().info(room)
+
+    @app.get("/api/rooms/{room_id}/record", responses=problems)
+    async def room_record(room_id: str) -> JSONResponse:
+        """The game record, with the seed revealed, once the game is over."""
+        room = await hub().get(room_id[:64])
+        if room is None:
+            return _no_room(room_id)
+        if not room.over:
+            return JSONResponse(
+                {"error": "not_over", "message": "the record is given when the game is over"},
+                status_code=409,
+            )
+        return JSONResponse(
+            {
+                "record": room.record().to_json(),
+                "result": room.row.result,
+                "seed": room.row.seed,
+                "nonce": room.row.nonce,
+                "seed_sha256": room.row.seed_sha256,
+            }
+        )
+
+    @app.get("/join/{room_id}", response_class=PlainTextResponse)
+    async def join_page(room_id: str, request: Request) -> str:
+        """What a person who opens an invite link in a browser reads."""
+        return (
+            f"Velvet room {room_id[:64]!r}.\n"
+            f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n"
+        )
+
+    @app.get("/healthz", response_class=PlainTextResponse)
+    async def health() -> str:
+        return "ok"
+
+    @app.websocket("/ws/{room_id}")
+    async def play(ws: WebSocket, room_id: str) -> None:
+        if not _origin_ok(ws, settings.allowed_origins):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        await ws.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            await _session(ws, hub(), room_id[:64], settings)
+
+    return app
+
+
+def _info_of(row: Any) -> RoomInfo:
+    from velvet.engine.core import player_name
+    from velvet.server.protocol import SeatInfo
+
+    return RoomInfo(
+        room=row.id,
+        game=row.game,
+        status=row.status,
+        version=row.version,
+        seats=[
+            SeatInfo(seat=s.seat, name=player_name(s.seat), who=s.who, connected=s.who != "human")
+            for s in row.seats
+        ],
+        seed_sha256=row.seed_sha256,
+        created=row.created,
+    )
+
+
+def _no_room(room_id: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": "no_room", "message": f"no room {room_id[:64]!r}"}, status_code=404
+    )
+
+
+def _first_error(errors: Any) -> str:
+    try:
+        first = errors[0]
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        return f"{where or 'body'}: {first.get('msg', 'invalid')}"
+    except (IndexError, TypeError, AttributeError):
+        return "invalid request"
+
+
+def _origin_ok(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: nothing to check
+    if origin in allowed:
+        return True
+    host = ws.headers.get("host", "")
+    return urlsplit(origin).netloc == host and host != ""
+
+
+def _parse(text: str) -> Hello | Move | Resign | Rematch | Ping | ErrorMsg:
+    """A client message, or the error that answers it."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return ErrorMsg(code="bad_json", message="a message must be one JSON object")
+    if not isinstance(data, dict):
+        return ErrorMsg(code="bad_message", message="a message must be a JSON object")
+    if data.get("v") != PROTOCOL_VERSION:
+        return ErrorMsg(
+            code="protocol_version",
+            message=f"unsupported protocol version {str(data.get('v'))[:20]!r}; "
+            f"this server speaks {PROTOCOL_VERSION}",
+        )
+    try:
+        return CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as error:
+        return ErrorMsg(code="bad_message", message=_first_error(error.errors()))
+
+
+async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) -> None:
+    """One socket: hello first, then moves, until it closes."""
+    try:
+        first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+    except (TimeoutError, KeyError):
+        await ws.close(code=1008, reason="say hello first")
+        return
+    hello = _parse(first) if len(first) <= MAX_MESSAGE_BYTES else None
+    if not isinstance(hello, Hello):
+        message = hello.message if isinstance(hello, ErrorMsg) else "message too large"
+        await ws.send_text(ErrorMsg(code="hello_first", message=message).model_dump_json())
+        await ws.close(code=1008, reason="say hello first")
+        return
+    try:
+        room = await hub.get(room_id)
+    except (StorageError, VelvetError) as error:
+        await ws.send_text(ErrorMsg(code="storage", message=str(error)).model_dump_json())
+        await ws.close(code=1011, reason="storage unavailable")
+        return
+    if room is None:
+        await ws.send_text(
+            ErrorMsg(code="no_room", message=f"no room {room_id!r}").model_dump_json()
+        )
+        await ws.close(code=1008, reason="no such room")
+        return
+    seat = None
+    if hello.token is not None:
+        seat = hub.seat_of(room, hello.token)
+        if seat is None:
+            await ws.send_text(
+                ErrorMsg(
+                    code="bad_token", message="that token opens no seat here"
+                ).model_dump_json()
+            )
+            await ws.close(code=1008, reason="bad token")
+            return
+    conn = Conn(seat)
+    writer = asyncio.create_task(_writer(ws, conn))
+    hub.attach(room, conn)
+    bucket = Bucket(settings.rate)
+    refused = 0
+    try:
+        while not conn.closed:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                raw = frame.get("bytes") or b""
+                text = (
+                    raw.decode("utf-8", errors="replace") if len(raw) <= MAX_MESSAGE_BYTES else ""
+                )
+                if not text:
+                    conn.send(ErrorMsg(code="bad_message", message="send JSON text frames"))
+                    continue
+            if len(text) > MAX_MESSAGE_BYTES:
+                conn.send(ErrorMsg(code="too_large", message="message over 16 KiB"))
+                conn.close()
+                break
+            if not bucket.allow():
+                refused += 1
+                conn.send(ErrorMsg(code="rate_limited", message="too many messages; slow down"))
+                if refused > 100:
+                    conn.close()
+                    break
+                continue
+            parsed = _parse(text)
+            await _handle(hub, room, conn, parsed)
+    finally:
+        hub.detach(room, conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _handle(
+    hub: Hub, room: Any, conn: Conn, msg: Hello | Move | Resign | Rematch | Ping | ErrorMsg
+) -> None:
+    if isinstance(msg, ErrorMsg):
+        conn.send(msg)
+    elif isinstance(msg, Ping):
+        conn.send(Pong())
+    elif isinstance(msg, Hello):
+        conn.send(ErrorMsg(code="hello_twice", message="already greeted; open a new socket"))
+    elif conn.seat is None:
+        conn.send(ErrorMsg(code="spectator", message="spectators cannot act"))
+    elif isinstance(msg, Move):
+        await hub.move(room, conn.seat, msg.version, msg.action, conn)
+    elif isinstance(msg, Resign):
+        await hub.resign(room, conn.seat, conn)
+    else:
+        await hub.rematch(room, conn)
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        text = await conn.outbox.get()
+        if text is None:
+            break
+        try:
+            await ws.send_text(text)
+        except Exception:
+            conn.closed = True
+            break
+    with contextlib.suppress(Exception):
+        await ws.close()

@@ -1,0 +1,85 @@
+"""``velvet serve`` and ``velvet join``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import click
+
+from velvet.engine.errors import ConfigError
+
+NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--db",
+    metavar="URL",
+    help="sqlite:///FILE or postgresql://… (default: SQLite in the user's data folder).",
+)
+@click.option("--redis", metavar="URL", help="redis://… to run several processes on one database.")
+@click.option(
+    "--bot-workers",
+    type=click.IntRange(0, 64),
+    default=min(4, os.cpu_count() or 1),
+    show_default=True,
+    help="Worker processes for bots (0: a thread, for tiny hosts).",
+)
+@click.option("--public-url", metavar="URL", help="Base of the invite links (behind a proxy).")
+@click.option(
+    "--allow-origin", "origins", multiple=True, metavar="ORIGIN", help="Extra WebSocket origin."
+)
+def serve_command(
+    host: str,
+    port: int,
+    db: str | None,
+    redis: str | None,
+    bot_workers: int,
+    public_url: str | None,
+    origins: tuple[str, ...],
+) -> None:
+    """Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md)."""
+    try:
+        import uvicorn
+
+        from velvet.server.app import Settings, create_app
+        from velvet.server.protocol import MAX_MESSAGE_BYTES
+    except ImportError as error:
+        raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
+
+    if db is not None and not db.startswith(("sqlite:", "postgresql:", "postgresql+psycopg:")):
+        raise ConfigError(f"--db {db!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigError(f"--redis {redis!r}: use redis://HOST:PORT")
+    settings = Settings(
+        redis=redis, bot_workers=bot_workers, public_url=public_url, allowed_origins=origins
+    )
+    if db is not None:
+        settings.db = db
+    click.echo(f"Velvet server on http://{host}:{port} (database {settings.db.split('?')[0]})")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        ws_max_size=MAX_MESSAGE_BYTES,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+    )
+
+
+@click.command("join")
+@click.argument("url")
+def join_command(url: str) -> None:
+    """Join a room from an invite link (http://HOST/join/ROOM#TOKEN); no token: watch."""
+    try:
+        from velvet.server.client import parse_invite, play_terminal
+    except ImportError as error:
+        raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
+    try:
+        parse_invite(url)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    raise SystemExit(asyncio.run(play_terminal(url)))

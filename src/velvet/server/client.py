@@ -1,0 +1,233 @@
+"""A reference client: ``velvet join URL`` plays a seat (or watches) from a terminal.
+
+:class:`Client` is the part without a terminal, used by the tests and the load
+benchmark too: it reconnects by itself (with the same token) when the socket or
+the server goes away, and resends nothing — a move is either acknowledged or
+made again against the state the server sends after reconnecting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+from velvet.server.protocol import PROTOCOL_VERSION
+
+
+@dataclass(frozen=True)
+class Invite:
+    websocket: str
+    room: str
+    token: str | None
+
+
+def parse_invite(url: str) -> Invite:
+    """``http(s)://HOST/join/ROOM#TOKEN`` (or a ``ws://HOST/ws/ROOM`` URL) → where to connect."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc:
+        raise ValueError(f"not an invite link: {url!r} (expected http://HOST/join/ROOM#TOKEN)")
+    path = parts.path.rstrip("/").split("/")
+    if len(path) < 3 or path[-2] not in ("join", "ws") or not path[-1]:
+        raise ValueError(f"not an invite link: {url!r} (expected http://HOST/join/ROOM#TOKEN)")
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    prefix = "/".join(path[:-2])
+    room = path[-1]
+    return Invite(f"{scheme}://{parts.netloc}{prefix}/ws/{room}", room, parts.fragment or None)
+
+
+class Client:
+    """One seat's (or a spectator's) connection, reconnecting until ``close()``."""
+
+    def __init__(
+        self,
+        websocket: str,
+        token: str | None,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+        retry: float = 0.2,
+        max_retry: float = 5.0,
+    ) -> None:
+        self.url = websocket
+        self.token = token
+        self.on_message = on_message
+        self.retry = retry
+        self.max_retry = max_retry
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.last_state: dict[str, Any] | None = None
+        self.reconnects = 0
+        self.welcomes = 0
+        self._ws: ClientConnection | None = None
+        self._connected = asyncio.Event()
+        self._closing = False
+        self._task: asyncio.Task[None] | None = None
+        self.fatal: str | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+        await self._connected.wait()
+
+    async def settle(self, version: int, timeout: float = 3.0) -> None:
+        """Wait until a state newer than ``version`` has come (or ``timeout`` passes)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while asyncio.get_running_loop().time() < deadline and not self.fatal:
+            state = self.last_state
+            if state is not None and state["version"] > version:
+                return
+            await asyncio.sleep(0.02)
+
+    async def _run(self) -> None:
+        delay = self.retry
+        while not self._closing:
+            try:
+                async with connect(self.url, max_size=2**24, open_timeout=5) as ws:
+                    await ws.send(_dump({"type": "hello", "token": self.token}))
+                    self._ws = ws
+                    delay = self.retry
+                    async for raw in ws:
+                        message = json.loads(raw)
+                        if message.get("type") == "welcome":
+                            self.welcomes += 1
+                            self._connected.set()
+                        if message.get("type") == "state":
+                            self.last_state = message
+                        if message.get("type") == "error" and message.get("code") in (
+                            "bad_token",
+                            "no_room",
+                        ):
+                            self.fatal = message.get("message", "refused")
+                        self.inbox.put_nowait(message)
+                        if self.on_message is not None:
+                            self.on_message(message)
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+                pass
+            self._ws = None
+            self._connected.clear()
+            if self._closing or self.fatal:
+                self._connected.set()
+                break
+            self.reconnects += 1
+            await asyncio.sleep(delay)
+            delay = min(self.max_retry, delay * 2)
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        """Send one message if connected; False if the socket is down (it will come back)."""
+        await self._connected.wait()
+        ws = self._ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(_dump(message))
+            return True
+        except websockets.exceptions.WebSocketException:
+            return False
+
+    async def move(self, version: int, action: str) -> bool:
+        return await self.send({"type": "move", "version": version, "action": action})
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._task, 5)
+
+
+def _dump(message: dict[str, Any]) -> str:
+    return json.dumps({"v": PROTOCOL_VERSION, **message})
+
+
+# --- the terminal ---------------------------------------------------------------------------
+
+
+def _board(game_name: str, view: dict[str, Any]) -> str:
+    """The view drawn by the game's terminal renderer, or as JSON if it cannot be."""
+    try:
+        from rich.console import Console
+
+        from velvet.games import get_game
+        from velvet.ui.renderers import renderer_for
+
+        game = get_game(game_name)
+        console = Console(highlight=False, width=100)
+        with console.capture() as capture:
+            console.print(renderer_for(game).render(view, game))
+        return capture.get().rstrip()
+    except Exception:  # a custom card set or a renderer change: show the data itself
+        return json.dumps(view, ensure_ascii=False)
+
+
+def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) -> None:
+    kind = message.get("type")
+    if kind == "welcome":
+        game[:] = [str(message["game"])]
+        seat = message.get("seat")
+        who = "watching" if seat is None else f"playing as Player {seat + 1}"
+        out(f"Joined room {message['room']} ({message['game']}), {who}.")
+        out(f"Seed commitment: {message['seed_sha256']}")
+    elif kind == "state":
+        for event in message.get("events", []):
+            out(f"  {event['text']}")
+        out(_board(game[0] if game else "", message["view"]))
+        if message.get("legal"):
+            out(f"Your move (version {message['version']}):")
+            for n, action in enumerate(message["legal"], start=1):
+                out(f"  {n:>3}. {action['label']}")
+        elif message.get("to_move") is not None:
+            out(f"Waiting for Player {message['to_move'] + 1} …")
+    elif kind == "over":
+        out(f"Game over: {message['result'].get('text', '')}")
+        out(f"Seed {message['seed']} (nonce {message['nonce']}); the record follows.")
+        out(json.dumps(message["record"], ensure_ascii=False))
+    elif kind == "error":
+        rule = f" [{message['rule']}]" if message.get("rule") else ""
+        out(f"error: {message['message']}{rule}")
+    elif kind == "rematch":
+        out(f"Rematch in room {message['room']}: join it with the same link's token.")
+
+
+async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
+    """Join from a terminal: type a number from the list, 'resign', 'rematch' or 'quit'."""
+    invite = parse_invite(url)
+    game: list[str] = []
+    client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
+    await client.start()
+    if client.fatal:
+        out(f"error: {client.fatal}")
+        await client.close()
+        return 2
+    loop = asyncio.get_running_loop()
+    await client.settle(-1)
+    sent = -1
+    try:
+        while True:
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line:
+                break
+            text = line.strip()
+            if text in ("quit", "exit"):
+                break
+            if text in ("resign", "rematch"):
+                await client.send({"type": text})
+                continue
+            state = client.last_state
+            if state is None or not text:
+                continue
+            legal = state.get("legal", [])
+            if text.isdigit() and 1 <= int(text) <= len(legal):
+                text = legal[int(text) - 1]["text"]
+            await client.move(state["version"], text)
+            sent = state["version"]
+        await client.settle(sent)  # let the last move's answer arrive before leaving
+    finally:
+        await client.close()
+    return 0

@@ -1,0 +1,133 @@
+"""Everything the server knows about particular games, in one place.
+
+Room options become a config as the CLI builds them (same errors); a spectator's
+view and the events a seat may see are decided here. The rest of the server
+speaks only the engine contract.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from velvet.engine.core import Event, Game, State, player_name
+from velvet.engine.errors import ConfigError, VelvetError
+from velvet.games import get_game
+from velvet.p5.game import P5Game
+from velvet.server.protocol import CreateRoom
+
+_CARD_DIR = Path(tempfile.gettempdir()) / "velvet-server-cards"
+
+
+def _materialise(text: str, stem: str) -> Path:
+    """Write uploaded TOML to a content-addressed file the loaders can read."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    _CARD_DIR.mkdir(parents=True, exist_ok=True)
+    path = _CARD_DIR / f"{stem}-{digest}.toml"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return path
+
+
+@lru_cache(maxsize=32)
+def _game(name: str, cards: tuple[str, ...]) -> Game[Any]:
+    paths = [_materialise(t, "cards") for t in cards]
+    with _named({p: f"card file {n}" for n, p in enumerate(paths, start=1)}):
+        return get_game(name, paths)
+
+
+@contextmanager
+def _named(names: dict[Path, str]) -> Iterator[None]:
+    """Errors name an uploaded file as the player knows it, not by where the server keeps it."""
+    try:
+        yield
+    except VelvetError as error:
+        message = str(error)
+        for path, name in names.items():
+            message = message.replace(str(path), name)
+        if message == str(error):
+            raise
+        raise ConfigError(message) from None
+
+
+def room_game(name: str, cards: Sequence[str] = ()) -> Game[Any]:
+    """The game of a room, with its uploaded card files (cached per process)."""
+    return _game(name, tuple(cards))
+
+
+def players_of(request: CreateRoom) -> int:
+    if request.game == "vs":
+        return 2
+    return request.players or max(1, len(request.seats))
+
+
+def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:
+    """The room's config, built and checked as ``velvet play`` builds it."""
+    players = players_of(request)
+    if len(request.seats) > players:
+        raise ConfigError(f"{len(request.seats)} seats for {players} player(s)")
+    if game.name == "p5":
+        if not isinstance(game, P5Game):
+            raise ConfigError("a p5 room needs the P5 board game's cards")
+        config: dict[str, Any] = game.default_config(players)
+        for option, values in (("thief", request.thieves), ("persona", request.personas)):
+            if len(values) > players:
+                raise ConfigError(f"{len(values)} {option} options for {players} player(s)")
+            for seat, value in enumerate(values):
+                config["players"][seat][option] = value
+        if request.palace:
+            config["palace"] = request.palace
+        if request.player_cards or request.decks:
+            raise ConfigError("player_cards and decks are options of vs, not p5")
+        return config
+    from velvet.games import get_spec
+
+    if request.thieves or request.personas or request.palace:
+        raise ConfigError("thieves, personas and palace are options of p5, not vs")
+    decks = [
+        None if text is None else _materialise(text, f"deck-seat{seat + 1}")
+        for seat, text in enumerate(request.decks)
+    ]
+    from velvet.vs.decks import load_deck
+
+    options = {"player_card": tuple(request.player_cards), "first": request.first}
+    config = get_spec("vs").config_for(game, 2, options)
+    for seat, path in enumerate(decks):
+        if path is not None:
+            with _named({path: f"deck of seat {seat + 1}"}):
+                config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
+    return config
+
+
+def public_view(state: State[Any]) -> dict[str, Any]:
+    """What a spectator sees: a seat's view with that seat's secrets removed."""
+    view = state.view(0)
+    if state.game.name == "vs":
+        view["hand"] = []
+        view["viewer"] = None
+    elif "me" in view:
+        view["me"] = None
+    return view
+
+
+PRIVATE_EVENTS = {"vs": {"search": "takes a card from their deck into their hand"}}
+"""Events that name a card only their player may see, and the words others get."""
+
+
+def event_for(game: Game[Any], event: Event, seat: int | None) -> tuple[str, str, dict[str, Any]]:
+    """(kind, sentence, data) of ``event`` as ``seat`` (None: a spectator) may see it."""
+    private = PRIVATE_EVENTS.get(game.name, {})
+    if event.kind in private:
+        owner = event.data.get("player")
+        if seat is None or owner != seat:
+            data = {"player": owner}
+            who = player_name(owner) if isinstance(owner, int) else "A player"
+            return event.kind, f"{who} {private[event.kind]}.", data
+    return event.kind, game.event_text(event), dict(event.data)

@@ -1,0 +1,203 @@
+"""The wire protocol, defined once: every message a client or the server may send.
+
+Messages are JSON objects with ``v`` (the protocol version) and ``type``. Client
+messages are validated with these models (``extra="forbid"``); anything else is
+answered with an ``error`` message and changes nothing. docs/protocol.md explains
+them with examples.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 16_384
+"""The largest WebSocket message a client may send (a move is far smaller)."""
+MAX_TEXT = 200
+"""The longest action text accepted in a move."""
+
+
+class _Client(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    v: Literal[1]
+
+
+class Hello(_Client):
+    """First message on a socket: a seat's secret token, or none to watch."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+
+
+class Move(_Client):
+    """A move made against state ``version``; ``action`` is its text form."""
+
+    type: Literal["move"]
+    version: Annotated[int, Field(ge=0, le=10_000_000)]
+    action: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+
+
+class Resign(_Client):
+    type: Literal["resign"]
+
+
+class Rematch(_Client):
+    type: Literal["rematch"]
+
+
+class Ping(_Client):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Move | Resign | Rematch | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resign | Rematch | Ping] = TypeAdapter(ClientMessage)
+
+
+# --- server → client ------------------------------------------------------------------------
+
+
+class _Server(BaseModel):
+    v: Literal[1] = 1
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    who: str
+    """``human``, or the bot spec playing the seat."""
+    connected: bool
+
+
+class Welcome(_Server):
+    type: Literal["welcome"] = "welcome"
+    room: str
+    game: str
+    seat: int | None
+    """Your seat (0-based), or null for a spectator."""
+    seats: list[SeatInfo]
+    seed_sha256: str
+    """SHA-256 of ``nonce:seed``; both are revealed with the record at the end."""
+
+
+class ActionOut(BaseModel):
+    text: str
+    """The action's text form: send it back in a ``move``."""
+    label: str
+    """Words for people."""
+
+
+class EventOut(BaseModel):
+    kind: str
+    text: str
+    data: dict[str, Any]
+
+
+class StateMsg(_Server):
+    type: Literal["state"] = "state"
+    version: int
+    """How many moves have been made; a move names the version it was made against."""
+    view: dict[str, Any]
+    to_move: int | None
+    """The seat that decides next (null when the game is over)."""
+    legal: list[ActionOut]
+    """Your legal actions (empty unless it is your turn)."""
+    events: list[EventOut]
+    """What happened since the previous version, as far as you may see it."""
+    status: str
+    result: dict[str, Any] | None
+    ack: bool = False
+    """True on the message that answers your own accepted move."""
+    acked: str | None = None
+    """On that message: the text of the move it acknowledges."""
+
+
+class ErrorMsg(_Server):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    rule: str | None = None
+
+
+class RecordMsg(_Server):
+    type: Literal["over"] = "over"
+    result: dict[str, Any]
+    record: dict[str, Any]
+    seed: int
+    nonce: str
+
+
+class RematchMsg(_Server):
+    type: Literal["rematch"] = "rematch"
+    room: str
+    """The new room: join it with the same token (seats keep their tokens)."""
+
+
+class Pong(_Server):
+    type: Literal["pong"] = "pong"
+
+
+# --- HTTP -----------------------------------------------------------------------------------
+
+BotOrHuman = Annotated[str, Field(min_length=1, max_length=40)]
+CardText = Annotated[str, Field(max_length=262_144)]
+Ident = Annotated[str, Field(min_length=1, max_length=60)]
+
+
+class CreateRoom(BaseModel):
+    """Everything a room needs; the game's options are checked as the CLI checks them."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["p5", "vs"]
+    seats: list[BotOrHuman] = Field(default_factory=list, max_length=2)
+    """Who plays each seat: ``human`` or a bot spec (random, greedy, easy, normal, hard …)."""
+    players: Annotated[int, Field(ge=1, le=2)] | None = None
+    """P5: 1 or 2 players (default: the number of seats given, else 1)."""
+    thieves: list[Ident] = Field(default_factory=list, max_length=2)
+    personas: list[Ident] = Field(default_factory=list, max_length=2)
+    palace: Ident | None = None
+    player_cards: list[Ident] = Field(default_factory=list, max_length=2)
+    decks: list[CardText | None] = Field(default_factory=list, max_length=2)
+    """VS: a deck file's TOML text per seat (null: the player card's built-in deck)."""
+    first: Literal["1", "2", "random"] = "random"
+    cards: list[CardText] = Field(default_factory=list, max_length=2)
+    """Custom card files (TOML text) extending or replacing the built-in set."""
+    turn_timer: Annotated[float, Field(ge=5, le=86_400)] | None = None
+    """Seconds per decision; when it runs out a bot moves for the seat."""
+    grace: Annotated[float, Field(ge=1, le=86_400)] | None = None
+    """Seconds a dropped seat is waited for before ``takeover`` plays it."""
+    takeover: BotOrHuman | None = None
+    """The bot that plays a dropped seat after ``grace`` (and on timeouts)."""
+    listed: bool = True
+    """Shown in the lobby while a human seat is free."""
+
+
+class Invite(BaseModel):
+    seat: int
+    name: str
+    url: str
+    token: str
+
+
+class RoomCreated(BaseModel):
+    room: str
+    seed_sha256: str
+    invites: list[Invite]
+    spectate: str
+    websocket: str
+
+
+class RoomInfo(BaseModel):
+    room: str
+    game: str
+    status: str
+    version: int
+    seats: list[SeatInfo]
+    seed_sha256: str
+    created: float
+
+
+class Problem(BaseModel):
+    error: str
+    message: str

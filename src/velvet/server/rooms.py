@@ -1,0 +1,604 @@
+"""Live rooms: the one place where moves are checked, committed and announced.
+
+A room in memory holds the state rebuilt from its committed moves and the
+sockets connected to it. A move is checked against the engine's legal list,
+committed, and only then applied and sent out, each seat getting its own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
+from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
+from velvet.engine.record import GameRecord
+from velvet.server import games
+from velvet.server.bots import BotPool, check_spec
+from velvet.server.bus import Bus
+from velvet.server.protocol import (
+    ActionOut,
+    CreateRoom,
+    ErrorMsg,
+    EventOut,
+    Invite,
+    RecordMsg,
+    RematchMsg,
+    RoomCreated,
+    RoomInfo,
+    SeatInfo,
+    StateMsg,
+    Welcome,
+)
+from velvet.server.storage import (
+    Conflict,
+    RoomRow,
+    SeatRow,
+    Storage,
+    StorageError,
+    token_digest,
+    token_matches,
+)
+
+log = logging.getLogger("velvet.server")
+OUTBOX_LIMIT = 512
+"""Messages queued for one socket before it is judged too slow and closed."""
+
+
+class Conn:
+    """One socket: its seat (None for a spectator) and its queue of outgoing messages."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: BaseModel) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close()
+            return
+        self.outbox.put_nowait(message.model_dump_json())
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+
+@dataclass
+class Room:
+    row: RoomRow
+    game: Game[Any]
+    state: State[Any]
+    actions: list[str]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    taken_over: set[int] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    timer: asyncio.Task[None] | None = None
+    timer_for: tuple[int, int] = (-1, -1)
+    grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.row.status == "over"
+
+    def bot_for(self, seat: int) -> str | None:
+        """The bot playing ``seat`` now, or None if a person does."""
+        who = self.row.seats[seat].who
+        if who != "human":
+            return who
+        if seat in self.taken_over:
+            return str(self.row.options.get("takeover") or "random")
+        return None
+
+    def to_move(self) -> int | None:
+        if self.over:
+            return None
+        player = self.state.current_player
+        return None if player == TERMINAL else player
+
+    def record(self) -> GameRecord:
+        record = GameRecord.start(self.game, self.row.config, self.row.seed)
+        record.actions = list(self.actions)
+        return record
+
+
+def seed_commitment(nonce: str, seed: int) -> str:
+    return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
+
+
+class Hub:
+    """All rooms this process serves."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        pool: BotPool,
+        bus: Bus | None = None,
+        public_url: str | None = None,
+    ) -> None:
+        self.storage = storage
+        self.pool = pool
+        self.bus = bus or Bus()
+        self.public_url = public_url
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    # --- rooms ----------------------------------------------------------------------------
+
+    async def create(self, request: CreateRoom, base_url: str) -> RoomCreated:
+        game = games.room_game(request.game, request.cards)
+        config = games.build_config(game, request)
+        players = games.players_of(request)
+        specs = list(request.seats) + ["human"] * (players - len(request.seats))
+        for spec in specs:
+            if spec != "human":
+                check_spec(spec, game.name)
+        if request.takeover is not None:
+            check_spec(request.takeover, game.name)
+        seed = secrets.randbits(63)
+        game.new_state(config, seed)  # a bad config raises ConfigError here
+        tokens = [secrets.token_urlsafe(24) for _ in specs]
+        nonce = secrets.token_hex(16)
+        row = RoomRow(
+            id=secrets.token_urlsafe(9),
+            game=game.name,
+            cards=list(request.cards),
+            config=config,
+            seed=seed,
+            nonce=nonce,
+            seed_sha256=seed_commitment(nonce, seed),
+            status="playing",
+            result=None,
+            version=0,
+            options={
+                "turn_timer": request.turn_timer,
+                "grace": request.grace,
+                "takeover": request.takeover,
+            },
+            listed=request.listed,
+            rematch_of=None,
+            rematch=None,
+            created=time.time(),
+            seats=[
+                SeatRow(i, s, token_digest(t))
+                for i, (s, t) in enumerate(zip(specs, tokens, strict=True))
+            ],
+        )
+        await asyncio.to_thread(self.storage.create_room, row)
+        room = await self.get(row.id)
+        if room is not None:
+            self._kick(room)
+        base = (self.public_url or base_url).rstrip("/")
+        invites = [
+            Invite(seat=i, name=player_name(i), url=f"{base}/join/{row.id}#{t}", token=t)
+            for i, (s, t) in enumerate(zip(specs, tokens, strict=True))
+            if s == "human"
+        ]
+        ws = base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+        return RoomCreated(
+            room=row.id,
+            seed_sha256=row.seed_sha256,
+            invites=invites,
+            spectate=f"{base}/join/{row.id}",
+            websocket=f"{ws}/ws/{row.id}",
+        )
+
+    async def get(self, room_id: str) -> Room | None:
+        """The room in memory, loading (replaying) it from the database if needed."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                return room
+            loaded = await asyncio.to_thread(self.storage.load_room, room_id)
+            if loaded is None:
+                self._loading.pop(room_id, None)
+                return None
+            row, actions = loaded
+            room = await asyncio.to_thread(_replay, row, actions)
+            self.rooms[room_id] = room
+        if self.bus.shared:
+            async with room.lock:  # a notice may have come while it was being read
+                await self._catch_up(room)
+        return room
+
+    def info(self, room: Room) -> RoomInfo:
+        return RoomInfo(
+            room=room.row.id,
+            game=room.row.game,
+            status=room.row.status,
+            version=room.version,
+            seats=self.seat_infos(room),
+            seed_sha256=room.row.seed_sha256,
+            created=room.row.created,
+        )
+
+    def seat_infos(self, room: Room) -> list[SeatInfo]:
+        present = {c.seat for c in room.conns}
+        return [
+            SeatInfo(
+                seat=s.seat,
+                name=player_name(s.seat),
+                who=room.bot_for(s.seat) or "human",
+                connected=s.who != "human" or s.seat in present,
+            )
+            for s in room.row.seats
+        ]
+
+    # --- sockets --------------------------------------------------------------------------
+
+    def seat_of(self, room: Room, token: str) -> int | None:
+        """The seat ``token`` opens, compared in constant time; None if none."""
+        found = None
+        for s in room.row.seats:
+            if s.who == "human" and token_matches(token, s.token_sha256):
+                found = s.seat
+        return found
+
+    def attach(self, room: Room, conn: Conn) -> None:
+        room.conns.add(conn)
+        if conn.seat is not None:
+            room.taken_over.discard(conn.seat)
+            task = room.grace.pop(conn.seat, None)
+            if task is not None:
+                task.cancel()
+        conn.send(
+            Welcome(
+                room=room.row.id,
+                game=room.row.game,
+                seat=conn.seat,
+                seats=self.seat_infos(room),
+                seed_sha256=room.row.seed_sha256,
+            )
+        )
+        conn.send(self._state_msg(room, conn.seat, [], ack=False))
+        if room.over:
+            conn.send(self._record_msg(room))
+        self._kick(room)
+
+    def detach(self, room: Room, conn: Conn) -> None:
+        room.conns.discard(conn)
+        seat = conn.seat
+        grace = room.row.options.get("grace")
+        if (
+            seat is not None
+            and not room.over
+            and grace
+            and room.row.options.get("takeover")
+            and all(c.seat != seat for c in room.conns)
+        ):
+            room.grace[seat] = asyncio.create_task(self._grace(room, seat, float(grace)))
+        self._maybe_evict(room)
+
+    async def _grace(self, room: Room, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        room.grace.pop(seat, None)
+        if all(c.seat != seat for c in room.conns) and not room.over:
+            room.taken_over.add(seat)
+            self._kick(room)
+
+    def _maybe_evict(self, room: Room) -> None:
+        busy = room.bot_task is not None and not room.bot_task.done()
+        if not room.conns and not busy and not room.grace:
+            if room.timer is not None:
+                room.timer.cancel()
+            self.rooms.pop(room.row.id, None)
+            self._loading.pop(room.row.id, None)
+
+    # --- moves ----------------------------------------------------------------------------
+
+    async def move(self, room: Room, seat: int, version: int, text: str, conn: Conn | None) -> None:
+        """Check, commit, apply and announce one move; refusals go to ``conn`` only."""
+        async with room.lock:
+            error = self._refusal(room, seat, version)
+            if error is None:
+                try:
+                    action = choose_by_text(room.state, text)
+                except IllegalActionError as illegal:
+                    error = ErrorMsg(code="illegal", message=str(illegal), rule=illegal.rule_id)
+                except VelvetError as bad:
+                    error = ErrorMsg(code="invalid", message=str(bad))
+            if error is not None:
+                if conn is not None:
+                    conn.send(error)
+                return
+            after = room.state.clone()
+            events = after.apply(action)
+            finished = _result(after) if after.is_terminal() else None
+            number = room.version + 1
+            try:
+                await asyncio.wrap_future(
+                    self.storage.submit_move(room.row.id, number, seat, str(action), finished)
+                )
+            except Conflict:
+                await self._catch_up(room)
+                if conn is not None:
+                    conn.send(
+                        ErrorMsg(code="stale", message="another move was made first; try again")
+                    )
+                return
+            except StorageError as failure:
+                if conn is not None:
+                    conn.send(ErrorMsg(code="storage", message=str(failure)))
+                return
+            room.state = after
+            room.actions.append(str(action))
+            if finished is not None:
+                room.row.status = "over"
+                room.row.result = finished
+            room.row.version = number
+            self._announce(room, events, mover=conn, action=str(action))
+        await self.bus.publish(room.row.id, number, finished is not None)
+        self._kick(room)
+
+    def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
+        if room.over:
+            return ErrorMsg(
+                code="game_over", message="the game is over", rule=room.game.game_over_rule
+            )
+        if version != room.version:
+            return ErrorMsg(
+                code="stale",
+                message=f"move made against version {version}; the game is at {room.version}",
+            )
+        if room.to_move() != seat:
+            who = room.to_move()
+            return ErrorMsg(
+                code="not_your_turn",
+                message=f"it is {player_name(who) if who is not None else 'nobody'}'s turn",
+            )
+        return None
+
+    async def resign(self, room: Room, seat: int, conn: Conn) -> None:
+        async with room.lock:
+            if room.over:
+                rule = room.game.game_over_rule
+                conn.send(ErrorMsg(code="game_over", message="the game is over", rule=rule))
+                return
+            players = len(room.row.seats)
+            winners = [s for s in range(players) if s != seat]
+            result = {
+                "returns": [0.0 if s == seat else 1.0 for s in range(players)],
+                "text": f"{player_name(seat)} resigned"
+                + (f"; {player_name(winners[0])} wins." if winners else "."),
+                "resigned": seat,
+            }
+            try:
+                await asyncio.to_thread(self.storage.finish, room.row.id, room.version, result)
+            except Conflict:
+                await self._catch_up(room)
+                conn.send(ErrorMsg(code="stale", message="the game moved on; try again"))
+                return
+            except StorageError as failure:
+                conn.send(ErrorMsg(code="storage", message=str(failure)))
+                return
+            room.row.status = "over"
+            room.row.result = result
+            self._announce(room, [], mover=None)
+        await self.bus.publish(room.row.id, room.version, True)
+
+    async def rematch(self, room: Room, conn: Conn) -> None:
+        """A new room with the same options and seats (the same seat tokens), a new seed."""
+        async with room.lock:
+            if not room.over:
+                conn.send(ErrorMsg(code="not_over", message="a rematch starts after the game"))
+                return
+            loaded = await asyncio.to_thread(self.storage.load_room, room.row.id)
+            new_id = loaded[0].rematch if loaded else None
+            if new_id is None:
+                seed = secrets.randbits(63)
+                nonce = secrets.token_hex(16)
+                row = RoomRow(
+                    id=secrets.token_urlsafe(9),
+                    game=room.row.game,
+                    cards=room.row.cards,
+                    config=room.row.config,
+                    seed=seed,
+                    nonce=nonce,
+                    seed_sha256=seed_commitment(nonce, seed),
+                    status="playing",
+                    result=None,
+                    version=0,
+                    options=room.row.options,
+                    listed=room.row.listed,
+                    rematch_of=room.row.id,
+                    rematch=None,
+                    created=time.time(),
+                    seats=list(room.row.seats),
+                )
+                try:
+                    await asyncio.to_thread(self.storage.create_room, row)
+                except (Conflict, StorageError) as failure:
+                    conn.send(ErrorMsg(code="storage", message=str(failure)))
+                    return
+                new_id = row.id
+            room.row.rematch = new_id
+            for c in room.conns:
+                c.send(RematchMsg(room=new_id))
+        fresh = await self.get(new_id)
+        if fresh is not None:
+            self._kick(fresh)
+
+    async def catch_up(self, room_id: str, version: int, over: bool) -> None:
+        """A process changed ``room_id``: replay the moves this one has not seen."""
+        room = self.rooms.get(room_id)
+        if room is None or (room.version >= version and (room.over or not over)):
+            return  # not here, or this process made that change itself
+        async with room.lock:
+            await self._catch_up(room)
+        self._kick(room)
+
+    async def _catch_up(self, room: Room) -> None:
+        try:
+            loaded = await asyncio.to_thread(self.storage.changes, room.row.id, room.version)
+        except StorageError:
+            return
+        if loaded is None:
+            return
+        row, new = loaded
+        events: list[Event] = []
+        for text in new:
+            action = choose_by_text(room.state, text)
+            events.extend(room.state.apply_unchecked(action))
+            room.actions.append(text)
+        changed = bool(new) or row.status != room.row.status
+        room.row.status, room.row.result = row.status, row.result
+        room.row.version, room.row.rematch = row.version, row.rematch
+        if changed:
+            self._announce(room, events, mover=None)
+
+    # --- announcing -----------------------------------------------------------------------
+
+    def _announce(
+        self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
+    ) -> None:
+        cache: dict[int | None, StateMsg] = {}
+        for c in list(room.conns):
+            msg = cache.get(c.seat)
+            if msg is None:
+                msg = cache[c.seat] = self._state_msg(room, c.seat, events, ack=False)
+            c.send(msg.model_copy(update={"ack": True, "acked": action}) if c is mover else msg)
+            if room.over:
+                c.send(self._record_msg(room))
+        self._arm_timer(room)
+
+    def _state_msg(
+        self, room: Room, seat: int | None, events: Sequence[Event], ack: bool
+    ) -> StateMsg:
+        state = room.state
+        view = state.view(seat) if seat is not None else games.public_view(state)
+        to_move = room.to_move()
+        legal: list[ActionOut] = []
+        if to_move is not None and to_move == seat and room.bot_for(seat) is None:
+            legal = [
+                ActionOut(text=str(a), label=state.action_label(a)) for a in state.legal_actions()
+            ]
+        out = []
+        for event in events:
+            kind, text, data = games.event_for(room.game, event, seat)
+            out.append(EventOut(kind=kind, text=text, data=data))
+        return StateMsg(
+            version=room.version,
+            view=view,
+            to_move=to_move,
+            legal=legal,
+            events=out,
+            status=room.row.status,
+            result=room.row.result,
+            ack=ack,
+        )
+
+    def _record_msg(self, room: Room) -> RecordMsg:
+        return RecordMsg(
+            result=room.row.result or {},
+            record=room.record().to_json(),
+            seed=room.row.seed,
+            nonce=room.row.nonce,
+        )
+
+    # --- bots and timers ------------------------------------------------------------------
+
+    def _kick(self, room: Room) -> None:
+        """Start the bot if a bot is to move and none is thinking; time a person's turn."""
+        self._arm_timer(room)
+        seat = room.to_move()
+        if seat is None or room.bot_for(seat) is None:
+            return
+        if room.bot_task is None or room.bot_task.done():
+            room.bot_task = asyncio.create_task(self._bots(room))
+
+    async def _bots(self, room: Room) -> None:
+        while True:
+            seat = room.to_move()
+            if seat is None:
+                break
+            spec = room.bot_for(seat)
+            if spec is None:
+                break
+            await self._bot_move(room, seat, spec)
+        self._maybe_evict(room)
+
+    async def _bot_move(self, room: Room, seat: int, spec: str) -> None:
+        version = room.version
+        legal = [str(a) for a in room.state.legal_actions()]
+        view = room.state.view(seat)
+        seed = int.from_bytes(
+            hashlib.sha256(f"{room.row.nonce}:{room.row.seed}:{version}".encode()).digest()[:8],
+            "big",
+        )
+        try:
+            text = await self.pool.choose(
+                room.row.game, tuple(room.row.cards), spec, view, legal, seed
+            )
+        except Exception:
+            log.exception("bot %s failed in room %s", spec, room.row.id)
+            text = legal[0]
+        before = room.version
+        await self.move(room, seat, version, text, None)
+        if room.version == before:
+            await asyncio.sleep(0.05)  # a conflict or a storage failure: try again soon
+
+    def _arm_timer(self, room: Room) -> None:
+        """Time the decision now pending (a timer already running for it is kept)."""
+        seconds = room.row.options.get("turn_timer")
+        seat = room.to_move()
+        wanted = seconds and seat is not None and room.bot_for(seat) is None
+        if room.timer is not None and not room.timer.done():
+            if wanted and room.timer_for == (room.version, seat):
+                return
+            room.timer.cancel()
+        room.timer = None
+        if wanted and seat is not None:
+            room.timer_for = (room.version, seat)
+            timeout = self._timeout(room, seat, room.version, float(seconds or 0))
+            room.timer = asyncio.create_task(timeout)
+
+    async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if room.version == version and room.to_move() == seat:
+            spec = str(room.row.options.get("takeover") or "random")
+            await self._bot_move(room, seat, spec)
+            self._kick(room)
+
+    async def close(self) -> None:
+        for room in list(self.rooms.values()):
+            for task in [room.bot_task, room.timer, *room.grace.values()]:
+                if task is not None:
+                    task.cancel()
+            for c in room.conns:
+                c.close()
+        self.rooms.clear()
+
+
+def _result(state: State[Any]) -> dict[str, Any]:
+    return {"returns": list(state.returns()), "text": state.outcome_text()}
+
+
+def _replay(row: RoomRow, actions: list[str]) -> Room:
+    game = games.room_game(row.game, row.cards)
+    record = GameRecord.start(game, row.config, row.seed)
+    record.actions = list(actions)
+    try:
+        state = record.replay(game)
+    except VelvetError as error:
+        raise ConfigError(f"room {row.id} cannot be replayed: {error}") from error
+    return Room(row=row, game=game, state=state, actions=list(actions))

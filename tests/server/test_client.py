@@ -1,0 +1,46 @@
+"""The reference client: invite links, and a whole terminal session against a live server."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.server.conftest import LiveServer, sqlite_url
+
+from velvet.server.app import Settings
+from velvet.server.client import parse_invite, play_terminal
+
+
+@pytest.mark.parametrize(
+    ("url", "websocket", "room", "token"),
+    [
+        ("http://h:1/join/R1#tok", "ws://h:1/ws/R1", "R1", "tok"),
+        ("https://h/velvet/join/R2", "wss://h/velvet/ws/R2", "R2", None),
+        ("ws://h:2/ws/R3", "ws://h:2/ws/R3", "R3", None),
+    ],
+)
+def test_invite_links_are_read(url: str, websocket: str, room: str, token: str | None) -> None:
+    invite = parse_invite(url)
+    assert (invite.websocket, invite.room, invite.token) == (websocket, room, token)
+
+
+@pytest.mark.parametrize("url", ["ftp://h/join/R", "http://h/rooms/R", "http:///join/R", "R"])
+def test_bad_invite_links_are_refused(url: str) -> None:
+    with pytest.raises(ValueError, match="not an invite link"):
+        parse_invite(url)
+
+
+def test_a_terminal_session_plays_a_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+        info = httpx.get(f"{server.url}/api/rooms/{room['room']}").json()
+    text = "\n".join(lines)
+    assert "playing as Player 1" in text and "Your move (version 0)" in text
+    assert info["version"] == 1  # the move typed as "1" was made
