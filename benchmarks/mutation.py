@@ -202,8 +202,11 @@ def mutated_source(module: str, index: int) -> tuple[str, str]:
     return ast.unparse(tree), m.change
 
 
-def run_tests(game: str, pythonpath: Path, timeout: float) -> tuple[str, float]:
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TESTS[game]]
+def run_tests(
+    game: str, pythonpath: Path, timeout: float, tests: list[str] | None = None
+) -> tuple[str, float]:
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+    cmd += tests or TESTS[game]
     cmd += [f"--ignore={path}" for path in EXCLUDED]
     env = {**os.environ, "PYTHONPATH": str(pythonpath), "PYTHONDONTWRITEBYTECODE": "1"}
     start = time.perf_counter()
@@ -247,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the sample")
     ap.add_argument("--list", action="store_true", help="only count the mutation points")
     ap.add_argument("--out", type=Path, help="write every mutant and its result as JSON")
+    ap.add_argument(
+        "--lines",
+        help="only the mutants on these lines, e.g. velvet/p5/illegal.py:47,velvet/vs/state.py:161",
+    )
+    ap.add_argument("--tests", nargs="+", help="run these tests instead of the game's rule tests")
     args = ap.parse_args(argv)
     games = list(MODULES) if args.game == "both" else [args.game]
     if args.sample < 0:
@@ -261,18 +269,22 @@ def main(argv: list[str] | None = None) -> int:
         src = Path(tmp) / "src"
         shutil.copytree(ROOT / "src", src, ignore=shutil.ignore_patterns("__pycache__"))
         for game in games:
-            status, base = run_tests(game, src, timeout=600)
+            status, base = run_tests(game, src, 600, args.tests)
             if status != "survived":
                 print(f"{game}: the rule tests fail without any mutant; fix that first")
                 return 1
             timeout = 3 * base + 10
             print(f"{game}: rule tests pass in {base:.1f}s; mutant timeout {timeout:.0f}s")
-            for m in sample(game, args.sample, args.seed):
+            chosen = sample(game, 0 if args.lines else args.sample, args.seed)
+            if args.lines:
+                wanted = {tuple(x.rsplit(":", 1)) for x in args.lines.split(",")}
+                chosen = [m for m in chosen if (m.module, str(m.line)) in wanted]
+            for m in chosen:
                 original = (ROOT / "src" / m.module).read_text()
                 text, m.change = mutated_source(m.module, m.index)
                 (src / m.module).write_text(text)
                 try:
-                    m.status, m.seconds = run_tests(game, src, timeout)
+                    m.status, m.seconds = run_tests(game, src, timeout, args.tests)
                 finally:
                     (src / m.module).write_text(original)
                 results.append(m)
