@@ -1,0 +1,64 @@
+"""A new VS game starts clean, damage stops at 0, and the end is refused by its clause.
+
+Cases found missing by mutation testing (docs/mutation.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.vs.helpers import position
+from velvet.engine.errors import IllegalActionError
+from velvet.vs.game import MODE_ADD, MODE_MUL, load_vs_game
+from velvet.vs.state import DRAW_RESULT, PLAN, VsState, apply_mod
+
+
+def test_a_new_game_starts_at_planning_of_turn_one_with_nothing_pending() -> None:
+    # rule: VS-SETUP-1  each player takes their own player card (and its starter)
+    # rule: VS-TURN-1  the game begins with the first player's Planning Step
+    game = load_vs_game()
+    for seed in range(4):
+        s = game.new_state(game.default_config(), seed)
+        assert isinstance(s, VsState)
+        assert s.pcs == ("p5", "p4")
+        view = s.view(0)
+        assert view["player_cards"] == ["p5", "p4"]
+        assert (s.step, s.turn_no, view["step"]) == (PLAN, 1, "planning")
+        assert view["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
+        assert not s.more_used and not s.more_pending and not s.negated
+        assert s.winner == -1 and s.hp == [30, 30]  # rule: VS-SETUP-3
+
+
+@pytest.mark.parametrize(
+    ("dmg", "mode", "amount", "out"),
+    [(3, MODE_ADD, -2, 1), (1, MODE_ADD, -1, 0), (1, MODE_ADD, -3, 0), (2, MODE_MUL, 2, 4)],
+)
+def test_a_damage_modifier_never_takes_damage_below_zero(
+    dmg: int, mode: int, amount: int, out: int
+) -> None:
+    # rule: VS-SKILL-3  modifiers change a skill's damage, which stops at 0
+    assert apply_mod(dmg, mode, amount) == out
+
+
+@pytest.mark.parametrize(
+    ("hp", "winner", "rule", "words"),
+    [
+        ((0, 12), 1, "VS-END-1", "Player 1's HP is 0"),
+        ((1, 12), 1, "VS-END-2", "Player 1 could not draw"),
+        ((12, 0), 0, "VS-END-1", "Player 2's HP is 0"),
+        ((12, 12), DRAW_RESULT, "", "a draw at the turn cap"),
+    ],
+)
+def test_an_action_after_the_end_names_how_it_ended(
+    hp: tuple[int, int], winner: int, rule: str, words: str
+) -> None:
+    # rule: VS-END-1  HP 0 loses; rule: VS-END-2  no card to draw loses
+    s = position(hands=(["006"], []), hp=(max(hp[0], 1), max(hp[1], 1)))
+    s.hp = list(hp)
+    s.winner = winner
+    before = s.canonical()
+    with pytest.raises(IllegalActionError) as info:
+        s.apply(s.game.parse_action("end"))
+    assert info.value.rule_id == (rule or s.game.game_over_rule)
+    assert words in str(info.value)
+    assert s.canonical() == before
