@@ -106,3 +106,26 @@ def test_outcome_text_in_play_victory_and_defeat(game: P5Game) -> None:
     assert "Victory" in s.outcome_text() and "P5-END-1" in s.outcome_text()
     s.result = -1
     assert "Defeat" in s.outcome_text() and "P5-END-2" in s.outcome_text()
+
+
+def test_a_bullet_cost_is_paid_with_bullets_only(game: P5Game) -> None:
+    # rule: P5-COMBAT-3  a skill is usable only when its cost can be paid
+    s = fighting(game, "bicorn", persona="arsene", bullet=0, cash=3)
+    before = s.canonical()
+    assert not any(str(a).startswith("use arsene.thief-s-luck") for a in s.legal_actions())
+    with pytest.raises(IllegalActionError) as info:
+        play(s, "use arsene.thief-s-luck @bicorn")
+    assert info.value.rule_id == "P5-COMBAT-3" and "cannot pay" in str(info.value)
+    assert s.canonical() == before
+
+
+def test_restore_flips_spent_tokens_and_says_which(game: P5Game) -> None:
+    # rule: P5-TERM-RESTORE  Restore X: flip X spent tokens back to fresh
+    s = position(
+        game,
+        [{"thief": "skull", "persona": "zorro", "fresh": {"sp": 1}, "spent": {"stamina": 2}}],
+    )
+    events = play(s, "use zorro.dia")
+    restore = next(e for e in events if e.kind == "restore")
+    assert restore.data["tokens"] == {"stamina": 2}
+    assert s.fresh[0][0] == 2 and s.spent[0][0] == 0
