@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.p5.helpers import play, position
+from tests.p5.helpers import play, position, texts
 from tests.p5.test_palace import fighting
 from velvet.engine.errors import IllegalActionError
 from velvet.p5.game import P5Game
@@ -129,3 +129,17 @@ def test_restore_flips_spent_tokens_and_says_which(game: P5Game) -> None:
     restore = next(e for e in events if e.kind == "restore")
     assert restore.data["tokens"] == {"stamina": 2}
     assert s.fresh[0][0] == 2 and s.spent[0][0] == 0
+
+
+def test_discover_offers_recruiting_the_first_confidant_of_the_data(game: P5Game) -> None:
+    # rule: P5-DISCOVER-2  visit the discovered location or recruit its confidant
+    assert game.cards.confidants[0].id == "sojiro"  # index 0: the edge this case checks
+    s = position(
+        game,
+        [{"thief": "skull", "persona": "zorro", "fresh": {"cash": 1}}],
+        locations=[{"id": "home"}],
+        confidant_deck=["sojiro"],
+        location_deck=["diner"],
+    )
+    play(s, "discover")
+    assert texts(s) == ["visit diner", "recruit diner"]
