@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.vs.helpers import position
+from tests.vs.helpers import act, position
 from velvet.engine.errors import IllegalActionError
 from velvet.vs.game import MODE_ADD, MODE_MUL, load_vs_game
-from velvet.vs.state import DRAW_RESULT, PLAN, VsState, apply_mod
+from velvet.vs.state import DECLARE, DRAW_RESULT, PLAN, VsState, apply_mod
 
 
 def test_a_new_game_starts_at_planning_of_turn_one_with_nothing_pending() -> None:
@@ -62,3 +62,23 @@ def test_an_action_after_the_end_names_how_it_ended(
     assert info.value.rule_id == (rule or s.game.game_over_rule)
     assert words in str(info.value)
     assert s.canonical() == before
+
+
+def test_after_a_one_more_the_next_skill_step_starts_clean() -> None:
+    # rule: VS-MORE-1  weakness hit: the Skill Step starts again, nothing declared yet
+    s = position(fields=((["010"], (), ()), (["026"], ["028"], ())), step=DECLARE)
+    events = act(s, "skill m 010 0", "pass")  # wind at Izanagi: weakness
+    passes = [e for e in events if e.kind == "pass"]
+    assert [e.data["player"] for e in passes] == [1]  # the defender passed its React
+    events = act(s, "pass")  # no React after the resolution either
+    assert [e.data["player"] for e in events if e.kind == "pass"] == [1]
+    assert s.step == DECLARE and s.more_used and not s.more_pending
+    assert s.view(0)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
+
+
+def test_a_fuse_event_names_the_stack_it_was_fused_onto() -> None:
+    # rule: VS-FUSE-1  the hand card goes on top of the chosen stack
+    s = position(hands=(["007", "006", "003"], []), fields=((["001"], ["002"], ()), ((), (), ())))
+    events = act(s, "fuse 007 s1", "pay hand 006", "pay hand 003")
+    fused = [e for e in events if "onto" in e.data]
+    assert fused and all(e.data["onto"] == ["002"] for e in fused)
