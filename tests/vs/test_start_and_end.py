@@ -64,16 +64,19 @@ def test_an_action_after_the_end_names_how_it_ended(
     assert s.canonical() == before
 
 
-def test_after_a_one_more_the_next_skill_step_starts_clean() -> None:
+@pytest.mark.parametrize("turn", [0, 1])
+def test_after_a_one_more_the_next_skill_step_starts_clean(turn: int) -> None:
     # rule: VS-MORE-1  weakness hit: the Skill Step starts again, nothing declared yet
-    s = position(fields=((["010"], (), ()), (["026"], ["028"], ())), step=DECLARE)
+    mine, theirs = (["010"], (), ()), (["026"], ["028"], ())
+    fields = (mine, theirs) if turn == 0 else (theirs, mine)
+    s = position(fields=fields, step=DECLARE, turn=turn)
     events = act(s, "skill m 010 0", "pass")  # wind at Izanagi: weakness
-    passes = [e for e in events if e.kind == "pass"]
-    assert [e.data["player"] for e in passes] == [1]  # the defender passed its React
+    defender = 1 - turn
+    assert [e.data["player"] for e in events if e.kind == "pass"] == [defender]
     events = act(s, "pass")  # no React after the resolution either
-    assert [e.data["player"] for e in events if e.kind == "pass"] == [1]
+    assert [e.data["player"] for e in events if e.kind == "pass"] == [defender]
     assert s.step == DECLARE and s.more_used and not s.more_pending
-    assert s.view(0)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
+    assert s.view(turn)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
 
 
 def test_a_fuse_event_names_the_stack_it_was_fused_onto() -> None:
