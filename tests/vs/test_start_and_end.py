@@ -85,3 +85,11 @@ def test_a_fuse_event_names_the_stack_it_was_fused_onto() -> None:
     events = act(s, "fuse 007 s1", "pay hand 006", "pay hand 003")
     fused = [e for e in events if "onto" in e.data]
     assert fused and all(e.data["onto"] == ["002"] for e in fused)
+
+
+def test_change_is_offered_with_a_sub_in_the_second_slot_only() -> None:
+    # rule: VS-PLAN-1  change the main with a sub, whichever sub slot holds it
+    s = position(fields=((["001"], (), ["002"]), ((), (), ())))
+    assert "change s2" in {str(a) for a in s.legal_actions()}
+    act(s, "change s2")
+    assert [list(st) for st in s.field[0]] == [[s.game.index["002"]], [], [s.game.index["001"]]]
