@@ -93,3 +93,12 @@ def test_change_is_offered_with_a_sub_in_the_second_slot_only() -> None:
     assert "change s2" in {str(a) for a in s.legal_actions()}
     act(s, "change s2")
     assert [list(st) for st in s.field[0]] == [[s.game.index["002"]], [], [s.game.index["001"]]]
+
+
+def test_the_next_turn_starts_with_nothing_declared() -> None:
+    # rule: VS-TURN-1  Skill Step, Draw Step, then the other player's turn begins afresh
+    s = position(fields=((["003"], (), ()), (["026"], ["028"], ())), step=DECLARE)
+    act(s, "skill m 003 0", "pass", "pass")  # fire at Izanagi: no weakness, no 1 more
+    assert (s.turn, s.step) == (1, PLAN)
+    assert s.view(1)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
+    assert not s.more_pending and not s.negated and s.rmods == []
