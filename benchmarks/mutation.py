@@ -28,6 +28,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypeVar, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,6 +71,13 @@ SWAP: dict[type[ast.AST], type[ast.AST]] = {
     ast.Or: ast.And,
 }
 """Operator replacements (one mutant per operator occurrence)."""
+
+OpT = TypeVar("OpT", bound=ast.AST)
+
+
+def swapped(op: OpT) -> OpT:
+    """The replacement of an operator node (same node class family)."""
+    return cast(OpT, SWAP[type(op)]())
 
 
 class Mutator(ast.NodeTransformer):
@@ -126,7 +134,7 @@ class Mutator(ast.NodeTransformer):
         for i, op in enumerate(node.ops):
             if type(op) in SWAP and self._hit(node, "compare"):
                 before = ast.Compare(node.left, list(node.ops), node.comparators)
-                node.ops[i] = SWAP[type(op)]()
+                node.ops[i] = swapped(op)
                 self._describe(before, node)
         return node
 
@@ -134,7 +142,7 @@ class Mutator(ast.NodeTransformer):
         self.generic_visit(node)
         if type(node.op) in SWAP and self._hit(node, "binop"):
             before = ast.BinOp(node.left, node.op, node.right)
-            node.op = SWAP[type(node.op)]()
+            node.op = swapped(node.op)
             self._describe(before, node)
         return node
 
@@ -142,7 +150,7 @@ class Mutator(ast.NodeTransformer):
         self.generic_visit(node)
         if type(node.op) in SWAP and self._hit(node, "augassign"):
             before = ast.AugAssign(node.target, node.op, node.value)
-            node.op = SWAP[type(node.op)]()
+            node.op = swapped(node.op)
             self._describe(before, node)
         return node
 
@@ -150,7 +158,7 @@ class Mutator(ast.NodeTransformer):
         self.generic_visit(node)
         if self._hit(node, "boolop"):
             before = ast.BoolOp(node.op, list(node.values))
-            node.op = SWAP[type(node.op)]()
+            node.op = swapped(node.op)
             self._describe(before, node)
         return node
 
