@@ -102,3 +102,14 @@ def test_the_next_turn_starts_with_nothing_declared() -> None:
     assert (s.turn, s.step) == (1, PLAN)
     assert s.view(1)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
     assert not s.more_pending and not s.negated and s.rmods == []
+
+
+def test_a_full_field_and_a_short_hand_cannot_summon() -> None:
+    # rule: VS-FIELD-1  with 3 personas out, a summon sends one as part of its cost
+    # rule: VS-SUMMON-1  the whole cost must be payable: 3 field personas cannot pay 4
+    s = position(hands=(["013"], []), fields=((["003"], ["004"], ["005"]), ((), (), ())))
+    assert "summon 013" not in {str(a) for a in s.legal_actions()}
+    before = s.canonical()
+    with pytest.raises(IllegalActionError):
+        s.apply(s.game.parse_action("summon 013"))
+    assert s.canonical() == before
