@@ -22,6 +22,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -262,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
         "--lines",
         help="only the mutants on these lines, e.g. velvet/p5/illegal.py:47,velvet/vs/state.py:161",
     )
+    ap.add_argument(
+        "--mutants", help="only these mutants, as module:index (the index in --out's JSON)"
+    )
     ap.add_argument("--tests", nargs="+", help="run these tests instead of the game's rule tests")
     args = ap.parse_args(argv)
     games = list(MODULES) if args.game == "both" else [args.game]
@@ -272,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
             for module in MODULES[game]:
                 print(f"{game} {module}: {len(points(module))} mutation points")
         return 0
+    # a stopped run (SIGTERM) still removes its copy of src/ and its test process
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     results: list[Mutant] = []
     with tempfile.TemporaryDirectory(prefix="velvet-mutants-") as tmp:
         src = Path(tmp) / "src"
@@ -283,7 +289,10 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             timeout = 3 * base + 10
             print(f"{game}: rule tests pass in {base:.1f}s; mutant timeout {timeout:.0f}s")
-            chosen = sample(game, 0 if args.lines else args.sample, args.seed)
+            chosen = sample(game, 0 if args.lines or args.mutants else args.sample, args.seed)
+            if args.mutants:
+                ids = {tuple(x.rsplit(":", 1)) for x in args.mutants.split(",")}
+                chosen = [m for m in chosen if (m.module, str(m.index)) in ids]
             if args.lines:
                 wanted = {tuple(x.rsplit(":", 1)) for x in args.lines.split(",")}
                 chosen = [m for m in chosen if (m.module, str(m.line)) in wanted]
