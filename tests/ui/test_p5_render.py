@@ -8,10 +8,11 @@ from tests.p5.helpers import give, make, play, reveal
 from velvet.engine.core import Event
 from velvet.engine.rng import Rng
 from velvet.p5.game import load_p5_game
+from velvet.p5.views import P5View
 from velvet.ui.p5_render import action_label, event_line, render
 
 
-def _text(view: dict[str, object], game: object) -> str:
+def _text(view: P5View, game: object) -> str:
     console = Console(record=True, width=120)
     console.print(render(view, game))  # type: ignore[arg-type]
     return console.export_text()

@@ -8,12 +8,13 @@ from tests.vs.helpers import random_position
 from velvet.engine.core import Event
 from velvet.ui.vs_render import action_label, event_line, render
 from velvet.vs.cards import card_text
-from velvet.vs.game import load_vs_game
+from velvet.vs.game import VsGame, load_vs_game
+from velvet.vs.views import VsView
 
 G = load_vs_game()
 
 
-def text_of(view: dict, game=G) -> str:  # type: ignore[no-untyped-def, type-arg]
+def text_of(view: VsView, game: VsGame = G) -> str:
     console = Console(width=200, record=True, color_system=None)
     console.print(render(view, game))
     return console.export_text()

@@ -14,7 +14,9 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, Self, runtime_checkable
+
+from typing_extensions import TypeVar
 
 from velvet.engine.errors import ConfigError, IllegalActionError, InvalidActionError
 from velvet.engine.rng import Rng
@@ -22,8 +24,13 @@ from velvet.engine.rng import Rng
 A = TypeVar("A", bound=Hashable)
 """The action type of one game (``P5Action``, ``VsAction``, a toy game's ``Move`` ...)."""
 
-View = dict[str, Any]
+View = Mapping[str, Any]
 """What one seat may see (``State.view``): JSON-able data, keys chosen by the game."""
+
+V = TypeVar("V", bound=View, default=Any)
+"""The view type of one game: a ``TypedDict`` (``P5View``, ``VsView``) so that mypy checks
+every reader. It defaults to ``Any``, so generic code writes ``State[A]`` / ``Game[Any]``
+and a game's own code sees its own view type; TypedDicts cost nothing at run time."""
 
 Config = dict[str, Any]
 """A game's set-up (``Game.new_state``): JSON-able data, keys chosen by the game."""
@@ -95,14 +102,14 @@ def player_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
-class State(ABC, Generic[A]):
-    """One match of a game whose actions are ``A``. Subclasses keep fields in ``__slots__``."""
+class State(ABC, Generic[A, V]):
+    """One match of a game with actions ``A`` and views ``V``; fields kept in ``__slots__``."""
 
     __slots__ = ()
 
     @property
     @abstractmethod
-    def game(self) -> Game[A]: ...
+    def game(self) -> Game[A, V]: ...
 
     @property
     @abstractmethod
@@ -132,7 +139,7 @@ class State(ABC, Generic[A]):
         """Per-seat outcome: 1 win, 0 loss (co-op games give every seat the same)."""
 
     @abstractmethod
-    def view(self, player: int) -> View:
+    def view(self, player: int) -> V:
         """All that ``player`` may see, as JSON-able data (principle 4)."""
 
     @abstractmethod
@@ -180,8 +187,8 @@ class State(ABC, Generic[A]):
     __hash__ = None  # type: ignore[assignment]
 
 
-class Game(ABC, Generic[A]):
-    """Immutable description of one game with one card set; its actions are ``A``."""
+class Game(ABC, Generic[A, V]):
+    """Immutable description of one game with one card set; its actions are ``A``, views ``V``."""
 
     name: str
     rules_version: str
@@ -190,7 +197,7 @@ class Game(ABC, Generic[A]):
     """The rule ID cited when an action comes after the game has ended."""
 
     @abstractmethod
-    def new_state(self, config: Mapping[str, Any], seed: int) -> State[A]:
+    def new_state(self, config: Mapping[str, Any], seed: int) -> State[A, V]:
         """A new match; raises ConfigError naming what is wrong with ``config``."""
 
     @abstractmethod
@@ -198,7 +205,7 @@ class Game(ABC, Generic[A]):
         """Read an action's text form (raises InvalidActionError if garbled)."""
 
     @abstractmethod
-    def state_from_json(self, data: Any) -> State[A]:
+    def state_from_json(self, data: Any) -> State[A, V]:
         """Rebuild a state from ``State.to_json`` (raises RecordError if corrupt)."""
 
     @abstractmethod
@@ -237,7 +244,7 @@ class Game(ABC, Generic[A]):
         """What a set-up may pick from, by kind: ``(id, name)`` pairs (thieves, decks ...)."""
         return {}
 
-    def determinize(self, view: View, player: int, rng: Rng) -> State[A]:
+    def determinize(self, view: V, player: int, rng: Rng) -> State[A, V]:
         """A full state consistent with ``player``'s ``view``, hidden parts drawn from ``rng``.
 
         Search bots call it; a game with nothing hidden may rebuild the state from
@@ -253,7 +260,7 @@ class Game(ABC, Generic[A]):
         """A sentence for ``event`` with names, seats as "Player 1"/"Player 2"."""
         return str(event)
 
-    def position(self, spec: Mapping[str, Any]) -> State[A]:
+    def position(self, spec: Mapping[str, Any]) -> State[A, V]:
         """A state built from a position described by names (see docs/engine.md).
 
         Raises ConfigError naming what is wrong with ``spec``.

@@ -24,6 +24,7 @@ from velvet.p5.cards import (
     EffectOp,
     load_cardset,
 )
+from velvet.p5.views import P5View
 
 if TYPE_CHECKING:
     from velvet.p5.state import P5State
@@ -45,7 +46,7 @@ def _slug(name: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
 
 
-class P5Game(Game[A.P5Action]):
+class P5Game(Game[A.P5Action, P5View]):
     """Immutable: the card set compiled into index tables, plus the action table."""
 
     name = "p5"
@@ -395,7 +396,7 @@ class P5Game(Game[A.P5Action]):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise RecordError(f"p5 state: corrupt or not a state ({error!r})") from None
 
-    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> P5State:
+    def determinize(self, view: P5View, player: int, rng: Rng) -> P5State:
         from velvet.p5.state import determinize
 
         try:

@@ -19,6 +19,7 @@ from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES, STATS
 from velvet.p5.game import ABIL_SRC, BOSS, BOSS_SRC, OP, ROW_SRC, TRIGGERS, P5Game
+from velvet.p5.views import P5DecisionView, P5PlayerView, P5View
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -183,7 +184,7 @@ def _success(face: int) -> bool:
     return face >= 5
 
 
-class P5State(State[A.P5Action]):
+class P5State(State[A.P5Action, P5View]):
     __slots__ = (*_FIELDS, "_game")
 
     _game: P5Game
@@ -1055,7 +1056,7 @@ class P5State(State[A.P5Action]):
         d = {k: (v if not isinstance(v, list) else _listify(v)) for k, v in d.items()}
         return d
 
-    def view(self, player: int) -> dict[str, Any]:
+    def view(self, player: int) -> P5View:
         return make_view(self, player)
 
 
@@ -1180,7 +1181,7 @@ def _tuplify(x: Any) -> Any:
 # --- views -----------------------------------------------------------------------------------
 
 
-def describe_decision(s: P5State) -> dict[str, Any]:
+def describe_decision(s: P5State) -> P5DecisionView:
     """What is being decided now and by whom (for views and UIs)."""
     g = s.game
     if s.phase == OVER:
@@ -1202,7 +1203,7 @@ def describe_decision(s: P5State) -> dict[str, Any]:
             D_PARTY: "change the draft party, then confirm it with done",
         }
         text = texts[d.kind].format(res=RESOURCES[d.res]) if type(d) is Split else texts[d.kind]
-        out: dict[str, Any] = {"kind": names[d.kind], "player": d.player, "text": text}
+        out: P5DecisionView = {"kind": names[d.kind], "player": d.player, "text": text}
         if type(d) is Split:
             out["resource"] = RESOURCES[d.res]
             out["left"] = d.left
@@ -1229,14 +1230,14 @@ def _loc_name(g: P5Game, li: int) -> str:
     return g.cards.locations[li].id
 
 
-def make_view(s: P5State, player: int) -> dict[str, Any]:
+def make_view(s: P5State, player: int) -> P5View:
     """Everything public (P5 is co-operative and open) minus deck orders and the RNG."""
     g = s.game
     if not 0 <= player < s.n:
         raise ConfigError(f"no player {player}: players are 0..{s.n - 1}")
     cs = g.cards
     sh = cs.shadows
-    players = []
+    players: list[P5PlayerView] = []
     for p in range(s.n):
         players.append(
             {
@@ -1293,7 +1294,7 @@ def make_view(s: P5State, player: int) -> dict[str, Any]:
     }
 
 
-def determinize(g: P5Game, view: dict[str, Any], player: int, rng: Rng) -> P5State:
+def determinize(g: P5Game, view: P5View, player: int, rng: Rng) -> P5State:
     """A full state consistent with ``view``; deck orders and the RNG are sampled."""
     cs = g.cards
     sidx, cidx, lidx = g.shadow_index, g.conf_index, g.loc_index

@@ -108,7 +108,7 @@ def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:
 
 def public_view(state: State[Any]) -> dict[str, Any]:
     """What a spectator sees: a seat's view with that seat's secrets removed."""
-    view = state.view(0)
+    view: dict[str, Any] = dict(state.view(0))
     if state.game.name == "vs":
         view["hand"] = []
         view["viewer"] = None

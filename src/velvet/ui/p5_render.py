@@ -19,6 +19,7 @@ from velvet.engine.rng import Rng
 from velvet.p5.cards import RESOURCES, STATS, effect_text
 from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.state import P5State
+from velvet.p5.views import P5View
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -63,7 +64,7 @@ def _remaining(now: dict[str, int], full: Mapping[Any, int]) -> str:
     return ", ".join(parts)
 
 
-def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
+def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     """The whole board as one rich renderable."""
     names = _Names(game)
     players = view["players"]
@@ -182,7 +183,7 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     if "draft" in d:
         draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or "nobody"
         supply.append(f"\nDraft party: {draft} (confirm with done; P5-ARSENE-3)")
-    who = player_name(d["player"]) if d.get("player") is not None else "nobody"
+    who = player_name(d["player"]) if d["player"] is not None else "nobody"
     decision = Text(f"Now: {who} — {d['text']}", style="bold cyan")
     return Group(head, locs, Panel(Group(*lines), title="Palace"), team, supply, decision)
 
@@ -190,11 +191,11 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
 class _Positions:
     """The last view's state, rebuilt once for the labels of one prompt."""
 
-    view: dict[str, Any] | None = None
+    view: P5View | None = None
     state: P5State | None = None
 
 
-def _state_of(view: dict[str, Any], game: P5Game) -> P5State:
+def _state_of(view: P5View, game: P5Game) -> P5State:
     if _Positions.view is not view or _Positions.state is None or _Positions.state.game is not game:
         player = view.get("me", 0)
         _Positions.state = game.determinize(view, player if isinstance(player, int) else 0, Rng(0))
@@ -207,6 +208,6 @@ def event_line(event: Event, game: P5Game | None = None) -> str:
     return (game or load_p5_game()).event_text(event)
 
 
-def action_label(action: Any, view: dict[str, Any], game: P5Game | None = None) -> str:
+def action_label(action: Any, view: P5View, game: P5Game | None = None) -> str:
     """The engine's label for ``action`` in the position ``view`` shows."""
     return _state_of(view, game or load_p5_game()).action_label(action)

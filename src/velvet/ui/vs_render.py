@@ -19,6 +19,7 @@ from rich.text import Text
 from velvet.engine.core import Event, player_name
 from velvet.vs.game import MODES, VsGame, load_vs_game
 from velvet.vs.state import VsState
+from velvet.vs.views import VsView
 from velvet.vs.words import card_name, mod_text
 
 HIDES_HANDS = True
@@ -44,7 +45,7 @@ PENDING = {
 }
 
 
-def pending_text(view: dict[str, Any], game: VsGame | None = None) -> str:
+def pending_text(view: VsView, game: VsGame | None = None) -> str:
     """Who decides what, in words."""
     if view["winner"] != -1:
         return "nobody: the game is over"
@@ -79,7 +80,7 @@ def _stack(game: VsGame, stack: list[str]) -> str:
     return top + (f"  [fused over: {', '.join(under)}]" if under else "")
 
 
-def _player_panel(view: dict[str, Any], game: VsGame, p: int) -> Panel:
+def _player_panel(view: VsView, game: VsGame, p: int) -> Panel:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold")
     table.add_column()
@@ -107,7 +108,7 @@ def _mods(game: VsGame, mods: list[list[Any]]) -> str:
     )
 
 
-def render(view: dict[str, Any], game: VsGame) -> RenderableType:
+def render(view: VsView, game: VsGame) -> RenderableType:
     """The board as one player sees it."""
     parts: list[RenderableType] = []
     step = STEP_LABELS.get(view["step"], view["step"])
@@ -122,9 +123,12 @@ def render(view: dict[str, Any], game: VsGame) -> RenderableType:
         parts.append(
             Text(f"Declared: {skill['name']} ({skill['type']}, {skill['damage']}) of {info.name}")
         )
-    for key, label in (("rmods", "React modifiers"), ("tmods", "this turn's modifiers")):
-        if view[key]:
-            parts.append(Text(f"{label}: {_mods(game, view[key])}"))
+    for mods, label in (
+        (view["rmods"], "React modifiers"),
+        (view["tmods"], "this turn's modifiers"),
+    ):
+        if mods:
+            parts.append(Text(f"{label}: {_mods(game, mods)}"))
     if view["negated"]:
         parts.append(Text("The skill's damage is negated."))
     me = view["viewer"]
@@ -147,7 +151,7 @@ def event_line(event: Event, game: VsGame | None = None) -> str:
     return (game or load_vs_game()).event_text(event)
 
 
-def action_label(action: Any, view: dict[str, Any], game: VsGame | None = None) -> str:
+def action_label(action: Any, view: VsView, game: VsGame | None = None) -> str:
     """The game's words for an action of the viewer, from what the view shows.
 
     ``game`` is the game being played (its card set may be custom); the built-in

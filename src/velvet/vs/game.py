@@ -29,6 +29,7 @@ from velvet.vs.cards import (
     Support,
     build_card_set,
 )
+from velvet.vs.views import VsView
 
 if TYPE_CHECKING:
     from velvet.vs.state import VsState
@@ -81,7 +82,7 @@ class CompiledEffect(NamedTuple):
     if_weakness: bool
 
 
-class VsGame(Game[A.VsAction]):
+class VsGame(Game[A.VsAction, VsView]):
     """Persona VS with one card set; builds states, parses actions, maps ids."""
 
     name = "vs"
@@ -418,7 +419,7 @@ class VsGame(Game[A.VsAction]):
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise RecordError(f"vs state: corrupt ({type(error).__name__}: {error})") from None
 
-    def determinize(self, view: dict[str, Any], player: int, rng: Rng) -> VsState:
+    def determinize(self, view: VsView, player: int, rng: Rng) -> VsState:
         """A full state consistent with ``view`` (opponent hand and deck orders sampled)."""
         from velvet.vs.state import VsState
 

@@ -10,6 +10,7 @@ step machine runs in :meth:`VsState._advance` whenever nothing is pending.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, NamedTuple, Self
 
 from velvet.engine.core import TERMINAL, Event, State
@@ -46,6 +47,7 @@ from velvet.vs.game import (
     WHO_SELF,
     VsGame,
 )
+from velvet.vs.views import VsPublic, VsView
 
 HAND_SIZE = 5
 TURN_CAP = 200
@@ -168,7 +170,7 @@ def order_matters(dmg: int, mods: list[Mod]) -> bool:
     return True
 
 
-class VsState(State[A.VsAction]):
+class VsState(State[A.VsAction, VsView]):
     """A Persona VS match; see the module docstring for the layout."""
 
     __slots__ = (
@@ -1410,7 +1412,7 @@ class VsState(State[A.VsAction]):
             return ["pay", p, g.ids[c], mask, rem, g.names[extra] if extra >= 0 else None]
         return [FRAME_NAMES[type(fr)], *fr]
 
-    def _public(self) -> dict[str, Any]:
+    def _public(self) -> VsPublic:
         g = self._game
         ids = g.ids
         return {
@@ -1441,26 +1443,28 @@ class VsState(State[A.VsAction]):
 
     def to_json(self) -> dict[str, Any]:
         ids = self._game.ids
-        data = self._public()
+        data: dict[str, Any] = {**self._public()}
         data["hand"] = [[ids[c] for c in h] for h in self.hand]
         data["deck"] = [[ids[c] for c in d] for d in self.deck]
         data["rng"] = self.rng.to_json()
         return data
 
-    def view(self, player: int) -> dict[str, Any]:
-        data = self._public()
-        data["viewer"] = player
+    def view(self, player: int) -> VsView:
+        public = self._public()
         for p in (0, 1):
             if p != player and not self.open_lists[p]:
-                data["decklists"][p] = None
-        data["hand"] = [self._game.ids[c] for c in self.hand[player]]
-        data["hand_sizes"] = [len(self.hand[0]), len(self.hand[1])]
-        data["deck_sizes"] = [len(self.deck[0]), len(self.deck[1])]
-        data["current_player"] = self.current_player
-        return data
+                public["decklists"][p] = None
+        return {
+            **public,
+            "viewer": player,
+            "hand": [self._game.ids[c] for c in self.hand[player]],
+            "hand_sizes": [len(self.hand[0]), len(self.hand[1])],
+            "deck_sizes": [len(self.deck[0]), len(self.deck[1])],
+            "current_player": self.current_player,
+        }
 
     @classmethod
-    def _from_public(cls, game: VsGame, data: dict[str, Any]) -> VsState:
+    def _from_public(cls, game: VsGame, data: Mapping[str, Any]) -> VsState:
         s = cls.blank(game)
         ix = game.index
 
@@ -1523,7 +1527,7 @@ class VsState(State[A.VsAction]):
         return s
 
     @classmethod
-    def from_view(cls, game: VsGame, view: dict[str, Any]) -> VsState:
+    def from_view(cls, game: VsGame, view: VsView) -> VsState:
         """Only what ``view`` shows (the viewer's hand; other hands and decks empty).
 
         Enough to put the viewer's own decisions in words; never for play.
@@ -1562,7 +1566,7 @@ class VsState(State[A.VsAction]):
         return count
 
     @classmethod
-    def determinize(cls, game: VsGame, view: dict[str, Any], player: int, rng: Rng) -> VsState:
+    def determinize(cls, game: VsGame, view: VsView, player: int, rng: Rng) -> VsState:
         """Rebuild a state from ``player``'s view, sampling the opponent hand and deck orders.
 
         A player's unseen cards are their decklist minus what the view shows, shuffled

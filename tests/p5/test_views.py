@@ -1,0 +1,32 @@
+"""A P5 view says what is being decided, and determinize keeps every deck's cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tests.p5.helpers import make, position
+from velvet.engine.rng import Rng
+from velvet.p5.game import P5Game
+from velvet.p5.state import OVER
+
+
+def test_the_view_names_the_decision_and_the_end(game: P5Game) -> None:
+    # rule: P5-DAY-2  on a turn, one action: the view says so and who takes it
+    s = position(game)
+    decision = s.view(0)["decision"]
+    assert decision["kind"] == "main" and decision["player"] == 0
+    # rule: P5-END-1  after the end nobody decides
+    s.phase, s.result = OVER, 1
+    decision = s.view(0)["decision"]
+    assert decision["kind"] == "over" and decision["player"] is None
+    assert "Victory" in decision["text"]
+
+
+def test_determinize_keeps_the_cards_of_every_deck(game: P5Game) -> None:
+    # rule: P5-SETUP-5  the confidant deck holds only those of the thieves' game
+    for players in ((("joker", "arsene"),), (("skull", "zorro"), ("panther", "carmen"))):
+        s = make(game, players, seed=3)
+        for seed in range(3):
+            d = game.determinize(s.view(0), 0, Rng(seed))
+            for deck in ("loc_deck", "conf_deck", "shadow_deck"):
+                assert Counter(getattr(d, deck)) == Counter(getattr(s, deck)), deck
