@@ -59,16 +59,20 @@ def wait_for_first_chunk(proc: subprocess.Popen[str], games: Path) -> None:
         time.sleep(0.05)
 
 
+GAMES = 100_000
+"""So many games that the run cannot end between its first chunk and the signal."""
+
+
 def test_sigint_keeps_finished_chunks_and_rerun_completes(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    proc = velvet_sim(out, 600)
+    proc = velvet_sim(out, GAMES)
     wait_for_first_chunk(proc, out / "games")
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=WAIT_LIMIT)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stdout and "Traceback" not in stderr
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["interrupted"] and 0 < summary["finished"] < 600
+    assert summary["interrupted"] and 0 < summary["finished"] < GAMES
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
     # the rerun asks for fewer games than were started, so it finishes quickly
     kept = summary["finished"]
