@@ -212,7 +212,7 @@ class Shadow(Model):
         return self
 
 
-def _check_health(health: Mapping[str, int], bounds: tuple[int, int]) -> None:
+def _check_health(health: Mapping[Any, int], bounds: tuple[int, int]) -> None:
     """P5-COMBAT-1: typed requirements; bounded so that every damage split stays small."""
     low, high = bounds
     if any(v < 0 or v > HEALTH_COUNT for v in health.values()):
