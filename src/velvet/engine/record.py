@@ -114,7 +114,7 @@ class GameRecord:
             raise RecordError(f"record: bad config: {error}") from error
         except _CONFIG_FAULTS as error:
             raise RecordError(
-                f"record: bad config: a value has the wrong type ({type(error).__name__})"
+                f"record: field 'config': a value has the wrong type ({type(error).__name__})"
             ) from None
         yield state, None, []
         for number, text in enumerate(self.actions, start=1):

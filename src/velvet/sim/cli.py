@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,22 @@ class CommandError(click.ClickException):
     """A bad option or file: one line on stderr, exit status 2, no traceback."""
 
     exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        """``error: …`` as every Velvet command writes it (click says ``Error:``)."""
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
+
+
+_GAME_NAME = re.compile(r"^(p5|vs|[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*)$")
+
+
+def _check_game_name(game: str) -> None:
+    """p5, vs or package.module:ATTRIBUTE (no paths: a module is imported by name)."""
+    if not _GAME_NAME.match(game):
+        shown = game if len(game) <= 60 and game.isprintable() else repr(game[:60])
+        raise CommandError(
+            f"unknown game '{shown}': choose p5, vs or package.module:ATTRIBUTE naming a SimGame"
+        )
 
 
 @click.command("sim")
@@ -151,6 +168,7 @@ def sim_command(
     from velvet.sim.games import resolve_game
     from velvet.sim.run import run_sim
 
+    _check_game_name(game)
     try:
         sim_game = resolve_game(game)
         loaded = sim_game.load(card_paths)
@@ -204,7 +222,7 @@ def _parse_config(text: str) -> dict[str, Any]:
     nargs=-1,
     required=True,
     metavar="RESULTS_DIR...",
-    type=click.Path(exists=True, file_okay=False),
+    type=click.Path(exists=True, file_okay=False, readable=True),
 )
 @click.option(
     "--out",
@@ -214,13 +232,14 @@ def _parse_config(text: str) -> dict[str, Any]:
     type=click.Path(dir_okay=False),
     help="Where to write the HTML report.",
 )
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option(
     "--combine",
     is_flag=True,
     help="Pool separate runs of one game (same rules and cards), such as one run per "
     "deck pairing, instead of merging shards of one run.",
 )
-def report_command(results_dirs: tuple[str, ...], out: str, combine: bool) -> None:
+def report_command(results_dirs: tuple[str, ...], out: str, force: bool, combine: bool) -> None:
     """Write a self-contained HTML report (embedded plots) of `velvet sim` results.
 
     Give one results directory, or several shards of one run to merge, or with
@@ -232,7 +251,7 @@ def report_command(results_dirs: tuple[str, ...], out: str, combine: bool) -> No
     from velvet.sim.report import write_report
 
     try:
-        path = write_report([Path(d) for d in results_dirs], Path(out), combine)
+        path = write_report([Path(d) for d in results_dirs], Path(out), combine, force=force)
     except VelvetError as exc:
         raise CommandError(str(exc)) from None
     click.echo(f"report written to {path}")
