@@ -18,7 +18,14 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from velvet.engine.errors import CardDataError
-from velvet.engine.files import decode_utf8, describe_os_error, one_line, parse_toml, read_bytes
+from velvet.engine.files import (
+    decode_utf8,
+    describe_os_error,
+    one_line,
+    parse_toml,
+    read_bytes,
+    show_path,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -45,7 +52,7 @@ def read_toml(path: Path | str, *, name: str | None = None, text: str | None = N
     label = name or str(path)
 
     def problem(message: str) -> CardDataError:
-        return CardDataError(label, None, None, message[len(label) + 2 :])
+        return CardDataError(show_path(label), None, None, message.partition(": ")[2])
 
     if text is None:
         text = decode_utf8(read_bytes(path, problem, label), problem, label)
@@ -126,7 +133,7 @@ def load_card_files(paths: Iterable[Path | str]) -> list[CardFile]:
             members = sorted(p.glob("*.toml")) if is_dir else []
         except (OSError, ValueError) as error:
             reason = f"cannot be read ({describe_os_error(error)})"
-            raise CardDataError(str(p), None, None, reason) from None
+            raise CardDataError(show_path(str(p)), None, None, reason) from None
         if is_dir:
             if not members:
                 raise CardDataError(str(p), None, None, "folder holds no *.toml card files")

@@ -35,8 +35,17 @@ MAX_INT_DIGITS = 30
 ErrorFactory = Callable[[str], Exception]
 
 
+def show_path(label: str, limit: int = 120) -> str:
+    """A file name fit for a one-line message: printable, and shortened in the middle."""
+    text = label if label.isprintable() else repr(label)[1:-1]
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return f"{text[:half]}…{text[-half:]}"
+
+
 def _fail(error: ErrorFactory, label: str, message: str) -> Exception:
-    return error(f"{label}: {message}")
+    return error(f"{show_path(label)}: {message}")
 
 
 def describe_os_error(exc: OSError | ValueError) -> str:
@@ -185,11 +194,11 @@ def check_target(path: Path, error: ErrorFactory, *, overwrite: bool) -> None:
     """Refuse a target that is no plain file name, is not a regular file, or exists."""
     label = str(path)
     if "\x00" in label:
-        raise _fail(error, repr(label), "not a usable file name (it holds a NUL byte)")
+        raise _fail(error, label, "not a usable file name (it holds a NUL byte)")
     if path.name in ("", ".", "..") or label.endswith(os.sep):
         raise _fail(error, label, "not a file name")
     if len(os.fsencode(path.name)) > 255:
-        raise _fail(error, label[:60] + "…", "file name too long (over 255 bytes)")
+        raise _fail(error, label, "file name too long (over 255 bytes)")
     parent = path.parent
     if not parent.is_dir():
         raise _fail(error, label, f"no such folder: {parent}")

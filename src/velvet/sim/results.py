@@ -30,6 +30,7 @@ from velvet.engine.files import (
     one_line,
     parse_json,
     read_text,
+    show_path,
     write_atomic,
 )
 
@@ -64,7 +65,8 @@ def make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"{folder}: cannot create folder ({describe_os_error(exc)})") from None
+        reason = describe_os_error(exc)
+        raise ConfigError(f"{show_path(str(folder))}: cannot create folder ({reason})") from None
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, overwrite: bool = True) -> None:
