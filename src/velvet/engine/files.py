@@ -169,7 +169,8 @@ def parse_toml(text: str, error: ErrorFactory, label: str) -> dict[str, Any]:
     except RecursionError:
         raise _fail(error, label, f"nested deeper than {MAX_DEPTH}") from None
     except ValueError as exc:  # an integer over Python's digit limit, and the like
-        raise _fail(error, label, f"not valid TOML: {one_line(str(exc))}") from None
+        reason = "an integer is too large" if "digits" in str(exc) else one_line(str(exc))
+        raise _fail(error, label, f"not valid TOML: {reason}") from None
     check_data(data, error, label)
     return data
 
