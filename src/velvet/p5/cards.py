@@ -154,6 +154,11 @@ class Ability(Model):
             raise ValueError("amp, check_bonus, party_bonus and grant need trigger = 'auto'")
         if self.trigger == "use" and not (self.damage or self.effects):
             raise ValueError("an activated ability needs damage or effects")
+        if self.trigger == "use" and not any(self.cost.values()) and self.limit is None:
+            raise ValueError(
+                "an activated ability with no cost needs limit = 'day' or 'palace' "
+                "(else it could be used without end)"
+            )
         return self
 
     @property
