@@ -16,7 +16,7 @@ from typing import Any
 
 from velvet.engine.core import Event, Game, State, choose_by_text
 from velvet.engine.errors import RecordError, VelvetError
-from velvet.engine.files import parse_json, read_text, write_atomic
+from velvet.engine.files import parse_json, read_text, show_path, write_atomic
 
 SAVE_FORMAT = "velvet-save/1"
 RECORD_FORMAT = "velvet-record/1"
@@ -137,6 +137,11 @@ class GameRecord:
         return final
 
 
+def _p(path: object) -> str:
+    """A path as a one-line message shows it."""
+    return show_path(str(path))
+
+
 def _read_json(path: Path) -> Any:
     return parse_json(read_text(path, RecordError), RecordError, str(path))
 
@@ -161,20 +166,20 @@ def save_game(path: Path, record: GameRecord, state: State, *, overwrite: bool =
 def _split(path: Path, data: Any) -> tuple[GameRecord, Any]:
     """The record of a save or bare record file, and the save's digest (or None)."""
     if not isinstance(data, dict):
-        raise RecordError(f"{path}: not a Velvet save or record (expected a JSON object)")
+        raise RecordError(f"{_p(path)}: not a Velvet save or record (expected a JSON object)")
     if data.get("format") == SAVE_FORMAT:
         if "record" not in data:
-            raise RecordError(f"{path}: a save without its 'record'")
+            raise RecordError(f"{_p(path)}: a save without its 'record'")
         expected = data.get("state_sha256")
         if expected is not None and not isinstance(expected, str):
-            raise RecordError(f"{path}: field 'state_sha256' must be a text")
+            raise RecordError(f"{_p(path)}: field 'state_sha256' must be a text")
         record_data = data["record"]
     else:
         expected, record_data = None, data
     try:
         return GameRecord.from_json(record_data), expected
     except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
+        raise RecordError(f"{_p(path)}: {error}") from None
 
 
 def load_game(path: Path, game_for: Callable[[str], Game]) -> tuple[GameRecord, State]:
@@ -183,9 +188,9 @@ def load_game(path: Path, game_for: Callable[[str], Game]) -> tuple[GameRecord, 
     try:
         state = record.replay(game_for(record.game))
     except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
+        raise RecordError(f"{_p(path)}: {error}") from None
     if expected is not None and expected != state.digest():
-        raise RecordError(f"{path}: the saved state does not match its moves (corrupt save)")
+        raise RecordError(f"{_p(path)}: the saved state does not match its moves (corrupt save)")
     return record, state
 
 

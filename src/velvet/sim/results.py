@@ -52,6 +52,11 @@ GAME_COLUMNS = {"p5": ("day", "palace"), "vs": ("first_player", "deck_0", "deck_
 Row = dict[str, Any]
 
 
+def _p(path: object) -> str:
+    """A path as a one-line message shows it."""
+    return show_path(str(path))
+
+
 def have_pyarrow() -> bool:
     try:
         import pyarrow  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
@@ -66,7 +71,7 @@ def make_folder(folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError) as exc:
         reason = describe_os_error(exc)
-        raise ConfigError(f"{show_path(str(folder))}: cannot create folder ({reason})") from None
+        raise ConfigError(f"{_p(folder)}: cannot create folder ({reason})") from None
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, overwrite: bool = True) -> None:
@@ -91,11 +96,11 @@ def _int(value: Any) -> TypeGuard[int]:
 def check_meta(meta: Any, path: Path) -> dict[str, Any]:
     """A run.json's fields, each of the right type and range, or a RecordError naming it."""
     if not isinstance(meta, dict):
-        raise RecordError(f"{path}: expected a JSON object")
+        raise RecordError(f"{_p(path)}: expected a JSON object")
 
     def bad(key: str, what: str) -> RecordError:
         value = one_line(repr(meta.get(key)), 60)
-        return RecordError(f"{path}: field '{key}' must be {what}, not {value}")
+        return RecordError(f"{_p(path)}: field '{key}' must be {what}, not {value}")
 
     if not isinstance(meta.get("game"), str) or not 0 < len(meta["game"]) <= 200:
         raise bad("game", "a game name")
@@ -139,13 +144,13 @@ def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
 
         def bad(column: str, what: str, row: Row = row, number: int = number) -> RecordError:
             value = one_line(repr(row.get(column)), 60)
-            return RecordError(f"{path}: row {number}: column '{column}' {what} (got {value})")
+            return RecordError(f"{_p(path)}: row {number}: column '{column}' {what} (got {value})")
 
         if len(row) > MAX_COLUMNS:
-            raise RecordError(f"{path}: row {number}: over {MAX_COLUMNS} columns")
+            raise RecordError(f"{_p(path)}: row {number}: over {MAX_COLUMNS} columns")
         for key, value in row.items():
             if not isinstance(key, str) or len(key) > 100:
-                raise RecordError(f"{path}: row {number}: a column name is not a short text")
+                raise RecordError(f"{_p(path)}: row {number}: a column name is not a short text")
             if value is not None and not isinstance(value, str | int | float | bool):
                 raise bad(key, "must be a number, a text or empty")
             if isinstance(value, float) and not math.isfinite(value):
@@ -200,7 +205,7 @@ def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
         for column in needed:
             if column not in row:
                 raise RecordError(
-                    f"{path}: row {number}: no column '{column}': not a game of "
+                    f"{_p(path)}: row {number}: no column '{column}': not a game of "
                     f"'{meta['game']}' as run.json says"
                 )
 
@@ -226,7 +231,7 @@ class ResultStore:
             if not os.path.lexists(path):
                 return None
         except (OSError, ValueError) as exc:
-            raise RecordError(f"{path}: cannot be read ({describe_os_error(exc)})") from None
+            raise RecordError(f"{_p(path)}: cannot be read ({describe_os_error(exc)})") from None
         return check_meta(read_json(path), path)
 
     def check_target(self) -> None:
@@ -236,18 +241,18 @@ class ResultStore:
             if not os.path.lexists(root):
                 return
             if not root.is_dir():
-                raise ConfigError(f"{root}: not a folder (give a folder for the results)")
+                raise ConfigError(f"{_p(root)}: not a folder (give a folder for the results)")
             names = [p.name for p in root.iterdir()]
         except (OSError, ValueError) as exc:
-            raise ConfigError(f"{root}: cannot be used ({describe_os_error(exc)})") from None
+            raise ConfigError(f"{_p(root)}: cannot be used ({describe_os_error(exc)})") from None
         if names and RUN_FILE not in names:
             raise ConfigError(
-                f"{root}: holds other files and no {RUN_FILE}: give a new or empty folder"
+                f"{_p(root)}: holds other files and no {RUN_FILE}: give a new or empty folder"
             )
         foreign = sorted(set(names) - set(OWN_FILES))
         if foreign:
             raise ConfigError(
-                f"{root}: holds files that are not Velvet's results ({', '.join(foreign[:3])})"
+                f"{_p(root)}: holds files that are not Velvet's results ({', '.join(foreign[:3])})"
             )
 
     def start(self, meta: dict[str, Any]) -> None:
@@ -261,7 +266,7 @@ class ResultStore:
         for key in ("game", "seats", "config", "base_seed", "cards", "vary"):
             if old.get(key) != meta.get(key):
                 raise ConfigError(
-                    f"{self.root} holds another run ({key} was {old.get(key)!r}, "
+                    f"{_p(self.root)} holds another run ({key} was {old.get(key)!r}, "
                     f"now {meta.get(key)!r}): use a new --out directory"
                 )
         if meta.get("n_games", 0) > old.get("n_games", 0):
@@ -278,7 +283,7 @@ class ResultStore:
             )
         except OSError as exc:
             reason = describe_os_error(exc)
-            raise RecordError(f"{self.chunk_dir}: cannot be read ({reason})") from None
+            raise RecordError(f"{_p(self.chunk_dir)}: cannot be read ({reason})") from None
 
     def write_chunk(self, rows: Sequence[Row]) -> Path:
         """Write one finished chunk of rows atomically; returns its path."""
@@ -301,7 +306,7 @@ class ResultStore:
             for number, row in enumerate(rows, start=1):
                 index = row.get("index")
                 if not _int(index):
-                    raise RecordError(f"{path}: row {number}: column 'index' must be a number")
+                    raise RecordError(f"{_p(path)}: row {number}: column 'index' must be a number")
                 seen.setdefault(index, row)
         return [seen[i] for i in sorted(seen)]
 
@@ -335,7 +340,7 @@ def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], li
         store = ResultStore(Path(root))
         found = store.read_meta()
         if found is None:
-            raise ConfigError(f"{root}: not a results directory (no {RUN_FILE})")
+            raise ConfigError(f"{_p(root)}: not a results directory (no {RUN_FILE})")
         if metas:
             for key in SAME_GAME_KEYS if combine else SAME_RUN_KEYS:
                 if found.get(key) != metas[0].get(key):
@@ -346,7 +351,7 @@ def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], li
                     )
                     hint = "" if combine else " (to pool separate runs of one game, use --combine)"
                     raise ConfigError(
-                        f"{root} {what} {dirs[0]}: "
+                        f"{_p(root)} {what} {_p(dirs[0])}: "
                         f"{key} differs ({found.get(key)!r} vs {metas[0].get(key)!r}){hint}"
                     )
         metas.append(found)
@@ -414,7 +419,7 @@ def _decode(path: Path) -> Iterable[Row]:
     except RecordError:
         raise
     except Exception as exc:  # a foreign or damaged file: name it, do not crash
-        raise RecordError(f"{path}: cannot read results chunk ({one_line(str(exc))})") from None
+        raise RecordError(f"{_p(path)}: cannot read results chunk ({one_line(str(exc))})") from None
 
 
 def _columns(rows: Sequence[Row]) -> list[str]:

@@ -146,7 +146,7 @@ class Session:
             self.console.print(
                 Panel(f"Pass the screen to Player {player + 1}, then press Enter.", style="bold")
             )
-            self.ask("")
+            self.read_line("")
             self.console.clear()
         self.last_human = player
 
