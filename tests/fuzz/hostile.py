@@ -65,7 +65,7 @@ HOSTILE_NUMBERS = [
     "[]",
     "{}",
     "[1, 2]",
-    '{ a = 1 }',
+    "{ a = 1 }",
     '{"a": 1}',
 ]
 HOSTILE_TEXTS = [
@@ -151,7 +151,8 @@ def _apply(rng: random.Random, op: str, text: str, json_like: bool) -> str:
         return "\n".join(lines)
     if op == "nest" and (m := _pick(rng, _NUMBER, text)):
         depth = rng.choice([3, 30, 70, 500, 3000, 50_000])
-        inner = '{"a":' * depth + "1" + "}" * depth if json_like else "{a=" * depth + "1" + "}" * depth
+        opener = '{"a":' if json_like else "{a="
+        inner = opener * depth + "1" + "}" * depth
         value = rng.choice([_nest(depth), inner])
         return text[: m.start()] + value + text[m.end() :]
     if op == "cut" and text:

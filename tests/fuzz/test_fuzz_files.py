@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.hostile import FUZZ, mutated_json, mutated_text, tally
-from velvet.engine import GameRecord, VelvetError, load_game, load_record, save_game
+from velvet.engine import GameRecord, VelvetError, load_game, load_record
 from velvet.games import get_game
 from velvet.p5 import cards as p5_cards
 from velvet.sim.results import RUN_FILE, ResultStore, load_results

@@ -57,7 +57,7 @@ def hostile_line(rng: random.Random, legal: list[str]) -> str:
     if kind == 0:
         return rng.choice(HOSTILE_TEXTS)
     if kind == 1:
-        return rng.choice(HOSTILE_NUMBERS + ["²", "③", "٣", "1" * 7, "9" * 5000, " 1 ", "0"])
+        return rng.choice([*HOSTILE_NUMBERS, "²", "③", "٣", "1" * 7, "9" * 5000, " 1 ", "0"])
     if kind == 2:
         return f"{rng.choice(COMMAND_WORDS)} {rng.choice(NAMES)}"
     if kind == 3:
@@ -137,14 +137,17 @@ ODD_PATHS = [
 ]
 
 
-@given(reader=st.sampled_from(sorted(READERS)), path=st.sampled_from(ODD_PATHS) | st.text(max_size=20))
+@given(
+    reader=st.sampled_from(sorted(READERS)),
+    path=st.sampled_from(ODD_PATHS) | st.text(max_size=20),
+)
 @FUZZ
 def test_odd_paths_for_every_reader(reader: str, path: str, in_scratch: Path) -> None:
     attempt("odd path (readers)", lambda: READERS[reader](path))
 
 
 @given(
-    path=st.sampled_from(ODD_PATHS + ["ok.json", "sub/ok.json"])
+    path=st.sampled_from([*ODD_PATHS, "ok.json", "sub/ok.json"])
     | st.text(max_size=20).map(lambda text: text.lstrip("/"))  # only inside the scratch folder
 )
 @FUZZ
