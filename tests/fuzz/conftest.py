@@ -17,4 +17,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for entry in entries:
         ok, clean = TALLY[entry, "ok"], TALLY[entry, "clean error"]
         crash = TALLY[entry, "crash"]
+        if TALLY[entry, "line"]:  # prompt lines: each is answered or refused in the game
+            lines = TALLY[entry, "line"]
+            terminalreporter.write_line(f"  {entry}: {lines} lines, {crash} crashes")
+            continue
         terminalreporter.write_line(f"  {entry}: {ok + clean + crash} / {ok} / {clean} / {crash}")

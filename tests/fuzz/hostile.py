@@ -31,6 +31,9 @@ FUZZ = settings(
     suppress_health_check=list(HealthCheck),
 )
 
+FUZZ_SESSIONS = settings(FUZZ, max_examples=max(1, EXAMPLES * 2 // 5))
+"""Prompt sessions: each feeds 1 to 12 lines (about 6.5), so 400 sessions try ~2,600 lines."""
+
 TALLY: Counter[tuple[str, str]] = Counter()
 """(entry point, outcome) counts: 'ok', 'clean error'; reported by conftest on request."""
 

@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tests.fuzz.hostile import FUZZ, HOSTILE_NUMBERS, HOSTILE_TEXTS, SEEDS, odd_text, tally
+from tests.fuzz.hostile import FUZZ, FUZZ_SESSIONS, HOSTILE_NUMBERS, HOSTILE_TEXTS, SEEDS, odd_text, tally
 from tests.fuzz.test_fuzz_files import attempt
 from velvet.engine import GameRecord, VelvetError, load_game, load_record, save_game
 from velvet.engine.files import read_text, write_atomic
@@ -79,7 +79,7 @@ def in_scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
 
 
 @given(seed=SEEDS, name=st.sampled_from(sorted(GAMES)))
-@FUZZ
+@FUZZ_SESSIONS
 def test_prompt_lines_never_crash_or_lose_the_game(seed: int, name: str, in_scratch: Path) -> None:
     game = GAMES[name]
     config = game.default_config()  # type: ignore[attr-defined]
@@ -92,6 +92,7 @@ def test_prompt_lines_never_crash_or_lose_the_game(seed: int, name: str, in_scra
         if next(lines, None) is None:
             raise EOFError
         line = hostile_line(rng, [str(a) for a in session.state.legal_actions()])
+        tally(f"prompt line ({name})", "line")
         if line == UNDECODABLE:
             raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
         return line
@@ -106,7 +107,6 @@ def test_prompt_lines_never_crash_or_lose_the_game(seed: int, name: str, in_scra
         raise
     finally:
         console.file.close()
-    tally(f"prompt line ({name})", "ok")
     final = session.record.replay(game)
     assert final.digest() == session.state.digest(), "the record no longer replays the game"
 
