@@ -6,8 +6,8 @@ each game's own invariants over about 250,000 steps; this soak checks the shared
 contract of velvet.engine.core on many more: a live state has a legal action and a
 seat to play; the checked ``apply`` accepts the chosen action and returns events;
 every 8 steps the action's text and integer id round-trip; every 64 steps a clone
-equals the state and each seat's view is JSON text; every game ends with one return per seat; one game in
-16 is replayed from its record to the same digest. ``VELVET_SOAK_STEPS`` changes the
+equals the state and each seat's view is JSON text; every game ends with one return
+per seat; one game in 16 is replayed from its record to the same digest. ``VELVET_SOAK_STEPS`` changes the
 total (CI: 1,000,000).
 """
 

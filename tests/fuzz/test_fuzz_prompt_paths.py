@@ -21,7 +21,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tests.fuzz.hostile import FUZZ, FUZZ_SESSIONS, HOSTILE_NUMBERS, HOSTILE_TEXTS, SEEDS, odd_text, tally
+from tests.fuzz.hostile import (
+    FUZZ,
+    FUZZ_SESSIONS,
+    HOSTILE_NUMBERS,
+    HOSTILE_TEXTS,
+    SEEDS,
+    odd_text,
+    tally,
+)
 from tests.fuzz.test_fuzz_files import attempt
 from velvet.engine import GameRecord, VelvetError, load_game, load_record, save_game
 from velvet.engine.files import read_text, write_atomic
