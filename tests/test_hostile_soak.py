@@ -7,8 +7,8 @@ contract of velvet.engine.core on many more: a live state has a legal action and
 seat to play; the checked ``apply`` accepts the chosen action and returns events;
 every 8 steps the action's text and integer id round-trip; every 64 steps a clone
 equals the state and each seat's view is JSON text; every game ends with one return
-per seat; one game in 16 is replayed from its record to the same digest. ``VELVET_SOAK_STEPS`` changes the
-total (CI: 1,000,000).
+per seat; one game in 16 is replayed from its record to the same digest.
+``VELVET_SOAK_STEPS`` changes the total (CI: 1,000,000).
 """
 
 from __future__ import annotations
