@@ -72,7 +72,7 @@ def a_save(tmp_path: Path, name: str = "p5", steps: int = 6) -> tuple[Path, dict
             ' cash = 20 }\npersona = { name = "A", type = "fire", damage = { sp = 1 },'
             ' limit = "day" }\n',
             "health counts must be 0..12",
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_card_files_fail_in_one_line(tmp_path: Path, content: str | bytes, fragment: str) -> None:
@@ -271,10 +271,10 @@ def test_an_unexpected_error_saves_the_game_and_says_where(
 def test_save_asks_before_replacing_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     Path("mine.json").write_text("precious")
-    code, out = velvet("play", "p5", "--seed", "2", input="save mine.json\nn\nquit\n\n")
+    _code, out = velvet("play", "p5", "--seed", "2", input="save mine.json\nn\nquit\n\n")
     assert "Not saved" in out
     assert Path("mine.json").read_text() == "precious"
-    code, out = velvet("play", "p5", "--seed", "2", input="save mine.json\ny\nquit\n\n")
+    _code, out = velvet("play", "p5", "--seed", "2", input="save mine.json\ny\nquit\n\n")
     assert "Saved to mine.json" in out
     assert json.loads(Path("mine.json").read_text())["format"] == "velvet-save/1"
 
