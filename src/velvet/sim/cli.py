@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ import click
 
 from velvet.bots import BOT_HELP
 from velvet.engine.errors import VelvetError
+from velvet.engine.files import parse_json
 
 
 class CommandError(click.ClickException):
@@ -178,6 +178,7 @@ def sim_command(
             if decks:
                 raise CommandError("give either --config or --deck, not both")
             config = _parse_config(config_text)
+            _check_config(loaded, config)
         else:
             config = sim_game.config_for(loaded, len(seats), decks)
         target = Path(out) if out else Path("sim-results") / f"{game.replace(':', '-')}-seed{seed}"
@@ -207,13 +208,23 @@ def sim_command(
 
 
 def _parse_config(text: str) -> dict[str, Any]:
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"--config is not JSON: {exc.msg} at column {exc.colno}") from None
+    config = parse_json(text, CommandError, "--config")
     if not isinstance(config, dict):
         raise CommandError("--config must be a JSON object")
     return config
+
+
+_CONFIG_FAULTS = (TypeError, KeyError, ValueError, IndexError, AttributeError, RecursionError)
+
+
+def _check_config(game: Any, config: dict[str, Any]) -> None:
+    """A config of the wrong shape (a list where a name goes) is one line, not a traceback."""
+    try:
+        game.new_state(config, 0)
+    except VelvetError:
+        raise
+    except _CONFIG_FAULTS as exc:
+        raise CommandError(f"--config: a value has the wrong type ({type(exc).__name__})") from None
 
 
 @click.command("report")
