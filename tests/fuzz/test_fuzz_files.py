@@ -175,8 +175,18 @@ def test_records(data: st.DataObject, scratch: Path) -> None:
 @pytest.fixture(scope="module")
 def results(scratch: Path) -> Path:
     out = scratch / "results"
-    run_sim("vs", 3, ["random", "random"], VS_GAME.default_config(), 5, out, workers=1,
-            progress=False, fmt="csv", chunk_size=2)  # fmt: skip
+    run_sim(
+        "vs",
+        3,
+        ["random", "random"],
+        VS_GAME.default_config(),
+        5,
+        out,
+        workers=1,
+        progress=False,
+        fmt="csv",
+        chunk_size=2,
+    )
     return out
 
 
