@@ -327,7 +327,7 @@ class Session:
     def crash_message(self, error: Exception) -> str:
         """Save the game after an unexpected error; the message says where it went."""
         what = one_line(f"{type(error).__name__}: {error}", 200)
-        target = self.autosave or Path.cwd() / "velvet-crash.json"
+        target = self.autosave or data_dir() / "crash-game.json"
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             save_game(target, self.record, self.state)
