@@ -158,7 +158,7 @@ def test_odd_paths_for_every_reader(reader: str, path: str, in_scratch: Path) ->
     path=st.sampled_from([*ODD_PATHS, "ok.json", "sub/ok.json"])
     | st.text(max_size=20).map(lambda text: text.lstrip("/"))  # only inside the scratch folder
 )
-@FUZZ
+@FUZZ_SESSIONS
 def test_odd_paths_for_writers(path: str, in_scratch: Path) -> None:
     game = GAMES["p5"]
     config = game.default_config()  # type: ignore[attr-defined]
