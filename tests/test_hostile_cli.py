@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from velvet.cli import main
 from velvet.engine import GameRecord, RecordError, load_game, save_game
-from velvet.engine.files import MAX_DEPTH, write_atomic
+from velvet.engine.files import MAX_DEPTH, parse_json, write_atomic
 from velvet.games import get_game
 from velvet.sim.results import load_results
 from velvet.sim.run import run_sim
@@ -298,8 +298,11 @@ def test_writes_never_follow_a_planted_symlink_nor_leave_temporary_files(tmp_pat
     assert leftovers == ["save.json.tmp"]  # the planted link only
 
 
-def test_depth_limit_is_what_the_docs_say() -> None:
-    assert MAX_DEPTH == 64
+def test_nesting_up_to_the_limit_is_read_and_one_more_is_refused() -> None:
+    deep = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert parse_json(deep, RecordError, "f") == json.loads(deep)
+    with pytest.raises(RecordError, match="nested deeper than 64"):
+        parse_json("[" + deep + "]", RecordError, "f")
 
 
 # ------------------------------------------------------------------ workers

@@ -117,7 +117,7 @@ def check_data(data: Any, error: ErrorFactory, label: str) -> None:
     stack: list[tuple[Any, list[str]]] = [(data, [])]
     while stack:
         value, path = stack.pop()
-        if len(path) > MAX_DEPTH:
+        if isinstance(value, dict | list | tuple) and len(path) >= MAX_DEPTH:
             raise _fail(error, label, f"{_where(path[:3])}…: nested deeper than {MAX_DEPTH}")
         if isinstance(value, dict):
             for key, item in value.items():
