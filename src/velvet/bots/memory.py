@@ -9,8 +9,8 @@ activated ability without a cost and without a 1/Day or 1/Palace limit.)
 
 The check runs for every candidate action on the search path, so a view is
 remembered by a 16-byte BLAKE2b digest of its ``repr`` rather than by its
-canonical JSON: about twice as fast and a fraction of the memory
-(``benchmarks/bot_memory.py``). ``repr`` follows the view's key order, which
+canonical JSON: cheaper to compute and to keep (``benchmarks/bot_memory.py``
+measures what the bots gain). ``repr`` follows the view's key order, which
 the engine builds the same way every time; two equal views in another order
 would only miss a repeat, never flag a false one.
 """
