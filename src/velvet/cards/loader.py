@@ -51,8 +51,10 @@ def read_toml(path: Path | str, *, name: str | None = None, text: str | None = N
     """Parse one card file (or ``text`` under ``name``) into sections of card tables."""
     label = name or str(path)
 
-    def problem(message: str) -> CardDataError:
-        return CardDataError(show_path(label), None, None, message.partition(": ")[2])
+    shown = show_path(label)
+
+    def problem(message: str) -> CardDataError:  # message: f"{shown}: {what}"
+        return CardDataError(shown, None, None, message[len(shown) + 2 :])
 
     if text is None:
         text = decode_utf8(read_bytes(path, problem, label), problem, label)
