@@ -41,7 +41,7 @@ MAX_EFFECT_DEPTH = 4
 """Deepest nesting of ``then``/``else`` branches (the built-in cards use 2)."""
 SHADOW_HEALTH = (1, 12)
 """Total health of a shadow: P5-COMBAT-1 requirements; the built-in shadows have 3..5."""
-BOSS_HEALTH = (1, 24)
+BOSS_HEALTH = (1, 20)
 """Total health of a boss; the built-in bosses have 15..19."""
 HEALTH_COUNT = 12
 """Most of one kind in a health requirement."""
