@@ -208,7 +208,10 @@ def sim_command(
 
 
 def _parse_config(text: str) -> dict[str, Any]:
-    config = parse_json(text, CommandError, "--config")
+    def problem(message: str) -> CommandError:
+        return CommandError(message.replace("--config: ", "--config is not JSON: ", 1))
+
+    config = parse_json(text, problem, "--config")
     if not isinstance(config, dict):
         raise CommandError("--config must be a JSON object")
     return config
