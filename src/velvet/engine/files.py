@@ -228,7 +228,7 @@ def write_atomic(
     path = Path(path)
     check_target(path, error, overwrite=overwrite)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:200]}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise _fail(error, str(path), f"cannot be written ({describe_os_error(exc)})") from None
     try:
