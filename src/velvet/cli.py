@@ -23,6 +23,7 @@ from velvet import __version__
 from velvet.bots.base import Bot
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, load_record
 from velvet.engine.spec import ConfigOption, GameSpec, resolve
 from velvet.games import find_spec, game_names, get_game, get_spec
@@ -33,18 +34,67 @@ CARDS_HELP = (
 )
 
 
+def usage_line(error: click.ClickException) -> str:
+    """A click error (bad option, missing argument ...) as one line naming the command."""
+    message = one_line(error.format_message())
+    ctx = getattr(error, "ctx", None)
+    if isinstance(error, click.UsageError) and ctx is not None:
+        return f"{message} (see: {ctx.command_path} --help)"
+    return message
+
+
 class VelvetGroup(click.Group):
-    """A click group that turns every VelvetError into a one-line message."""
+    """A click group that turns every error into one line, ``error: …``.
+
+    A VelvetError (bad input) and a click usage error exit with status 2; an
+    unexpected exception (a bug) is still one line, with status 1, never a
+    traceback.
+    """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.format_message())
+            sys.exit(2)
+        except click.ClickException as error:
+            click.echo(f"error: {usage_line(error)}", err=True)
+            sys.exit(2 if isinstance(error, click.UsageError) else error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except VelvetError as error:
-            click.echo(f"error: {error}", err=True)
+            click.echo(f"error: {one_line(str(error), 1000)}", err=True)
             ctx.exit(2)
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except RecursionError:
+            click.echo("error: input nested too deep to handle", err=True)
+            ctx.exit(2)
+        except MemoryError:
+            click.echo("error: out of memory (input too large?)", err=True)
+            ctx.exit(2)
+        except Exception as error:
+            what = one_line(f"{type(error).__name__}: {error}")
+            click.echo(f"error: unexpected {what} (a bug in Velvet: please report it)", err=True)
+            ctx.exit(1)
 
 
 @click.group(cls=VelvetGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -100,7 +150,7 @@ def _run(
     savable: bool = True,
     spec: GameSpec | None = None,
 ) -> None:
-    from velvet.ui.terminal import Session
+    from velvet.ui.terminal import Session, autosave_path
 
     spec = spec or find_spec(game.name)
     secret = spec is None or spec.hidden_information
@@ -116,6 +166,10 @@ def _run(
         else:
             console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
     console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
+    human = any(seat is None for seat in seats)
+    autosave = autosave_path() if savable and human else None
+    if autosave is not None:
+        console.print(f"[dim]The game is saved after every action to {autosave}.[/]")
     Session(
         game,
         record,
@@ -125,6 +179,7 @@ def _run(
         ask=lambda prompt: console.input(prompt),
         game_for=lambda name: get_game(name, cards),
         savable=savable,
+        autosave=autosave,
     ).run()
 
 
@@ -208,7 +263,11 @@ def play_command(spec: GameSpec) -> click.Command:
         )
     params += [_option_param(option) for option in spec.options]
     params += [
-        click.Option(["--seed"], type=int, help="Seed for dice and shuffles (random if omitted)."),
+        click.Option(
+            ["--seed"],
+            type=click.IntRange(0, 2**64 - 1),
+            help="Seed for dice and shuffles (random if omitted).",
+        ),
         click.Option(
             ["--cards", "cards"], multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
         ),
@@ -256,11 +315,17 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
 
 
 @main.command()
-@click.argument("save", type=click.Path(path_type=Path))
+@click.argument("save", type=click.Path(path_type=Path), required=False)
 @click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
 @click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
-def resume(save: Path, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
-    """Resume a saved game of either game."""
+def resume(save: Path | None, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
+    """Resume a saved game of either game (without SAVE: the last game played here)."""
+    if save is None:
+        from velvet.ui.terminal import autosave_path
+
+        save = autosave_path()
+        if not save.exists():
+            raise ConfigError(f"no game to resume: {save} does not exist; give a save file")
     _resume(save, cards, seats)
 
 
@@ -297,7 +362,7 @@ def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int) 
     """Step through a game record (or a save) action by action."""
     from velvet.ui.terminal import replay as run_replay
 
-    record = load_record(record_file)
+    record = load_record(record_file, lambda name: get_game(name, cards))
     game = get_game(record.game, cards)
     console = _console()
     run_replay(game, record, console, viewer=viewer - 1, step=step, ask=console.input)

@@ -9,18 +9,21 @@ put a "pass the screen" prompt between two human seats.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
 from velvet.bots.base import Bot
 from velvet.engine.core import Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import VelvetError
+from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
 from velvet.ui.renderers import Renderer, renderer_for
@@ -32,10 +35,59 @@ HELP = (
 )
 
 InputFn = Callable[[str], str]
+MAX_LINE = 500
+"""Longest line read at the prompt (an action's text is far shorter)."""
+AUTOSAVE_NAME = "last-game.json"
+
+
+def data_dir() -> Path:
+    """The user's data folder for Velvet (``VELVET_DATA_DIR`` overrides it)."""
+    override = os.environ.get("VELVET_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("velvet", appauthor=False))
+
+
+def autosave_path() -> Path:
+    """Where interactive play keeps the game in progress (``velvet resume`` reads it)."""
+    return data_dir() / AUTOSAVE_NAME
+
+
+def number_problem(text: str, choices: int) -> str | None:
+    """Why ``text`` (digits of any script) is no number of the list, or None if it is fine.
+
+    ``str.isdigit`` accepts '²' and '③', which ``int`` rejects; and ``int`` refuses
+    more than 4,300 digits. Only ASCII digits of a sensible length reach the engine.
+    """
+    word = text.strip()
+    if not word or not any(ch.isdigit() for ch in word):
+        return None
+    if word.isascii():
+        if word.isdigit() and len(word) > 6:
+            return f"no action number {word[:12]}…: choose 1 to {choices}"
+        return None
+    if all(ch.isdigit() or ch.isspace() for ch in word):
+        return "type the number with the digits 0-9"
+    return None
+
+
+def input_problem(text: str) -> str | None:
+    """Why a prompt line cannot be an action or a command, or None."""
+    if len(text) > MAX_LINE:
+        return f"the line is too long ({len(text)} characters; at most {MAX_LINE})"
+    if any(not ch.isprintable() for ch in text.strip()):
+        return "the line holds control characters"
+    return None
 
 
 class QuitGame(Exception):
     """The person asked to leave the game."""
+
+
+class GameCrashed(VelvetError):
+    """An unexpected error stopped the game; the message says where it was saved."""
 
 
 @dataclass
@@ -54,6 +106,8 @@ class Session:
     game_for: Callable[[str], Game[Any]] | None = None
     savable: bool = True
     """False for a game started from a position: its record cannot replay it."""
+    autosave: Path | None = None
+    """Saved after every action when set (interactive play); a failure warns once."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
@@ -94,7 +148,7 @@ class Session:
             self.console.print(
                 Panel(f"Pass the screen to {player_name(player)}, then press Enter.", style="bold")
             )
-            self.ask("")
+            self.read_line("")
             self.console.clear()
         self.last_human = player
 
@@ -113,23 +167,94 @@ class Session:
         legal = self.state.legal_actions()
         self.show_actions(player, legal)
         while True:
-            try:
-                text = self.ask(f"{player_name(player)}> ")
-            except EOFError as error:
-                raise QuitGame from error
+            text = self.read_line(f"{player_name(player)}> ")
+            if text is None:
+                continue
             if self.command(text, player):
                 if self.state.current_player != player or self.state.legal_actions() != legal:
                     return
                 continue
+            problem = number_problem(text, len(legal))
+            if problem is not None:
+                self.console.print(f"[red]Not allowed:[/] {escape(problem)}")
+                continue
             try:
                 action = choose_by_text(self.state, text)
+            except VelvetError as error:
+                self.console.print(f"[red]Not allowed:[/] {escape(one_line(str(error)))}")
+                continue
+            except (ValueError, TypeError, KeyError, IndexError) as error:
+                self.console.print(
+                    f"[red]Not understood:[/] {escape(one_line(str(error)) or 'not an action')}"
+                )
+                continue
+            try:
                 events = self.state.apply(action)
             except VelvetError as error:
-                self.console.print(f"[red]Not allowed:[/] {error}")
+                self.console.print(f"[red]Not allowed:[/] {escape(one_line(str(error)))}")
                 continue
             self.record.actions.append(str(action))
             self.show_events(events)
             return
+
+    def read_line(self, prompt: str) -> str | None:
+        """One line from the person, or None (after saying why) if it cannot be used.
+
+        End of input leaves the game (QuitGame); bytes that are not UTF-8, a line too
+        long or control characters are refused without touching the game.
+        """
+        try:
+            text = self.ask(prompt)
+        except (EOFError, KeyboardInterrupt) as error:
+            raise QuitGame from error
+        except UnicodeDecodeError:
+            self.console.print("[red]Not read:[/] the line is not UTF-8 text")
+            return None
+        problem = input_problem(text)
+        if problem is not None:
+            self.console.print(f"[red]Not read:[/] {escape(problem)}")
+            return None
+        return text
+
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question; anything but y/yes (or no input at all) is no."""
+        try:
+            answer = self.ask(f"{question} [y/N] ")
+        except (EOFError, KeyboardInterrupt, UnicodeDecodeError):
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def save_to(self, name: str, *, finished: bool = False) -> bool:
+        """Save the game (or the finished game's record) to ``name``; says what happened."""
+        path = Path(name)
+        try:
+            exists = os.path.lexists(path) and path.is_file()
+        except (OSError, ValueError):
+            exists = False
+        if exists and not self.confirm(f"{escape(name)} exists. Replace it?"):
+            self.console.print("Not saved.")
+            return False
+        try:
+            if finished:
+                write_json_atomic(path, self.record.to_json(), overwrite=exists)
+            else:
+                save_game(path, self.record, self.state, overwrite=exists)
+        except VelvetError as error:
+            self.console.print(f"[red]Could not save:[/] {escape(one_line(str(error)))}")
+            return False
+        return True
+
+    def save_autosave(self) -> None:
+        """Keep the game in progress in the autosave file (warn once if that fails)."""
+        if self.autosave is None:
+            return
+        try:
+            self.autosave.parent.mkdir(parents=True, exist_ok=True)
+            save_game(self.autosave, self.record, self.state)
+        except (VelvetError, OSError) as error:
+            reason = error.strerror if isinstance(error, OSError) else str(error)
+            self.console.print(f"[yellow]Autosave off:[/] {escape(one_line(str(reason)))}")
+            self.autosave = None
 
     def command(self, text: str, player: int) -> bool:
         """Handle a session command; True if ``text`` was one."""
@@ -160,46 +285,72 @@ class Session:
             if len(words) < 2:
                 self.console.print("[red]save needs a file name:[/] save FILE")
                 return True
-            try:
-                save_game(Path(words[1]), self.record, self.state)
-            except OSError as error:
-                self.console.print(f"[red]Could not save:[/] {error.strerror}: {words[1]}")
-                return True
-            self.console.print(f"Saved to {words[1]}. Resume with: velvet play --load {words[1]}")
+            name = words[1].strip()
+            if self.save_to(name):
+                where = escape(name)
+                self.console.print(f"Saved to {where}. Resume with: velvet resume {where}")
         elif verb == "load":
             if len(words) < 2:
                 self.console.print("[red]load needs a file name:[/] load FILE")
                 return True
+            name = words[1].strip()
             try:
-                record, state = load_game(Path(words[1]), self.game_for or (lambda _: self.game))
+                record, state = load_game(Path(name), self.game_for or (lambda _: self.game))
             except VelvetError as error:
-                self.console.print(f"[red]Could not load:[/] {error}")
+                self.console.print(f"[red]Could not load:[/] {escape(one_line(str(error)))}")
                 return True
             if record.game != self.game.name:
-                self.console.print(f"[red]Could not load:[/] it is a game of '{record.game}'")
+                self.console.print(
+                    f"[red]Could not load:[/] it is a game of '{escape(record.game[:40])}'"
+                )
                 return True
             self.record, self.state = record, state
-            self.console.print(f"Loaded {words[1]}.")
+            self.console.print(f"Loaded {escape(name)}.")
         else:
             return False
         return True
 
     def run(self) -> State[Any]:
-        """Play until the game ends or a person quits; returns the final state."""
+        """Play until the game ends or a person quits; returns the final state.
+
+        With ``autosave`` set, the game is saved there after every action. An
+        unexpected error saves the game first and raises GameCrashed saying where.
+        """
         try:
             while not self.state.is_terminal():
                 player = self.state.current_player
                 bot = self.seats[player] if player < len(self.seats) else None
+                done = (self.record, len(self.record.actions))
                 if bot is None:
                     self.human_turn(player)
                 else:
                     self.bot_turn(player, bot)
+                if (self.record, len(self.record.actions)) != done:
+                    self.save_autosave()
         except QuitGame:
             self.console.print("Leaving the game.")
             self.offer_save()
             return self.state
+        except VelvetError:
+            raise
+        except Exception as error:
+            raise GameCrashed(self.crash_message(error)) from error
         self.end_screen()
         return self.state
+
+    def crash_message(self, error: Exception) -> str:
+        """Save the game after an unexpected error; the message says where it went."""
+        what = one_line(f"{type(error).__name__}: {error}", 200)
+        target = self.autosave or data_dir() / "crash-game.json"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            save_game(target, self.record, self.state)
+        except (VelvetError, OSError):
+            return f"unexpected {what}; the game could not be saved (a bug: please report it)"
+        return (
+            f"unexpected {what} (a bug: please report it); the game is saved: "
+            f"velvet resume {target}"
+        )
 
     def end_screen(self) -> None:
         self.show_board(0)
@@ -218,21 +369,21 @@ class Session:
         if not self.savable:
             return
         what = "game record (for velvet replay)" if finished else "game (to resume later)"
-        try:
-            name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
-        except EOFError:
-            return
-        if not name:
-            return
-        try:
-            if finished:
-                write_json_atomic(Path(name), self.record.to_json())
-            else:
-                save_game(Path(name), self.record, self.state)
-        except OSError as error:
-            self.console.print(f"[red]Could not save:[/] {error.strerror}: {name}")
-            return
-        self.console.print(f"Saved to {name}.")
+        for _ in range(3):
+            try:
+                name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
+            except (EOFError, KeyboardInterrupt):
+                break
+            except UnicodeDecodeError:
+                self.console.print("[red]Not read:[/] the line is not UTF-8 text")
+                continue
+            if not name:
+                break
+            if self.save_to(name, finished=finished):
+                self.console.print(f"Saved to {escape(name)}.")
+                return
+        if self.autosave is not None and not finished:
+            self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
 
 
 def replay(
@@ -269,8 +420,10 @@ def replay(
             try:
                 if ask("Enter for the next action, q to stop: ").strip().lower() == "q":
                     break
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):
                 break
+            except UnicodeDecodeError:
+                continue
     assert state is not None
     console.print(renderer.render(state.view(viewer), game))
     console.print(Panel(state.outcome_text(), title="Result"))
