@@ -74,7 +74,7 @@ def test_numbers_and_text_forms_are_accepted() -> None:
 def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
     save = tmp_path / "s.json"
     play, console = session(
-        ["roll", "", f"save {save}", "roll", "", f"load {save}", "quit"], [None, None]
+        ["roll", "", f"save {save}", "roll", "", f"load {save}", "y", "quit"], [None, None]
     )
     play.run()
     assert "Saved to" in console.export_text()
@@ -85,9 +85,9 @@ def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
 def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
-    play, console = session(["roll", "", f"load {bad}", "quit"], [None, None])
+    play, console = session(["roll", "", f"load {bad}", "y", "quit"], [None, None])
     play.run()
-    assert "Could not load" in console.export_text()
+    assert "error: could not load" in console.export_text()
     assert play.record.actions == ["roll"]
 
 
@@ -123,6 +123,6 @@ def test_card_command_shows_the_contracts_card_words_and_refuses_unknown_ids() -
     play.run()
     out = console.export_text()
     assert "Die (equipment)" in out and "Six faces, 1 to 6." in out
-    assert "No such card: no card 'dragon'" in out
-    assert "card needs a card id" in out
+    assert "error: no card named 'dragon'" in out
+    assert "info needs a card's name" in out
     assert play.state.canonical() == before and play.record.actions == []

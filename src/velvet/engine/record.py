@@ -38,21 +38,29 @@ class GameRecord:
     seed: int
     config: dict[str, Any]
     actions: list[str] = field(default_factory=list)
+    taken_back: list[dict[str, Any]] = field(default_factory=list)
+    """Moves taken back with undo: ``{"after": n, "actions": [...]}`` (not replayed)."""
+    seats: list[str] = field(default_factory=list)
+    """Who plays each seat ("human" or a bot as --seat names it); empty if unknown."""
 
     @classmethod
     def start(cls, game: Game[Any], config: dict[str, Any], seed: int) -> GameRecord:
         return cls(game.name, game.rules_version, game.cardset_hash(), seed, config)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": RECORD_FORMAT,
-            "game": self.game,
-            "rules_version": self.rules_version,
-            "cardset_hash": self.cardset_hash,
-            "seed": self.seed,
-            "config": self.config,
-            "actions": list(self.actions),
-        }
+        return (
+            {
+                "format": RECORD_FORMAT,
+                "game": self.game,
+                "rules_version": self.rules_version,
+                "cardset_hash": self.cardset_hash,
+                "seed": self.seed,
+                "config": self.config,
+                "actions": list(self.actions),
+            }
+            | ({"taken_back": self.taken_back} if self.taken_back else {})
+            | ({"seats": self.seats} if self.seats else {})
+        )
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
@@ -83,6 +91,20 @@ class GameRecord:
                     f"record: action {number} is not an action's text "
                     f"(unprintable, or over {MAX_ACTION_TEXT} characters)"
                 )
+        seats = data.get("seats", [])
+        if not isinstance(seats, list) or not all(
+            isinstance(x, str) and 0 < len(x) <= 40 and x.isprintable() for x in seats
+        ):
+            raise RecordError("record: field 'seats' must be a list of seat names")
+        taken = data.get("taken_back", [])
+        if not isinstance(taken, list) or not all(
+            isinstance(t, dict)
+            and isinstance(t.get("after"), int)
+            and isinstance(t.get("actions"), list)
+            and all(isinstance(a, str) and len(a) <= MAX_ACTION_TEXT for a in t["actions"])
+            for t in taken
+        ):
+            raise RecordError("record: field 'taken_back' must list {after, actions} entries")
         return cls(
             data["game"],
             data["rules_version"],
@@ -90,6 +112,8 @@ class GameRecord:
             data["seed"],
             data["config"],
             list(data["actions"]),
+            [dict(t) for t in taken],
+            list(seats),
         )
 
     def check_game(self, game: Game[Any]) -> None:

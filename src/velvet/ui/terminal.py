@@ -10,6 +10,7 @@ put a "pass the screen" prompt between two human seats.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from velvet.bots.base import Bot
-from velvet.engine.core import Event, Game, State, choose_by_text, player_name
+from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
@@ -29,10 +30,15 @@ from velvet.engine.rng import Rng
 from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
-    "Type an action's number or its text form. Other commands: "
-    "'card ID' describes a card, 'save FILE' saves the game, 'load FILE' loads one, "
-    "'board' shows the board again, 'help' shows this, 'quit' leaves (you are offered to save)."
+    "Type an action's number, its text form or its words ('visit Weapons Shop'); Tab "
+    "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
+    "next page of choices, 'undo' takes back your last move (while no dice, draw or hidden "
+    "card was revealed since), 'board' shows the full board, 'save FILE' saves the game, "
+    "'load FILE' loads one, 'help' shows this, 'quit' leaves (you are offered to save)."
 )
+COMMANDS = ("info ", "more", "undo", "board", "save ", "load ", "help", "quit")
+DEFAULT_PACE = 0.6
+"""Seconds between bot moves when a person watches (``--pace`` sets it)."""
 
 InputFn = Callable[[str], str]
 MAX_LINE = 500
@@ -82,6 +88,15 @@ def input_problem(text: str) -> str | None:
     return None
 
 
+def _norm(text: str) -> str:
+    """Text as input is compared: lower case, dashes and runs of spaces as one space."""
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+class InvalidAction(VelvetError):
+    """Words at the prompt that name no single legal choice."""
+
+
 class QuitGame(Exception):
     """The person asked to leave the game."""
 
@@ -108,6 +123,14 @@ class Session:
     """False for a game started from a position: its record cannot replay it."""
     autosave: Path | None = None
     """Saved after every action when set (interactive play); a failure warns once."""
+    pace: float = 0.0
+    """Seconds to wait after each bot move (so a person can follow it)."""
+    shown: list[Any] = field(default_factory=list)
+    """The choices in the order they were numbered on screen."""
+    page: int = 0
+    last_view: Any = None
+    undo_points: list[tuple[int, State[Any]]] = field(default_factory=list)
+    """(record length, state) before each human move since the last reveal of secrets."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
@@ -121,21 +144,86 @@ class Session:
         for event in events:
             line = self.game.event_text(event)
             if line:
-                self.console.print(f"  • {line}")
+                self.console.print(f"  • {escape(line)}")
 
-    def show_board(self, player: int) -> None:
-        self.console.print(self.renderer.render(self.state.view(player), self.game))
+    def show_board(self, player: int, *, full: bool = False) -> None:
+        """The compact board (when it changed since last shown), or the full one."""
+        view = self.state.view(player)
+        compact = self.renderer.compact
+        if full or compact is None:
+            self.console.print(self.renderer.render(view, self.game))
+        elif view != self.last_view:
+            self.console.rule(style="dim")
+            self.console.print(compact(view, self.game))
+        self.last_view = view
 
-    def show_actions(self, player: int, legal: list[Any]) -> None:
-        table = Table(title=f"{player_name(player)}: your choices", show_header=False, box=None)
-        table.add_column(justify="right", style="bold cyan")
-        table.add_column()
-        table.add_column(style="dim")
-        for number, action in enumerate(legal, start=1):
-            label = self.state.action_label(action)
-            text = str(action)
-            table.add_row(str(number), label, "" if label == text else text)
+    def choice_label(self, action: Any) -> str:
+        label = self.state.action_label(action)
+        odds = self.renderer.odds(self.state, action) if self.renderer.odds else []
+        return f"{label} ({', '.join(odds)})" if odds else label
+
+    def show_actions(self, player: int, legal: list[Any], *, page: int = 0) -> None:
+        """The choices grouped by kind and numbered; a page at a time when they are many."""
+        groups: dict[str, list[Any]] = {}
+        for action in legal:
+            groups.setdefault(str(action).split(" ", 1)[0], []).append(action)
+        self.shown = [action for group in groups.values() for action in group]
+        rows: list[tuple[str, int, Any]] = []
+        for kind, group in groups.items():
+            for i, action in enumerate(group):
+                rows.append((kind if i == 0 else "", len(rows) + 1, action))
+        room = max(6, self.console.height - self.board_height() - 4)
+        pages = [rows[i : i + room] for i in range(0, len(rows), room)] or [[]]
+        self.page = page % len(pages)
+        self.console.print(f"[bold]{player_name(player)}: your choices[/]")
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column(style="dim", no_wrap=True)
+        table.add_column(justify="right", style="bold cyan", no_wrap=True)
+        table.add_column(overflow="fold")
+        for kind, number, action in pages[self.page]:
+            table.add_row(kind, str(number), escape(self.choice_label(action)))
         self.console.print(table)
+        if len(pages) > 1:
+            self.console.print(
+                f"[dim]Choices {pages[self.page][0][1]}-{pages[self.page][-1][1]} of {len(rows)}:"
+                " 'more' shows the next page.[/]"
+            )
+
+    def board_height(self) -> int:
+        """Lines the compact board takes at this width (0 before one is shown)."""
+        if self.last_view is None or self.renderer.compact is None:
+            return 0
+        drawn = self.renderer.compact(self.last_view, self.game)
+        return len(self.console.render_lines(drawn, pad=False)) + 1
+
+    def completions(self) -> list[str]:
+        """Words Tab completes: action texts and labels, commands, card names after info."""
+        words = [*COMMANDS]
+        for action in self.state.legal_actions():
+            words += [str(action), self.state.action_label(action)]
+        words += [f"info {info.name}" for info in self.cards()]
+        return words
+
+    def cards(self) -> list[CardInfo]:
+        out = []
+        for ident in self.renderer.card_ids():
+            try:
+                out.append(self.game.describe_card(ident))
+            except VelvetError:
+                continue
+        return out
+
+    def find_card(self, name: str) -> CardInfo | None:
+        """A card by id or display name (case and dashes ignored)."""
+        key = _norm(name)
+        try:
+            return self.game.describe_card(name)
+        except VelvetError:
+            pass
+        for info in self.cards():
+            if key in (_norm(info.name), _norm(info.id), _norm(info.id.split(":")[-1])):
+                return info
+        return None
 
     # -- turns --------------------------------------------------------------
 
@@ -158,8 +246,12 @@ class Session:
         label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
-        self.console.print(f"[bold magenta]{player_name(player)} ({bot.name})[/]: {label}")
+        self.console.print(
+            f"[bold magenta]{player_name(player)} ({escape(bot.name)})[/]: {escape(label)}"
+        )
         self.show_events(events)
+        if self.pace > 0:
+            time.sleep(self.pace)
 
     def human_turn(self, player: int) -> None:
         self.pass_screen(player)
@@ -170,32 +262,71 @@ class Session:
             text = self.read_line(f"{player_name(player)}> ")
             if text is None:
                 continue
+            state, done = self.state, len(self.record.actions)
             if self.command(text, player):
-                if self.state.current_player != player or self.state.legal_actions() != legal:
+                if self.state is not state or len(self.record.actions) != done:
                     return
                 continue
             problem = number_problem(text, len(legal))
             if problem is not None:
-                self.console.print(f"[red]Not allowed:[/] {escape(problem)}")
+                self.error(problem)
                 continue
             try:
-                action = choose_by_text(self.state, text)
+                action = self.resolve(text)
             except VelvetError as error:
-                self.console.print(f"[red]Not allowed:[/] {escape(one_line(str(error)))}")
+                self.error(str(error))
                 continue
             except (ValueError, TypeError, KeyError, IndexError) as error:
-                self.console.print(
-                    f"[red]Not understood:[/] {escape(one_line(str(error)) or 'not an action')}"
-                )
+                self.error(f"not understood: {one_line(str(error)) or 'not an action'}")
                 continue
+            point = (len(self.record.actions), self.state.clone())
             try:
                 events = self.state.apply(action)
             except VelvetError as error:
-                self.console.print(f"[red]Not allowed:[/] {escape(one_line(str(error)))}")
+                self.error(str(error))
                 continue
             self.record.actions.append(str(action))
+            self.undo_points.append(point)
             self.show_events(events)
             return
+
+    def error(self, message: str) -> None:
+        """One line, ``error: …``, in the one voice of the front end."""
+        self.console.print(f"[red]error:[/] {escape(one_line(message))}")
+
+    def resolve(self, text: str) -> Any:
+        """The legal action ``text`` names: its number on screen, its text form, or its words.
+
+        Words are matched through the legal list only (the label, the label up to its
+        colon, or a text form with names for ids), so nothing illegal is ever chosen here.
+        """
+        word = text.strip()
+        if word.isascii() and word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(self.shown) and self.shown[number - 1] in (
+                legal := self.state.legal_actions()
+            ):
+                return legal[legal.index(self.shown[number - 1])]
+            return choose_by_text(self.state, word)
+        legal = self.state.legal_actions()
+        key = _norm(word)
+        for action in legal:
+            if _norm(str(action)) == key:
+                return action
+        matches = []
+        for action in legal:
+            label = self.state.action_label(action)
+            forms = {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
+            if key in forms:
+                return action
+            if len(key) >= 3 and _norm(label).startswith(key):
+                matches.append(action)
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            names = "; ".join(self.state.action_label(a) for a in matches[:3])
+            raise InvalidAction(f"'{word}' could be more than one choice ({names}…): be precise")
+        return choose_by_text(self.state, word)
 
     def read_line(self, prompt: str) -> str | None:
         """One line from the person, or None (after saying why) if it cannot be used.
@@ -208,11 +339,11 @@ class Session:
         except (EOFError, KeyboardInterrupt) as error:
             raise QuitGame from error
         except UnicodeDecodeError:
-            self.console.print("[red]Not read:[/] the line is not UTF-8 text")
+            self.error("the line is not UTF-8 text")
             return None
         problem = input_problem(text)
         if problem is not None:
-            self.console.print(f"[red]Not read:[/] {escape(problem)}")
+            self.error(problem)
             return None
         return text
 
@@ -240,7 +371,7 @@ class Session:
             else:
                 save_game(path, self.record, self.state, overwrite=exists)
         except VelvetError as error:
-            self.console.print(f"[red]Could not save:[/] {escape(one_line(str(error)))}")
+            self.error(f"could not save: {error}")
             return False
         return True
 
@@ -256,34 +387,83 @@ class Session:
             self.console.print(f"[yellow]Autosave off:[/] {escape(one_line(str(reason)))}")
             self.autosave = None
 
+    def undo(self, player: int) -> None:
+        """Take back moves to this seat's last decision, unless a secret came out since.
+
+        The state goes back to a copy kept before the move; the record keeps the moves
+        taken back (``taken_back``) and drops them from its actions, so it still replays.
+        """
+        while self.undo_points:
+            at, state = self.undo_points[-1]
+            if at > len(self.record.actions):
+                self.undo_points.pop()
+                continue
+            replay = state.clone()
+            for text in self.record.actions[at:]:
+                before = replay.clone()
+                replay.apply(choose_by_text(replay, text))
+                if self.reveals(before, replay):
+                    self.undo_points.clear()
+                    break
+            else:
+                self.undo_points.pop()
+                taken = self.record.actions[at:]
+                del self.record.actions[at:]
+                self.record.taken_back.append({"after": at, "actions": taken})
+                self.state = state
+                self.last_view = None
+                self.console.print(f"Taken back: {len(taken)} action(s).")
+                return
+        self.error(
+            "nothing to undo: no move of yours since the last dice, draw or hidden card "
+            "(those cannot be taken back)"
+        )
+
+    def reveals(self, before: State[Any], after: State[Any]) -> bool:
+        """Whether a move between the two states drew on chance or showed something hidden."""
+        mark = self.renderer.reveals
+        rng_a, rng_b = getattr(before, "rng", None), getattr(after, "rng", None)
+        if rng_a is not None and rng_b is not None and rng_a.to_json() != rng_b.to_json():
+            return True
+        return bool(mark(before, after)) if mark is not None else False
+
     def command(self, text: str, player: int) -> bool:
         """Handle a session command; True if ``text`` was one."""
         words = text.split(maxsplit=1)
         if not words:
             return False
         verb = words[0].lower()
+        if verb.startswith("?") and len(verb) > 1:
+            words = ["info", text.strip()[1:]]
+            verb = "info"
         if verb in ("help", "?"):
-            self.console.print(HELP)
+            self.console.print(escape(HELP))
         elif verb == "quit":
             raise QuitGame
-        elif verb == "card":
+        elif verb in ("card", "info"):
             if len(words) < 2:
-                self.console.print("[red]card needs a card id:[/] card ID")
+                self.error("info needs a card's name: info NAME (or ?NAME)")
                 return True
-            try:
-                info = self.game.describe_card(words[1].strip())
-            except VelvetError as error:
-                self.console.print(f"[red]No such card:[/] {error}")
+            info = self.find_card(words[1].strip())
+            if info is None:
+                self.error(
+                    f"no card named '{one_line(words[1].strip(), 60)}' (Tab completes names)"
+                )
                 return True
-            self.console.print(Panel(info.text(), title=info.id))
+            body = "\n".join(escape(line) for line in info.lines)
+            self.console.print(Panel(body, title=escape(f"{info.name} ({info.kind})")))
         elif verb == "board":
-            self.show_board(player)
+            self.show_board(player, full=True)
             self.show_actions(player, self.state.legal_actions())
+        elif verb == "more":
+            self.show_actions(player, self.state.legal_actions(), page=self.page + 1)
+        elif verb == "undo":
+            self.undo(player)
         elif verb in ("save", "load") and not self.savable:
-            self.console.print("[red]A game started from a position cannot be saved or loaded.[/]")
+            self.error("a game started from a position cannot be saved or loaded")
         elif verb == "save":
             if len(words) < 2:
-                self.console.print("[red]save needs a file name:[/] save FILE")
+                self.error("save needs a file name: save FILE")
                 return True
             name = words[1].strip()
             if self.save_to(name):
@@ -291,20 +471,25 @@ class Session:
                 self.console.print(f"Saved to {where}. Resume with: velvet resume {where}")
         elif verb == "load":
             if len(words) < 2:
-                self.console.print("[red]load needs a file name:[/] load FILE")
+                self.error("load needs a file name: load FILE")
                 return True
             name = words[1].strip()
+            if self.record.actions and not self.confirm(
+                "Loading leaves this game (it stays in its autosave only if one is on). Load?"
+            ):
+                self.console.print("Not loaded.")
+                return True
             try:
                 record, state = load_game(Path(name), self.game_for or (lambda _: self.game))
             except VelvetError as error:
-                self.console.print(f"[red]Could not load:[/] {escape(one_line(str(error)))}")
+                self.error(f"could not load: {error}")
                 return True
             if record.game != self.game.name:
-                self.console.print(
-                    f"[red]Could not load:[/] it is a game of '{escape(record.game[:40])}'"
-                )
+                self.error(f"could not load: it is a game of '{record.game[:40]}'")
                 return True
             self.record, self.state = record, state
+            self.undo_points.clear()
+            self.last_view = None
             self.console.print(f"Loaded {escape(name)}.")
         else:
             return False
@@ -327,8 +512,8 @@ class Session:
                     self.bot_turn(player, bot)
                 if (self.record, len(self.record.actions)) != done:
                     self.save_autosave()
-        except QuitGame:
-            self.console.print("Leaving the game.")
+        except (QuitGame, KeyboardInterrupt):
+            self.console.print("\nLeaving the game.")
             self.offer_save()
             return self.state
         except VelvetError:
@@ -375,7 +560,7 @@ class Session:
             except (EOFError, KeyboardInterrupt):
                 break
             except UnicodeDecodeError:
-                self.console.print("[red]Not read:[/] the line is not UTF-8 text")
+                self.error("the line is not UTF-8 text")
                 continue
             if not name:
                 break

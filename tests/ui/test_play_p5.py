@@ -1,0 +1,88 @@
+"""The terminal session on the real P5 game: words as input, undo, pages, card info."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from rich.console import Console
+
+from velvet.engine import GameRecord
+from velvet.games import get_game
+from velvet.ui.terminal import Session
+
+RAW = re.compile(r"\b(player=|card=|Event\(|\[\[|\{')")
+
+
+def scripted(lines: list[str]) -> Callable[[str], str]:
+    feed: Iterator[str] = iter(lines)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return ask
+
+
+def p5_session(lines: list[str], height: int = 24) -> tuple[Session, Console]:
+    game = get_game("p5")
+    config = game.default_config()
+    console = Console(record=True, width=80, height=height, force_terminal=False)
+    session = Session(
+        game,
+        GameRecord.start(game, config, 1),
+        game.new_state(config, 1),
+        [None],
+        console,
+        scripted(lines),
+    )
+    return session, console
+
+
+def test_display_names_are_matched_through_the_legal_list() -> None:
+    play, console = p5_session(["visit Weapons Shop", "quit"])
+    play.run()
+    assert play.record.actions == ["visit weapons-shop"]
+    out = console.export_text()
+    assert "Player 1 visits Weapons Shop." in out
+    assert not RAW.search(out)
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_undo_takes_back_a_move_without_secrets_and_records_it() -> None:
+    play, console = p5_session(["visit weapons-shop", "undo", "visit sales clerk", "quit"])
+    start = play.state.clone()
+    play.run()
+    assert play.record.actions == ["visit sales-clerk"]
+    assert play.record.taken_back == [{"after": 0, "actions": ["visit weapons-shop"]}]
+    again = GameRecord.from_json(play.record.to_json())
+    assert again.taken_back == play.record.taken_back
+    assert again.replay(play.game).digest() == play.state.digest()
+    assert start.digest() != play.state.digest()
+    assert "Taken back: 1 action(s)." in console.export_text()
+
+
+def test_undo_refuses_after_dice_were_rolled() -> None:
+    play, console = p5_session(["recruit school", "undo", "quit"])
+    play.run()
+    assert play.record.actions == ["recruit school"] and play.record.taken_back == []
+    assert "error: nothing to undo" in console.export_text()
+
+
+def test_long_choice_lists_are_paged_and_numbers_stay_those_shown() -> None:
+    play, console = p5_session(["more", "13", "quit"])
+    play.run()
+    out = console.export_text()
+    assert "'more' shows the next page" in out
+    assert play.record.actions == ["equip jikokuten"]  # choice 13 as numbered on screen
+
+
+def test_info_takes_a_display_name_and_odds_are_shown() -> None:
+    play, console = p5_session(["?Ann Takamaki", "info Ryuji", "info Dragon", "quit"], height=60)
+    play.run()
+    out = console.export_text()
+    assert "Ann Takamaki (confidant)" in out and "Pep Talk" in out
+    assert "Ryuji Sakamoto (confidant)" in out and "error: no card named 'Dragon'" in out
+    assert "(Knowledge 2: 56 %)" in out  # visiting the School makes a Knowledge check
