@@ -131,11 +131,15 @@ def make_seat(spec: str, game_name: str) -> Bot | None:
     return make_bot(spec, game_name)
 
 
-def _seats(specs: Sequence[str], players: int, game_name: str) -> list[Bot | None]:
+def seat_names(specs: Sequence[str], players: int) -> list[str]:
+    """Every seat's name as --seat gives it (unnamed seats are human)."""
     if len(specs) > players:
         raise ConfigError(f"{len(specs)} --seat options for {players} player(s)")
-    full = list(specs) + ["human"] * (players - len(specs))
-    return [make_seat(spec, game_name) for spec in full]
+    return list(specs) + ["human"] * (players - len(specs))
+
+
+def _seats(specs: Sequence[str], players: int, game_name: str) -> list[Bot | None]:
+    return [make_seat(spec, game_name) for spec in seat_names(specs, players)]
 
 
 def _run(
@@ -149,13 +153,17 @@ def _run(
     cards: Sequence[Path] = (),
     savable: bool = True,
     spec: GameSpec | None = None,
+    names: Sequence[str] = (),
+    pace: float | None = None,
 ) -> None:
-    from velvet.ui.terminal import Session, autosave_path
+    from velvet.ui.terminal import DEFAULT_PACE, Session, autosave_path, terminal_reader
 
     spec = spec or find_spec(game.name)
     secret = spec is None or spec.hidden_information
     if record is None:
         record = GameRecord.start(game, config, seed)
+    if names:
+        record.seats = list(names)
     if state is None:
         state = game.new_state(config, seed)
         if secret:
@@ -170,7 +178,7 @@ def _run(
     autosave = autosave_path() if savable and human else None
     if autosave is not None:
         console.print(f"[dim]The game is saved after every action to {autosave}.[/]")
-    Session(
+    session = Session(
         game,
         record,
         state,
@@ -180,7 +188,12 @@ def _run(
         game_for=lambda name: get_game(name, cards),
         savable=savable,
         autosave=autosave,
-    ).run()
+        pace=(DEFAULT_PACE if human else 0.0) if pace is None else pace,
+    )
+    reader = terminal_reader(session.completions)
+    if reader is not None:
+        session.ask = reader
+    session.run()
 
 
 @main.group(cls=VelvetGroup)
@@ -192,6 +205,12 @@ SEAT_HELP = (
     "Who plays a seat, in seat order: 'human' or a bot (random, greedy, mcts, ismcts, "
     "easy, normal, hard; a budget as in mcts:200 or hard:1.5s). Repeatable; "
     "unnamed seats are human."
+)
+PACE_OPTION = click.Option(
+    ["--pace"],
+    type=click.FloatRange(0, 60),
+    metavar="SECONDS",
+    help="Pause after each bot move (default 0.6 s when a person plays, none otherwise).",
 )
 POSITION_HELP = (
     "Start from a position described by names in a TOML or JSON file "
@@ -272,6 +291,7 @@ def play_command(spec: GameSpec) -> click.Command:
             ["--cards", "cards"], multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
         ),
         click.Option(["--seat", "seats"], multiple=True, metavar="WHO", help=SEAT_HELP),
+        PACE_OPTION,
         click.Option(
             ["--load", "load"], type=click.Path(path_type=Path), help="Resume a saved game."
         ),
@@ -297,9 +317,10 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
     position: Path | None = values.pop("position")
     seed: int | None = values.pop("seed")
     players: int = values.pop("players", spec.players[0])
+    pace: float | None = values.pop("pace")
     game = spec.load(cards)
     if load is not None:
-        _resume(load, cards, seats, expect=spec.name)
+        _resume(load, cards, seats, expect=spec.name, pace=pace)
         return
     if position is not None:
         state = load_position(game, position)
@@ -307,37 +328,87 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
         console.print(f"[dim]Position from {position}.[/]")
         record = GameRecord.start(game, {}, 0)
         seat_list = _seats(seats, seat_count, spec.name)
-        _run(game, {}, 0, seat_list, console, record, state, cards, savable=False)
+        _run(game, {}, 0, seat_list, console, record, state, cards, savable=False, pace=pace)
         return
     config = spec.config_for(game, players, values)
-    seat_list = _seats(seats, players, spec.name)
-    _run(game, config, _seed(seed), seat_list, console, cards=cards, spec=spec)
+    names = seat_names(seats, players)
+    seat_list = _seats(names, players, spec.name)
+    _run(
+        game,
+        config,
+        _seed(seed),
+        seat_list,
+        console,
+        cards=cards,
+        spec=spec,
+        names=names,
+        pace=pace,
+    )
 
 
 @main.command()
 @click.argument("save", type=click.Path(path_type=Path), required=False)
 @click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
-@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
-def resume(save: Path | None, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
-    """Resume a saved game of either game (without SAVE: the last game played here)."""
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="WHO",
+    help="Who plays each seat now (default: as saved). " + SEAT_HELP,
+)
+@click.option(
+    "--pace",
+    type=click.FloatRange(0, 60),
+    metavar="SECONDS",
+    help="Pause after each bot move (default 0.6 s when a person plays, none otherwise).",
+)
+def resume(
+    save: Path | None, cards: tuple[Path, ...], seats: tuple[str, ...], pace: float | None
+) -> None:
+    """Resume a saved game of either game (without SAVE: the last game played here).
+
+    Every seat plays as it did when the game was saved (a person or the same bot),
+    unless --seat says otherwise.
+    """
     if save is None:
         from velvet.ui.terminal import autosave_path
 
         save = autosave_path()
         if not save.exists():
             raise ConfigError(f"no game to resume: {save} does not exist; give a save file")
-    _resume(save, cards, seats)
+    _resume(save, cards, seats, pace=pace)
 
 
 def _resume(
-    save: Path, cards: Sequence[Path], seats: Sequence[str], expect: str | None = None
+    save: Path,
+    cards: Sequence[Path],
+    seats: Sequence[str],
+    expect: str | None = None,
+    pace: float | None = None,
 ) -> None:
     record, state = load_game(save, lambda name: get_game(name, cards))
     if expect is not None and record.game != expect:
         raise ConfigError(f"{save} is a saved game of '{record.game}': use velvet resume {save}")
     game = get_game(record.game, cards)
-    seat_list = _seats(seats, len(state.returns()), game.name)
-    _run(game, record.config, record.seed, seat_list, _console(), record, state, cards)
+    players = len(state.returns())
+    saved = record.seats if len(record.seats) == players else []
+    names = seat_names(seats or saved, players)
+    seat_list = _seats(names, players, game.name)
+    console = _console()
+    if saved and not seats:
+        console.print(f"[dim]Seats as saved: {', '.join(saved)}.[/]")
+    _run(
+        game,
+        record.config,
+        record.seed,
+        seat_list,
+        console,
+        record,
+        state,
+        cards,
+        names=names,
+        pace=pace,
+    )
 
 
 @main.command()

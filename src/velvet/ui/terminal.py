@@ -10,8 +10,9 @@ put a "pass the screen" prompt between two human seats.
 from __future__ import annotations
 
 import os
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,33 @@ def data_dir() -> Path:
 def autosave_path() -> Path:
     """Where interactive play keeps the game in progress (``velvet resume`` reads it)."""
     return data_dir() / AUTOSAVE_NAME
+
+
+def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
+    """A prompt with line editing, history and Tab completion of ``words()`` (prompt_toolkit),
+    or None when input or output is not a terminal (pipes and tests read plain lines)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+
+    class Words(Completer):
+        def get_completions(
+            self, document: Document, complete_event: CompleteEvent
+        ) -> Iterator[Completion]:
+            typed = document.text_before_cursor
+            key = _norm(typed)
+            if not key:
+                return
+            seen: set[str] = set()
+            for word in words():
+                if word not in seen and _norm(word).startswith(key):
+                    seen.add(word)
+                    yield Completion(word, start_position=-len(typed))
+
+    prompt: PromptSession[str] = PromptSession(completer=Words(), complete_while_typing=False)
+    return lambda text: prompt.prompt(text)
 
 
 def number_problem(text: str, choices: int) -> str | None:
@@ -129,6 +157,7 @@ class Session:
     """The choices in the order they were numbered on screen."""
     page: int = 0
     last_view: Any = None
+    card_infos: list[CardInfo] | None = None
     undo_points: list[tuple[int, State[Any]]] = field(default_factory=list)
     """(record length, state) before each human move since the last reveal of secrets."""
 
@@ -205,12 +234,16 @@ class Session:
         return words
 
     def cards(self) -> list[CardInfo]:
+        """Every card of the game in words (read once)."""
+        if self.card_infos is not None:
+            return self.card_infos
         out = []
         for ident in self.renderer.card_ids():
             try:
                 out.append(self.game.describe_card(ident))
             except VelvetError:
                 continue
+        self.card_infos = out
         return out
 
     def find_card(self, name: str) -> CardInfo | None:
