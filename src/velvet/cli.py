@@ -13,20 +13,22 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from velvet import __version__
-from velvet.bots.base import Bot
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, load_record
 from velvet.engine.spec import ConfigOption, GameSpec, resolve
 from velvet.games import find_spec, game_names, get_game, get_spec
+
+if TYPE_CHECKING:
+    from velvet.bots.base import Bot
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
@@ -43,13 +45,58 @@ def usage_line(error: click.ClickException) -> str:
     return message
 
 
+LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "sim": (
+        "velvet.sim.cli",
+        "sim_command",
+        "Play many seeded bot games of GAME (p5, vs, or module:SPEC) and save the results.",
+    ),
+    "report": (
+        "velvet.sim.cli",
+        "report_command",
+        "Write a self-contained HTML report (embedded plots) of `velvet sim` results.",
+    ),
+}
+"""Commands imported only when used (the lab is slow to import), with their help line."""
+
+
 class VelvetGroup(click.Group):
     """A click group that turns every error into one line, ``error: …``.
 
     A VelvetError (bad input) and a click usage error exit with status 2; an
     unexpected exception (a bug) is still one line, with status 1, never a
-    traceback.
+    traceback. Its help lists every command's description whole.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, tuple[str, str, str]] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, attr, _ = self.lazy[cmd_name]
+            command = getattr(importlib.import_module(module), attr)
+            if isinstance(command, click.Command):
+                self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy and name not in self.commands:
+                rows.append((name, self.lazy[name][2]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def main(
         self,
@@ -531,17 +578,7 @@ def _register_games() -> None:
 _register_games()
 
 
-def _register_optional() -> None:
-    """Add the simulation commands (they need the lab's extra packages)."""
-    try:
-        from velvet.sim.cli import report_command, sim_command
-    except ImportError:
-        return
-    main.add_command(sim_command, "sim")
-    main.add_command(report_command, "report")
-
-
-_register_optional()
+main.lazy = LAZY_COMMANDS
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -65,7 +65,7 @@ def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
     try:
         import matplotlib  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise ConfigError("the report needs matplotlib: pip install matplotlib") from None
+        raise ConfigError("the report needs matplotlib: pip install 'velvet[lab]'") from None
     matplotlib.use("Agg")
     good = [r for r in rows if not r.get("error")]
     seats = _seats(good)

@@ -217,7 +217,7 @@ class ResultStore:
         if fmt is not None and fmt not in FORMATS:
             raise ConfigError(f"unknown results format '{fmt}': choose one of {', '.join(FORMATS)}")
         if fmt == "parquet" and not have_pyarrow():
-            raise ConfigError("parquet output needs pyarrow: pip install pyarrow, or use csv")
+            raise ConfigError("parquet output needs pyarrow: pip install 'velvet[lab]', or use csv")
         self.root = Path(root)
         self.fmt = fmt or ("parquet" if have_pyarrow() else "csv")
 

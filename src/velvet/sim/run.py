@@ -531,7 +531,7 @@ def _execute_ray(
     try:
         import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
-        raise ConfigError("the ray backend needs Ray: pip install 'ray==2.60.0'") from None
+        raise ConfigError("the ray backend needs Ray: pip install 'velvet[ray]'") from None
     started_here = False
     if not ray.is_initialized():
         if ray_address:
