@@ -226,10 +226,11 @@ class Session:
         return len(self.console.render_lines(drawn, pad=False)) + 1
 
     def completions(self) -> list[str]:
-        """Words Tab completes: action texts and labels, commands, card names after info."""
+        """Words Tab completes: the choices' words, commands, card names after info."""
         words = [*COMMANDS]
         for action in self.state.legal_actions():
-            words += [str(action), self.state.action_label(action)]
+            label = self.state.action_label(action)
+            words += [label, label.split(":", 1)[0]]
         words += [f"info {info.name}" for info in self.cards()]
         return words
 
