@@ -11,8 +11,6 @@ import pytest
 
 from tests.e2e.pty import PROMPT, Term
 
-pexpect = pytest.importorskip("pexpect")
-
 END = "Name, or Enter to skip:"
 
 
