@@ -222,3 +222,20 @@ def test_play_position_errors_name_the_file_for_the_real_games(game: str, tmp_pa
     code, out = run("play", game, "--position", str(path))
     assert code == 2, out
     assert out.strip().splitlines()[-1].startswith(f"error: {path}: ")
+
+
+def test_replay_of_an_unfinished_vs_game_asks_whose_view(tmp_path: Path) -> None:
+    game = get_game("vs")
+    record = GameRecord.start(game, game.default_config(), 4)
+    state = game.new_state(record.config, record.seed)
+    for _ in range(3):
+        action = state.legal_actions()[0]
+        state.apply(action)
+        record.actions.append(str(action))
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps(record.to_json()))
+    code, out = run("replay", str(path))
+    assert code == 2 and "error: this game is not over" in out and "--view" in out
+    code, out = run("replay", str(path), "--view", "2")
+    assert code == 0, out
+    assert "Player 2 (you)" in out and "Player 1 (you)" not in out

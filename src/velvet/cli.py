@@ -472,16 +472,25 @@ def _resume(
     "--view",
     "viewer",
     type=click.IntRange(1, 2),
-    default=1,
-    show_default=True,
-    help="Whose view of the board to show.",
+    help="Whose view of the board to show (needed for an unfinished game that hides hands).",
 )
-def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int) -> None:
-    """Step through a game record (or a save) action by action."""
+def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int | None) -> None:
+    """Step through a game record (or a save) action by action.
+
+    With --step: Enter goes on, b goes back, a number jumps to that action, 'seat N'
+    shows that seat's view, q stops.
+    """
     from velvet.ui.terminal import replay as run_replay
 
     record = load_record(record_file, lambda name: get_game(name, cards))
     game = get_game(record.game, cards)
+    if viewer is None:
+        spec = find_spec(game.name)
+        if (spec is None or spec.hides_hands) and not record.replay(game).is_terminal():
+            raise ConfigError(
+                "this game is not over and hides hands: choose whose view with --view 1 or 2"
+            )
+        viewer = 1
     console = _console()
     run_replay(game, record, console, viewer=viewer - 1, step=step, ask=console.input)
 

@@ -605,6 +605,12 @@ class Session:
             self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
 
 
+REPLAY_HELP = (
+    "Enter or n: next action · b: back one · a number: go to that action · "
+    "seat N: that seat's view · q: stop"
+)
+
+
 def replay(
     game: Game[Any],
     record: GameRecord,
@@ -614,36 +620,88 @@ def replay(
     step: bool = False,
     ask: InputFn = input,
 ) -> State[Any]:
-    """Print a finished (or partial) game action by action, then the final board.
+    """Print a game action by action, then the final board; ``step`` walks it at will.
 
     Each action is shown in the words of the state it was taken in (``action_label``).
+    Stepping goes forward and back, jumps to an action number and changes whose view
+    is shown; a view is one seat's, so only that seat's hidden cards appear.
     """
     renderer = renderer_for(game)
-    state: State[Any] | None = None
+    states: list[State[Any]] = []
+    lines: list[list[str]] = [[]]
     before: State[Any] | None = None
-    for number, (state, text, events) in enumerate(record.steps(game)):
+    for state, text, events in record.steps(game):
         if text is None or before is None:
             console.print(f"[bold]{game.name}[/] seed {record.seed}, {len(record.actions)} actions")
+            states.append(state.clone())
             before = state.clone()
             continue
         label = before.action_label(choose_by_text(before, text))
+        said = [escape(label)] + [
+            f"   • {escape(line)}" for line in map(game.event_text, events) if line
+        ]
+        lines.append(said)
+        states.append(state.clone())
         before = state.clone()
-        form = "" if label == text else f" [dim]({text})[/]"
-        console.print(f"[bold cyan]{number:>4}[/] {label}{form}")
-        for event in events:
-            line = game.event_text(event)
-            if line:
-                console.print(f"       • {line}")
-        if step:
-            console.print(renderer.render(state.view(viewer), game))
-            try:
-                if ask("Enter for the next action, q to stop: ").strip().lower() == "q":
-                    break
-            except (EOFError, KeyboardInterrupt):
-                break
-            except UnicodeDecodeError:
+        if not step:
+            number = len(states) - 1
+            console.print(f"[bold cyan]{number:>4}[/] {said[0]}")
+            for line in said[1:]:
+                console.print(f"    {line}")
+    final = states[-1]
+    if step:
+        _walk(states, lines, renderer, game, console, viewer, ask)
+    console.print(_board(renderer, game, final.view(viewer)))
+    console.print(Panel(escape(final.outcome_text()), title="Result"))
+    return final
+
+
+def _board(renderer: Renderer, game: Game[Any], view: Any) -> Any:
+    compact = renderer.compact
+    return compact(view, game) if compact is not None else renderer.render(view, game)
+
+
+def _walk(
+    states: list[State[Any]],
+    lines: list[list[str]],
+    renderer: Renderer,
+    game: Game[Any],
+    console: Console,
+    viewer: int,
+    ask: InputFn,
+) -> None:
+    """Step through the replayed states on the person's commands."""
+    last = len(states) - 1
+    seats = len(states[0].returns())
+    at = 0
+    console.print(f"[dim]{REPLAY_HELP}[/]")
+    while True:
+        console.rule(f"action {at} of {last} · {player_name(viewer)}'s view", style="dim")
+        for line in lines[at]:
+            console.print(line)
+        console.print(_board(renderer, game, states[at].view(viewer)))
+        try:
+            answer = ask("replay> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        except UnicodeDecodeError:
+            continue
+        if answer in ("q", "quit"):
+            return
+        if answer in ("", "n", "next"):
+            if at == last:
+                return
+            at += 1
+        elif answer in ("b", "back"):
+            at = max(0, at - 1)
+        elif answer.isascii() and answer.isdigit() and len(answer) < 7:
+            if int(answer) > last:
+                console.print(f"[red]error:[/] no action {answer}: this game has 0 to {last}")
                 continue
-    assert state is not None
-    console.print(renderer.render(state.view(viewer), game))
-    console.print(Panel(state.outcome_text(), title="Result"))
-    return state
+            at = int(answer)
+        elif answer.startswith("seat ") and answer[5:].strip() in {
+            str(n) for n in range(1, seats + 1)
+        }:
+            viewer = int(answer[5:].strip()) - 1
+        else:
+            console.print(f"[red]error:[/] not a replay command. {REPLAY_HELP}")
