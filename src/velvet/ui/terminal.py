@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from velvet.bots.base import Bot
 from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
@@ -202,7 +203,22 @@ class Session:
             for i, action in enumerate(group):
                 rows.append((kind if i == 0 else "", len(rows) + 1, action))
         room = max(6, self.console.height - self.board_height() - 4)
-        pages = [rows[i : i + room] for i in range(0, len(rows), room)] or [[]]
+        kind_width = max((len(kind) for kind, _, _ in rows), default=0)
+        text_width = max(20, self.console.width - kind_width - len(str(len(rows))) - 2)
+        pages: list[list[tuple[str, int, Any]]] = [[]]
+        used = 0
+        for row in rows:
+            label = self.choice_label(row[2])
+            height = len(
+                self.console.render_lines(
+                    Text(label), self.console.options.update(width=text_width)
+                )
+            )
+            if pages[-1] and used + height > room:
+                pages.append([])
+                used = 0
+            pages[-1].append(row)
+            used += height
         self.page = page % len(pages)
         self.console.print(f"[bold]{player_name(player)}: your choices[/]")
         table = Table(show_header=False, box=None, pad_edge=False)
