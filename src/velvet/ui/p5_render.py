@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -112,7 +113,7 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
             for row in palace.rows:
                 if row.alert <= pal["alert"]:
                     text = effect_text(row.on_enter) or row.text or "no effect"
-                    lines.append(Text(f"  {row.alert}% row: On Palace Enter: {text}"))
+                    lines.append(_indent(f"{row.alert}% row: On Palace Enter: {text}"))
         else:
             b = palace.boss
             full = dict(b.health)
@@ -203,6 +204,11 @@ def _left(remaining: Mapping[str, int]) -> str:
     return " + ".join(f"{n} {_RES[k]}" for k, n in remaining.items() if n) or "nothing"
 
 
+def _indent(text: str, style: str = "") -> RenderableType:
+    """A line under a heading: indented by two, its wrapped part too."""
+    return Padding(Text(text, style=style), (0, 0, 0, 2))
+
+
 def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     """The board in a few lines: day and alert, each thief, the shadows, who decides."""
     names = _Names(game)
@@ -229,21 +235,21 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         line.append(" ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS))
         out.append(line)
         spent = _tokens(p["spent"])
-        out.append(Text(f"  fresh: {_tokens(p['fresh'])} · spent: {spent}"))
+        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
         persona = names.name(names.persona, p["persona"])
         skills = _card_lines(names, p["persona"], "Skill — ")
-        out.append(Text(f"  {persona}: " + (" · ".join(skills) or "no skills")))
+        out.append(_indent(f"{persona}: " + (" · ".join(skills) or "no skills")))
         for sh in p["party"]:
             for ability in _card_lines(names, sh, "Persona ability"):
                 what = ability.split("— ", 1)[-1]
-                out.append(Text(f"  party {names.name(names.shadow, sh)}: {what}"))
+                out.append(_indent(f"party {names.name(names.shadow, sh)}: {what}"))
         if p["held"]:
             held = ", ".join(names.name(names.shadow, x) for x in p["held"] if x not in p["party"])
             if held:
-                out.append(Text(f"  held (not in the party): {held}", style="dim"))
+                out.append(_indent(f"held (not in the party): {held}", style="dim"))
         for c in p["confidants"]:
             ability = "; ".join(_card_lines(names, c, "Ability — "))
-            out.append(Text(f"  confidant {names.name(names.conf, c)}: {ability}"))
+            out.append(_indent(f"confidant {names.name(names.conf, c)}: {ability}"))
     for sh in pal["shadows"]:
         weak = "".join(_card_lines(names, sh["id"], "Weak to: ")) or "nothing"
         out.append(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -167,6 +168,11 @@ def answered(view: dict[str, Any], game: VsGame) -> str:
     )
 
 
+def _indent(text: str, style: str = "") -> RenderableType:
+    """A line under a heading: indented by two, its wrapped part too."""
+    return Padding(Text(text, style=style), (0, 0, 0, 2))
+
+
 def compact(view: dict[str, Any], game: VsGame) -> RenderableType:
     """The board in a few lines: both fields in words, HP, piles, own hand, who decides."""
     out: list[RenderableType] = []
@@ -188,9 +194,9 @@ def compact(view: dict[str, Any], game: VsGame) -> RenderableType:
         out.append(line)
         for slot, stack in enumerate(view["field"][p]):
             if stack:
-                out.append(Text(f"  {SLOT_LABELS[slot]}: {_persona_words(game, stack)}"))
+                out.append(_indent(f"{SLOT_LABELS[slot]}: {_persona_words(game, stack)}"))
         if not any(view["field"][p]):
-            out.append(Text("  no persona on the field", style="dim"))
+            out.append(_indent("no persona on the field", style="dim"))
     declared = answered(view, game)
     if declared:
         out.append(Text(f"Declared: {declared}", style="yellow"))
