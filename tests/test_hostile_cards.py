@@ -74,15 +74,37 @@ def test_numbers_out_of_bounds_are_refused(tmp_path: Path, text: str, fragment: 
     assert fragment in str(caught.value)
 
 
-def test_a_free_unlimited_skill_is_refused(tmp_path: Path) -> None:
-    text = SHADOW.format(id="free", health="{ sp = 2 }").replace(
-        'cost = { sp = 1 }, type = "fire", damage = { sp = 1 }',
-        'type = "fire", damage = { sp = 1 }',
+@pytest.mark.parametrize(
+    ("persona", "refused"),
+    [
+        ('type = "fire", damage = { sp = 1 }', True),  # free
+        ('cost = { sp = 0 }, type = "fire", damage = { sp = 1 }', True),  # a zero cost is free
+        ('cost = { sp = 1 }, effects = [{ op = "restore", amount = { sp = 1 } }]', True),
+        (
+            'cost = { sp = 1 }, effects = [{ op = "dice", then = [{ op = "gain", amount = '
+            "{ sp = 2 } }] }]",
+            True,
+        ),  # a lucky die pays it back
+        ('cost = { sp = 2 }, effects = [{ op = "restore", amount = { sp = 1 } }]', False),
+        ('cost = { cash = 1 }, effects = [{ op = "gain", amount = { bullet = 2 } }]', False),
+        ('type = "fire", damage = { sp = 1 }, limit = "day"', False),
+    ],
+)
+def test_an_unlimited_skill_that_costs_nothing_in_the_end_is_refused(
+    tmp_path: Path, persona: str, refused: bool
+) -> None:
+    text = SHADOW.format(id="loop", health="{ sp = 2 }").replace(
+        'cost = {{ sp = 1 }}, type = "fire", damage = {{ sp = 1 }}'.replace("{{", "{").replace(
+            "}}", "}"
+        ),
+        persona,
     )
-    with pytest.raises(CardDataError, match="no cost needs limit") as caught:
+    if not refused:
         load(tmp_path, text)
-    assert "card 'free'" in str(caught.value) and "persona" in str(caught.value)
-    load(tmp_path, text.replace("damage = { sp = 1 }", 'damage = { sp = 1 }, limit = "day"'))
+        return
+    with pytest.raises(CardDataError, match="needs limit = 'day' or 'palace'") as caught:
+        load(tmp_path, text)
+    assert "card 'loop'" in str(caught.value) and "persona" in str(caught.value)
 
 
 def test_effects_nested_past_the_limit_are_refused(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ unequip the same persona outside the palace, P5-ARSENE-3); a bot whose
 evaluator sees no difference could cycle through them for ever. Bots remember
 the views they decided from and steer away from actions that lead straight
 back to one. (Free *skills* cannot cycle: the P5 card schema refuses an
-activated ability without a cost and without a 1/Day or 1/Palace limit.)
+activated ability without a 1/Day or 1/Palace limit that costs nothing in the end.)
 
 The check runs for every candidate action on the search path, so a view is
 remembered by a 16-byte BLAKE2b digest of its ``repr`` rather than by its

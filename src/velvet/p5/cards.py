@@ -8,7 +8,7 @@ card's name or id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -154,16 +154,40 @@ class Ability(Model):
             raise ValueError("amp, check_bonus, party_bonus and grant need trigger = 'auto'")
         if self.trigger == "use" and not (self.damage or self.effects):
             raise ValueError("an activated ability needs damage or effects")
-        if self.trigger == "use" and not any(self.cost.values()) and self.limit is None:
+        if self.trigger == "use" and self.limit is None and _pays_for_itself(self):
             raise ValueError(
-                "an activated ability with no cost needs limit = 'day' or 'palace' "
-                "(else it could be used without end)"
+                "an activated ability with no cost, or one whose effects give its cost "
+                "back, needs limit = 'day' or 'palace' (else it could be used without end)"
             )
         return self
 
     @property
     def attack(self) -> bool:
         return bool(self.damage)
+
+
+def _effects_in(effects: Sequence[Effect]) -> Iterator[Effect]:
+    for effect in effects:
+        yield effect
+        yield from _effects_in(effect.then)
+        yield from _effects_in(effect.else_)
+
+
+def _pays_for_itself(ability: Ability) -> bool:
+    """True if using ``ability`` can cost nothing in the end: no cost at all, or effects
+    that may gain or restore at least what it costs of every kind it costs."""
+    cost = {kind: n for kind, n in ability.cost.items() if n}
+    if not cost:
+        return True
+    back: dict[str, int] = {}
+    for effect in _effects_in(ability.effects):
+        if effect.op in ("gain", "restore"):
+            for kind, n in effect.amount.items():
+                back[kind] = back.get(kind, 0) + n
+        elif effect.op == "restore_mix":
+            for kind in effect.kinds:
+                back[kind] = back.get(kind, 0) + (99 if effect.per == "bonds" else effect.n)
+    return all(back.get(kind, 0) >= n for kind, n in cost.items())
 
 
 class Thief(Model):
