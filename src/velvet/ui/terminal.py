@@ -440,23 +440,26 @@ class Session:
     def undo(self, player: int) -> None:
         """Take back moves to this seat's last decision, unless a secret came out since.
 
+        Only the asking seat's own moves are taken back (with everything after them);
+        in hot-seat play another seat's move ends what can be undone.
+
         The state goes back to a copy kept before the move; the record keeps the moves
         taken back (``taken_back``) and drops them from its actions, so it still replays.
         """
-        while self.undo_points:
-            at, state = self.undo_points[-1]
-            if at > len(self.record.actions):
-                self.undo_points.pop()
-                continue
+        points = self.undo_points
+        while points and points[-1][0] > len(self.record.actions):
+            points.pop()  # made before a load
+        if points and points[-1][1].current_player == player:
+            at, state = points[-1]
             replay = state.clone()
             for text in self.record.actions[at:]:
                 before = replay.clone()
                 replay.apply(choose_by_text(replay, text))
                 if self.reveals(before, replay):
-                    self.undo_points.clear()
+                    points.clear()
                     break
             else:
-                self.undo_points.pop()
+                points.pop()
                 taken = self.record.actions[at:]
                 del self.record.actions[at:]
                 self.record.taken_back.append({"after": at, "actions": taken})
@@ -466,7 +469,7 @@ class Session:
                 return
         self.error(
             "nothing to undo: no move of yours since the last dice, draw or hidden card "
-            "(those cannot be taken back)"
+            "or another player's move (those cannot be taken back)"
         )
 
     def reveals(self, before: State[Any], after: State[Any]) -> bool:
