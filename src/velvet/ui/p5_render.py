@@ -146,20 +146,10 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     lines.append(shadows)
 
     team = Table(title="Phantom Thieves")
-    for col in (
-        "player",
-        "stats",
-        "Stamina fresh/spent",
-        "SP fresh/spent",
-        "Bullet fresh/spent",
-        "Cash",
-        "confidants",
-        "persona / party",
-    ):
+    for col in ("player", "stats", "fresh", "spent", "confidants", "persona / party"):
         team.add_column(col, overflow="fold")
     for i, p in enumerate(players):
         stats = " ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS)
-        fresh, spent = p["fresh"], p["spent"]
         persona = names.name(names.persona, p["persona"])
         if p["held"]:
             party = ", ".join(names.name(names.shadow, x) for x in p["party"]) or "empty"
@@ -170,10 +160,8 @@ def render(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
             f"{player_name(i)} {names.name(names.thief, p['thief'])}"
             + (" *" if i == view["turn"] else ""),
             stats,
-            f"{fresh['stamina']}/{spent['stamina']}",
-            f"{fresh['sp']}/{spent['sp']}",
-            f"{fresh['bullet']}/{spent['bullet']}",
-            str(fresh["cash"]),
+            _tokens(p["fresh"]),
+            _tokens(p["spent"]),
             ", ".join(names.name(names.conf, c) for c in p["confidants"]) or "-",
             persona,
         )
