@@ -1,10 +1,12 @@
 """The terminal play loop shared by both games.
 
-It shows the current seat's view, lists ``legal_actions()`` with the words
-of the contract (``state.action_label``; events by ``game.event_text``) and
-takes a number or an action's text form; it never decides a rule itself.
-Bots get the view and the legal list only. Games whose GameSpec hides hands
-put a "pass the screen" prompt between two human seats.
+It shows the current seat's view (a compact board that fits 80 x 24, the full
+one on ``board``), lists ``legal_actions()`` grouped, numbered and paged in the
+words of the contract (``state.action_label``; events by ``game.event_text``)
+and takes a number, an action's text form or its words, always matched through
+the legal list: it never decides a rule itself. Bots get the view and the legal
+list only. Games whose GameSpec hides hands put a "pass the screen" prompt
+between two human seats. See docs/terminal.md.
 """
 
 from __future__ import annotations
