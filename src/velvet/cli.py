@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from velvet import __version__
 from velvet.engine.core import Game, State
@@ -28,6 +26,8 @@ from velvet.engine.spec import ConfigOption, GameSpec, resolve
 from velvet.games import find_spec, game_names, get_game, get_spec
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from velvet.bots.base import Bot
 
 CARDS_HELP = (
@@ -156,6 +156,8 @@ def main() -> None:
 
 
 def _console() -> Console:
+    from rich.console import Console  # imported when needed: --help starts faster
+
     return Console(highlight=False)
 
 
@@ -532,6 +534,8 @@ def cards_list(game: str, card_paths: tuple[Path, ...], kind: str | None, markdo
     if kind is not None and not rows:
         kinds = sorted({r[0] for r in module.card_rows(loaded)})
         raise ConfigError(f"no cards of kind '{kind}'; kinds: {', '.join(kinds)}")
+    from rich.table import Table
+
     table = Table(show_lines=False)
     for column in ("kind", "id", "name", "text"):
         table.add_column(column, overflow="fold")
