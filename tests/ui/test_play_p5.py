@@ -86,3 +86,24 @@ def test_info_takes_a_display_name_and_odds_are_shown() -> None:
     assert "Ann Takamaki (confidant)" in out and "Pep Talk" in out
     assert "Ryuji Sakamoto (confidant)" in out and "error: no card named 'Dragon'" in out
     assert "(Knowledge 2: 56 %)" in out  # visiting the School makes a Knowledge check
+
+
+def test_in_hot_seat_a_player_undoes_only_their_own_moves() -> None:
+    game = get_game("p5")
+    config = game.default_config(2)  # type: ignore[call-arg]
+    console = Console(record=True, width=80, height=24, force_terminal=False)
+    lines = ["go p1", "visit weapons-shop", "end", "undo", "visit home", "undo", "quit"]
+    play = Session(
+        game,
+        GameRecord.start(game, config, 1),
+        game.new_state(config, 1),
+        [None, None],
+        console,
+        scripted(lines),
+    )
+    play.run()
+    # Player 2's undo cannot take back Player 1's turn; their own visit is taken back
+    assert play.record.actions == ["go p1", "visit weapons-shop", "end"]
+    assert play.record.taken_back == [{"after": 3, "actions": ["visit home"]}]
+    assert "error: nothing to undo" in console.export_text()
+    assert play.record.replay(game).digest() == play.state.digest()
