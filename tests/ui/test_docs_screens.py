@@ -13,6 +13,7 @@ import pytest
 from rich.console import Console
 
 from velvet.engine import GameRecord
+from velvet.engine.core import player_name
 from velvet.engine.rng import Rng
 from velvet.games import get_game
 from velvet.ui.terminal import Session
@@ -32,13 +33,11 @@ def screen(name: str) -> str:
             legal = state.legal_actions()
             state.apply(legal[rng.randbelow(len(legal))])
     console = Console(record=True, width=80, height=24, force_terminal=False)
-    session = Session(
-        game, GameRecord.start(game, config, 4), state, [None, None], console, input
-    )
+    session = Session(game, GameRecord.start(game, config, 4), state, [None, None], console, input)
     player = state.current_player
     session.show_board(player)
     session.show_actions(player, state.legal_actions())
-    console.print(f"{'Player 1'}> ")
+    console.print(f"{player_name(player)}> ")
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
 
