@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+import pytest
 from rich.console import Console
 
 from velvet.engine import GameRecord
+from velvet.engine.errors import RecordError
 from velvet.games import get_game
 from velvet.ui.terminal import Session
 
@@ -107,3 +109,11 @@ def test_in_hot_seat_a_player_undoes_only_their_own_moves() -> None:
     assert play.record.taken_back == [{"after": 3, "actions": ["visit home"]}]
     assert "error: nothing to undo" in console.export_text()
     assert play.record.replay(game).digest() == play.state.digest()
+
+
+def test_a_record_with_bad_seats_or_taken_back_is_refused_by_field() -> None:
+    game = get_game("p5")
+    good = GameRecord.start(game, game.default_config(), 1).to_json()
+    for key, value in (("seats", "human"), ("seats", [""]), ("taken_back", [{"after": "x"}])):
+        with pytest.raises(RecordError, match=f"field '{key}'"):
+            GameRecord.from_json(good | {key: value})

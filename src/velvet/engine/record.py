@@ -97,12 +97,20 @@ class GameRecord:
         ):
             raise RecordError("record: field 'seats' must be a list of seat names")
         taken = data.get("taken_back", [])
-        if not isinstance(taken, list) or not all(
-            isinstance(t, dict)
-            and isinstance(t.get("after"), int)
-            and isinstance(t.get("actions"), list)
-            and all(isinstance(a, str) and len(a) <= MAX_ACTION_TEXT for a in t["actions"])
-            for t in taken
+        if (
+            not isinstance(taken, list)
+            or len(taken) > MAX_ACTIONS
+            or not all(
+                isinstance(t, dict)
+                and isinstance(t.get("after"), int)
+                and isinstance(t.get("actions"), list)
+                and len(t["actions"]) <= MAX_ACTIONS
+                and all(
+                    isinstance(a, str) and len(a) <= MAX_ACTION_TEXT and a.isprintable()
+                    for a in t["actions"]
+                )
+                for t in taken
+            )
         ):
             raise RecordError("record: field 'taken_back' must list {after, actions} entries")
         return cls(
