@@ -58,6 +58,12 @@ def test_a_whole_vs_game_against_a_bot_typed_at_the_prompt(tmp_path: Path) -> No
 def test_undo_tab_completion_and_ctrl_c_offering_to_save(tmp_path: Path) -> None:
     term = Term("play", "p5", "--seed", "1", data=tmp_path)
     term.expect(PROMPT)
+    term.line("board")  # the full board fits too
+    term.expect("Phantom Thieves")
+    term.expect(PROMPT)
+    term.line("?Ann Takamaki")
+    term.expect("Pep Talk")
+    term.expect(PROMPT)
     term.line("visit Weapons Shop")
     term.expect(PROMPT)
     term.line("undo")
