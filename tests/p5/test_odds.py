@@ -49,3 +49,15 @@ def test_actions_name_their_checks(game: P5Game) -> None:
     assert by_text["visit home"] == [] and by_text["palace"] == []
     recruit = [odds for text, odds in by_text.items() if text.startswith("recruit")]
     assert recruit and all(len(odds) == 2 for odds in recruit)
+
+
+def test_a_dice_skill_is_certain_only_on_a_weak_target(game: P5Game) -> None:
+    # rule: P5-CHECK-2
+    thief = {"thief": "joker", "persona": "arsene", "fresh": {"bullet": 1}, "location": "palace"}
+    s = position(game, [thief], phase="fight", shadows=[{"id": "nekomata"}, {"id": "inugami"}])
+    odds = {str(a): action_odds(s, a) for a in s.legal_actions()}
+    assert odds["use arsene.thief-s-luck @nekomata"] == ["Dice: 100 % (weakness)"]  # weak to Gun
+    assert odds["use arsene.thief-s-luck @inugami"] == ["Dice: 33 %"]
+    hit = position(game, [thief], phase="fight", shadows=[{"id": "nekomata"}], dice=[1])
+    events = play(hit, "use arsene.thief-s-luck @nekomata")
+    assert not any(e.kind == "dice" for e in events)  # no die is rolled: it cannot fail
