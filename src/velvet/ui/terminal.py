@@ -298,10 +298,13 @@ class Session:
         label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
-        self.console.print(
-            f"[bold magenta]{player_name(player)} ({escape(bot.name)})[/]: {escape(label)}"
-        )
-        self.show_events(events)
+        said = [line for line in map(self.game.event_text, events) if line]
+        who = f"[bold magenta]{player_name(player)} ({escape(bot.name)})[/]"
+        if said:  # the events say it in the third person ('their main', not 'your main')
+            self.console.print(f"{who}:")
+            self.show_events(events)
+        else:
+            self.console.print(f"{who}: {escape(label)}")
         if self.pace > 0:
             time.sleep(self.pace)
 
