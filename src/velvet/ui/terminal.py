@@ -299,12 +299,11 @@ class Session:
         events = self.state.apply(action)
         self.record.actions.append(str(action))
         said = [line for line in map(self.game.event_text, events) if line]
-        who = f"[bold magenta]{player_name(player)} ({escape(bot.name)})[/]"
-        if said:  # the events say it in the third person ('their main', not 'your main')
-            self.console.print(f"{who}:")
-            self.show_events(events)
-        else:
-            self.console.print(f"{who}: {escape(label)}")
+        if not said:
+            who = f"{player_name(player)} ({bot.name})"
+            said = [f"{who}: {label}"]
+        for line in said:  # the events speak in the third person ('their main')
+            self.console.print(f"  [magenta]▸[/] {escape(line)}")
         if self.pace > 0:
             time.sleep(self.pace)
 
