@@ -239,3 +239,13 @@ def test_replay_of_an_unfinished_vs_game_asks_whose_view(tmp_path: Path) -> None
     code, out = run("replay", str(path), "--view", "2")
     assert code == 0, out
     assert "Player 2 (you)" in out and "Player 1 (you)" not in out
+
+
+def test_help_shows_every_command_description_whole_without_loading_the_lab() -> None:
+    code, out = run("--help")
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "and save the results." in flat and "of `velvet sim` results." in flat
+    assert "..." not in out
+    code, out = run("play", "--help")
+    assert "28 days to sweep a palace and beat its boss." in " ".join(out.split())
