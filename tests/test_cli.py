@@ -246,6 +246,6 @@ def test_help_shows_every_command_description_whole_without_loading_the_lab() ->
     assert code == 0
     flat = " ".join(out.split())
     assert "and save the results." in flat and "of `velvet sim` results." in flat
-    assert "..." not in out
+    assert "...\n" not in out.split("Commands:")[1]  # click cuts long ones with "..."
     code, out = run("play", "--help")
     assert "28 days to sweep a palace and beat its boss." in " ".join(out.split())
