@@ -249,3 +249,27 @@ def test_help_shows_every_command_description_whole_without_loading_the_lab() ->
     assert "...\n" not in out.split("Commands:")[1]  # click cuts long ones with "..."
     code, out = run("play", "--help")
     assert "28 days to sweep a palace and beat its boss." in " ".join(out.split())
+
+
+def test_play_runs_without_the_lab_packages(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "for name in ('pyarrow', 'matplotlib', 'ray'):\n"
+        "    sys.modules[name] = None  # as if not installed\n"
+        "from velvet.cli import main\n"
+        "main(['play', 'vs', '--seat', 'random', '--seat', 'random', '--seed', '2'])\n"
+    )
+    src = Path(velvet.cli.__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input="\n",
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(src), "VELVET_DATA_DIR": str(tmp_path), "PATH": ""},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout
