@@ -117,3 +117,17 @@ def test_a_record_with_bad_seats_or_taken_back_is_refused_by_field() -> None:
     for key, value in (("seats", "human"), ("seats", [""]), ("taken_back", [{"after": "x"}])):
         with pytest.raises(RecordError, match=f"field '{key}'"):
             GameRecord.from_json(good | {key: value})
+
+
+def test_vs_names_without_accents_reach_cards_and_choices() -> None:
+    game = get_game("vs")
+    config = game.default_config()
+    state = game.new_state(config, 7)
+    console = Console(record=True, width=80, height=24, force_terminal=False)
+    ask = scripted(["info Arsene", "summon arsene", "quit"])
+    play = Session(game, GameRecord.start(game, config, 7), state, [None, None], console, ask)
+    assert play.state.current_player == 0  # seed 7: Player 1 begins
+    play.run()
+    out = console.export_text()
+    assert "Arsène (persona)" in out
+    assert "Player 1 summons Arsène as their main persona." in out

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,8 +121,12 @@ def input_problem(text: str) -> str | None:
 
 
 def _norm(text: str) -> str:
-    """Text as input is compared: lower case, dashes and runs of spaces as one space."""
-    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+    """Text as input is compared: lower case without accents ('Arsène' is 'arsene'),
+    dashes and runs of spaces as one space."""
+    plain = "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    )
+    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
 
 
 class InvalidAction(VelvetError):
