@@ -131,3 +131,11 @@ def test_vs_names_without_accents_reach_cards_and_choices() -> None:
     out = console.export_text()
     assert "Arsène (persona)" in out
     assert "Player 1 summons Arsène as their main persona." in out
+
+
+def test_words_that_fit_several_choices_are_refused_with_the_candidates() -> None:
+    play, console = p5_session(["visit weapons-shop", "change the party", "end", "quit"])
+    play.run()
+    out = " ".join(console.export_text().split())
+    assert "error: 'change the party' could be more than one choice" in out
+    assert play.record.actions == ["visit weapons-shop", "end"]

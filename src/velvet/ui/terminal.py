@@ -356,8 +356,9 @@ class Session:
     def resolve(self, text: str) -> Any:
         """The legal action ``text`` names: its number on screen, its text form, or its words.
 
-        Words are matched through the legal list only (the label, the label up to its
-        colon, or a text form with names for ids), so nothing illegal is ever chosen here.
+        Words are matched through the legal list only (the whole label, the label up to
+        its colon or bracket, or the start of one label), so nothing illegal is chosen
+        here; words that fit more than one choice are refused with the candidates.
         """
         word = text.strip()
         if word.isascii() and word.isdigit():
@@ -372,19 +373,21 @@ class Session:
         for action in legal:
             if _norm(str(action)) == key:
                 return action
-        matches = []
-        for action in legal:
-            label = self.state.action_label(action)
-            forms = {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
-            if key in forms:
-                return action
-            if len(key) >= 3 and _norm(label).startswith(key):
-                matches.append(action)
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            names = "; ".join(self.state.action_label(a) for a in matches[:3])
-            raise InvalidAction(f"'{word}' could be more than one choice ({names}…): be precise")
+        labels = {action: self.state.action_label(action) for action in legal}
+
+        def forms(label: str) -> set[str]:
+            return {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
+
+        exact = [a for a in legal if key in forms(labels[a])]
+        prefix = [a for a in legal if len(key) >= 3 and _norm(labels[a]).startswith(key)]
+        for found in (exact, prefix):
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                names = "; ".join(labels[a] for a in found[:3])
+                raise InvalidAction(
+                    f"'{word}' could be more than one choice ({names}…): be precise"
+                )
         return choose_by_text(self.state, word)
 
     def read_line(self, prompt: str) -> str | None:
