@@ -48,7 +48,11 @@ def test_actions_name_their_checks(game: P5Game) -> None:
     assert by_text["visit school"] == ["Knowledge 1: 33 %"]
     assert by_text["visit home"] == [] and by_text["palace"] == []
     recruit = [odds for text, odds in by_text.items() if text.startswith("recruit")]
-    assert recruit and all(len(odds) == 2 for odds in recruit)
+    assert recruit and all(len(odds) == 3 for odds in recruit)
+    for first, second, both in recruit:  # both checks must succeed: the product
+        dice = [int(text.split(":")[0].split()[-1]) for text in (first, second)]
+        assert both == f"both: {percent(check_chance(dice[0]) * check_chance(dice[1]))}"
+    assert percent(check_chance(4) * check_chance(2)) == "45 %"  # 325/729
 
 
 def test_a_dice_skill_is_certain_only_on_a_weak_target(game: P5Game) -> None:

@@ -66,8 +66,9 @@ def action_odds(state: P5State, action: Any) -> list[str]:
     """The chance of each check or Dice roll ``action`` makes right away, in words.
 
     Visiting a location: the checks of its effects; recruiting: the two checks of
-    the confidant (each one shown); using a Dice ability: 1 die, or certain on a
-    target weak to the skill's type. Actions that roll nothing give an empty list.
+    the confidant, each and both (P5-RECRUIT-1 needs both); using a Dice ability:
+    1 die, or certain on a target weak to the skill's type. Actions that roll
+    nothing give an empty list.
     """
     g = state.game
     player = state.current_player
@@ -82,7 +83,11 @@ def action_odds(state: P5State, action: Any) -> list[str]:
         c = state.loc_conf[state.locs.index(li)]
         if c < 0:
             return []
-        return [stat_odds(state, player, STATS[s]) for s in g.conf_checks[c]]
+        checks = [STATS[s] for s in g.conf_checks[c]]
+        both = check_chance(stat_dice(state, player, checks[0])) * check_chance(
+            stat_dice(state, player, checks[1])
+        )
+        return [*(stat_odds(state, player, stat) for stat in checks), f"both: {percent(both)}"]
     if isinstance(action, A.Use) and action.skill in g.ab_index:
         a = g.ab_index[action.skill]
         if not g.ab_dice[a]:
