@@ -20,12 +20,17 @@ ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][A-Z0-9]|[=>])
 RAW = re.compile(r"player=|card=|Event\(|\[\[|\{'|\w\(\w+=|Traceback|<velvet\.| at 0x|\b0\d\d\b")
 """What a person should never read: debug forms, reprs, tracebacks."""
 PROMPT = r"Player [12]>"
+"""A prompt; the line editor draws it again when a line is accepted, so wait for
+something the answer prints (``NEXT`` for a move) before expecting the next one."""
+NEXT = "your choices"
+"""Printed once for each new decision."""
 
 
 class Term:
     """One ``velvet`` process in a pseudo-terminal."""
 
     def __init__(self, *args: str, data: Path, timeout: float = 30) -> None:
+        data.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ)
         for key in ("COLUMNS", "LINES"):
             env.pop(key, None)
@@ -44,6 +49,7 @@ class Term:
             encoding="utf-8",
             echo=False,
             timeout=timeout,
+            cwd=str(data),  # a stray answer can only write files there
         )
         self.out = ""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.pty import PROMPT, Term
+from tests.e2e.pty import NEXT, PROMPT, Term
 
 END = "Name, or Enter to skip:"
 
@@ -43,8 +43,9 @@ def test_a_whole_vs_game_against_a_bot_typed_at_the_prompt(tmp_path: Path) -> No
     )
     pick = random.Random(4)
     for _ in range(400):
-        if term.expect([PROMPT, END], timeout=60) == 1:
+        if term.expect([NEXT, END], timeout=60) == 1:
             break
+        term.expect(PROMPT)
         term.line(str(pick.randint(1, term.last_choice())))
     else:
         pytest.fail("the game did not end in 400 decisions")
@@ -65,6 +66,7 @@ def test_undo_tab_completion_and_ctrl_c_offering_to_save(tmp_path: Path) -> None
     term.expect("Pep Talk")
     term.expect(PROMPT)
     term.line("visit Weapons Shop")
+    term.expect("visits Weapons Shop")
     term.expect(PROMPT)
     term.line("undo")
     term.expect("Taken back: 1 action")
@@ -101,6 +103,7 @@ def test_a_save_with_a_bot_seat_resumes_with_that_bot(tmp_path: Path) -> None:
     )
     term.expect(PROMPT)
     term.line("1")
+    term.expect(NEXT)
     term.expect(PROMPT)
     save = tmp_path / "vs-save.json"
     term.line(f"save {save}")
