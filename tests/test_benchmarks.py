@@ -81,3 +81,12 @@ def test_move_time_times_real_decisions(capsys: pytest.CaptureFixture[str]) -> N
 def test_move_time_rejects_a_bad_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert load("move_time").main(["hard", "--games", "0"]) == 2
     assert "--games must be a positive number" in capsys.readouterr().err
+
+
+def test_cli_start_prints_both_medians_and_the_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    code = load("cli_start").main(["--runs", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert re.search(r"python -c pass\s+median\s+[\d.]+ ms\s+ratio\s+1\.00x", out)
+    assert re.search(r"velvet --help\s+median\s+[\d.]+ ms\s+ratio\s+[\d.]+x", out)
+    assert "0.3 s budget" in out

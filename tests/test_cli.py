@@ -166,7 +166,7 @@ def test_deck_check_accepts_the_default_decks() -> None:
 def test_an_illegal_move_at_the_prompt_names_its_rule() -> None:
     code, out = run("play", "p5", "--seed", "1", input="visit nowhere\nbanana\nquit\n\n")
     assert code == 0
-    assert "Not allowed" in out
+    assert "error: " in out and "P5-" in out
     assert "Traceback" not in out
 
 
@@ -222,3 +222,54 @@ def test_play_position_errors_name_the_file_for_the_real_games(game: str, tmp_pa
     code, out = run("play", game, "--position", str(path))
     assert code == 2, out
     assert out.strip().splitlines()[-1].startswith(f"error: {path}: ")
+
+
+def test_replay_of_an_unfinished_vs_game_asks_whose_view(tmp_path: Path) -> None:
+    game = get_game("vs")
+    record = GameRecord.start(game, game.default_config(), 4)
+    state = game.new_state(record.config, record.seed)
+    for _ in range(3):
+        action = state.legal_actions()[0]
+        state.apply(action)
+        record.actions.append(str(action))
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps(record.to_json()))
+    code, out = run("replay", str(path))
+    assert code == 2 and "error: this game is not over" in out and "--view" in out
+    code, out = run("replay", str(path), "--view", "2")
+    assert code == 0, out
+    assert "Player 2 (you)" in out and "Player 1 (you)" not in out
+
+
+def test_help_shows_every_command_description_whole_without_loading_the_lab() -> None:
+    code, out = run("--help")
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "and save the results." in flat and "of `velvet sim` results." in flat
+    assert "...\n" not in out.split("Commands:")[1]  # click cuts long ones with "..."
+    code, out = run("play", "--help")
+    assert "28 days to sweep a palace and beat its boss." in " ".join(out.split())
+
+
+def test_play_runs_without_the_lab_packages(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "for name in ('pyarrow', 'matplotlib', 'ray'):\n"
+        "    sys.modules[name] = None  # as if not installed\n"
+        "from velvet.cli import main\n"
+        "main(['play', 'vs', '--seat', 'random', '--seat', 'random', '--seed', '2'])\n"
+    )
+    src = Path(velvet.cli.__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input="\n",
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(src), "VELVET_DATA_DIR": str(tmp_path), "PATH": ""},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout

@@ -13,19 +13,22 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from velvet import __version__
-from velvet.bots.base import Bot
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, load_record
 from velvet.engine.spec import ConfigOption, GameSpec, resolve
 from velvet.games import find_spec, game_names, get_game, get_spec
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from velvet.bots.base import Bot
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
@@ -33,18 +36,149 @@ CARDS_HELP = (
 )
 
 
+def usage_line(error: click.ClickException) -> str:
+    """A click error (bad option, missing argument ...) as one line naming the command."""
+    message = one_line(error.format_message())
+    ctx = getattr(error, "ctx", None)
+    if isinstance(error, click.UsageError) and ctx is not None:
+        return f"{message} (see: {ctx.command_path} --help)"
+    return message
+
+
+LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "sim": (
+        "velvet.sim.cli",
+        "sim_command",
+        "Play many seeded bot games of GAME (p5, vs, or module:SPEC) and save the results.",
+    ),
+    "report": (
+        "velvet.sim.cli",
+        "report_command",
+        "Write a self-contained HTML report (embedded plots) of `velvet sim` results.",
+    ),
+    "print": (
+        "velvet.printing.cli",
+        "print_command",
+        "Write print-and-play sheets: every card at real size (63 x 88 mm), 9 to a page.",
+    ),
+    "balance": (
+        "velvet.sim.balance_cli",
+        "balance_command",
+        "Check win rates per P5 palace and VS deck pairing against balance.toml.",
+    ),
+    "hint": (
+        "velvet.bots.hints_cli",
+        "hint_command",
+        "Show the best choices for a seat in a saved game, each with why, from its view only.",
+    ),
+    "serve": (
+        "velvet.server.cli",
+        "serve_command",
+        "Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md).",
+    ),
+    "join": (
+        "velvet.server.cli",
+        "join_command",
+        "Join a room from an invite link (http://HOST/join/ROOM#TOKEN); no token: watch.",
+    ),
+}
+"""Commands imported only when used (the lab is slow to import), with their help line."""
+
+COMMAND_EXTRAS = {"sim": "lab", "report": "lab", "serve": "server", "join": "server"}
+"""The extra that brings what a lazy command needs, named when it is missing."""
+
+
 class VelvetGroup(click.Group):
-    """A click group that turns every VelvetError into a one-line message."""
+    """A click group that turns every error into one line, ``error: …``.
+
+    A VelvetError (bad input) and a click usage error exit with status 2; an
+    unexpected exception (a bug) is still one line, with status 1, never a
+    traceback. Its help lists every command's description whole.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, tuple[str, str, str]] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, attr, _ = self.lazy[cmd_name]
+            try:
+                command = getattr(importlib.import_module(module), attr)
+            except ModuleNotFoundError as missing:
+                if (missing.name or "velvet").startswith("velvet"):
+                    raise
+                extra = COMMAND_EXTRAS.get(cmd_name, "test")
+                raise ConfigError(
+                    f"velvet {cmd_name} needs {missing.name}, which is not installed: "
+                    f"pip install 'velvet[{extra}]'"
+                ) from None
+            if isinstance(command, click.Command):
+                self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy and name not in self.commands:
+                rows.append((name, self.lazy[name][2]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.format_message())
+            sys.exit(2)
+        except click.ClickException as error:
+            click.echo(f"error: {usage_line(error)}", err=True)
+            sys.exit(2 if isinstance(error, click.UsageError) else error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except VelvetError as error:
-            click.echo(f"error: {error}", err=True)
+            click.echo(f"error: {one_line(str(error), 1000)}", err=True)
             ctx.exit(2)
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except RecursionError:
+            click.echo("error: input nested too deep to handle", err=True)
+            ctx.exit(2)
+        except MemoryError:
+            click.echo("error: out of memory (input too large?)", err=True)
+            ctx.exit(2)
+        except Exception as error:
+            what = one_line(f"{type(error).__name__}: {error}")
+            click.echo(f"error: unexpected {what} (a bug in Velvet: please report it)", err=True)
+            ctx.exit(1)
 
 
 @click.group(cls=VelvetGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,6 +193,8 @@ def main() -> None:
 
 
 def _console() -> Console:
+    from rich.console import Console  # imported when needed: --help starts faster
+
     return Console(highlight=False)
 
 
@@ -81,11 +217,15 @@ def make_seat(spec: str, game_name: str) -> Bot | None:
     return make_bot(spec, game_name)
 
 
-def _seats(specs: Sequence[str], players: int, game_name: str) -> list[Bot | None]:
+def seat_names(specs: Sequence[str], players: int) -> list[str]:
+    """Every seat's name as --seat gives it (unnamed seats are human)."""
     if len(specs) > players:
         raise ConfigError(f"{len(specs)} --seat options for {players} player(s)")
-    full = list(specs) + ["human"] * (players - len(specs))
-    return [make_seat(spec, game_name) for spec in full]
+    return list(specs) + ["human"] * (players - len(specs))
+
+
+def _seats(specs: Sequence[str], players: int, game_name: str) -> list[Bot | None]:
+    return [make_seat(spec, game_name) for spec in seat_names(specs, players)]
 
 
 def _run(
@@ -99,13 +239,17 @@ def _run(
     cards: Sequence[Path] = (),
     savable: bool = True,
     spec: GameSpec | None = None,
+    names: Sequence[str] = (),
+    pace: float | None = None,
 ) -> None:
-    from velvet.ui.terminal import Session
+    from velvet.ui.terminal import DEFAULT_PACE, Session, autosave_path, terminal_reader
 
     spec = spec or find_spec(game.name)
     secret = spec is None or spec.hidden_information
     if record is None:
         record = GameRecord.start(game, config, seed)
+    if names:
+        record.seats = list(names)
     if state is None:
         state = game.new_state(config, seed)
         if secret:
@@ -116,7 +260,11 @@ def _run(
         else:
             console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
     console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
-    Session(
+    human = any(seat is None for seat in seats)
+    autosave = autosave_path() if savable and human else None
+    if autosave is not None:
+        console.print(f"[dim]The game is saved after every action to {autosave}.[/]")
+    session = Session(
         game,
         record,
         state,
@@ -125,7 +273,13 @@ def _run(
         ask=lambda prompt: console.input(prompt),
         game_for=lambda name: get_game(name, cards),
         savable=savable,
-    ).run()
+        autosave=autosave,
+        pace=(DEFAULT_PACE if human else 0.0) if pace is None else pace,
+    )
+    reader = terminal_reader(session.completions)
+    if reader is not None:
+        session.ask = reader
+    session.run()
 
 
 @main.group(cls=VelvetGroup)
@@ -137,6 +291,12 @@ SEAT_HELP = (
     "Who plays a seat, in seat order: 'human' or a bot (random, greedy, mcts, ismcts, "
     "easy, normal, hard; a budget as in mcts:200 or hard:1.5s). Repeatable; "
     "unnamed seats are human."
+)
+PACE_OPTION = click.Option(
+    ["--pace"],
+    type=click.FloatRange(0, 60),
+    metavar="SECONDS",
+    help="Pause after each bot move (default 0.6 s when a person plays, none otherwise).",
 )
 POSITION_HELP = (
     "Start from a position described by names in a TOML or JSON file "
@@ -208,11 +368,16 @@ def play_command(spec: GameSpec) -> click.Command:
         )
     params += [_option_param(option) for option in spec.options]
     params += [
-        click.Option(["--seed"], type=int, help="Seed for dice and shuffles (random if omitted)."),
+        click.Option(
+            ["--seed"],
+            type=click.IntRange(0, 2**64 - 1),
+            help="Seed for dice and shuffles (random if omitted).",
+        ),
         click.Option(
             ["--cards", "cards"], multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
         ),
         click.Option(["--seat", "seats"], multiple=True, metavar="WHO", help=SEAT_HELP),
+        PACE_OPTION,
         click.Option(
             ["--load", "load"], type=click.Path(path_type=Path), help="Resume a saved game."
         ),
@@ -238,9 +403,10 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
     position: Path | None = values.pop("position")
     seed: int | None = values.pop("seed")
     players: int = values.pop("players", spec.players[0])
+    pace: float | None = values.pop("pace")
     game = spec.load(cards)
     if load is not None:
-        _resume(load, cards, seats, expect=spec.name)
+        _resume(load, cards, seats, expect=spec.name, pace=pace)
         return
     if position is not None:
         state = load_position(game, position)
@@ -248,31 +414,87 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
         console.print(f"[dim]Position from {position}.[/]")
         record = GameRecord.start(game, {}, 0)
         seat_list = _seats(seats, seat_count, spec.name)
-        _run(game, {}, 0, seat_list, console, record, state, cards, savable=False)
+        _run(game, {}, 0, seat_list, console, record, state, cards, savable=False, pace=pace)
         return
     config = spec.config_for(game, players, values)
-    seat_list = _seats(seats, players, spec.name)
-    _run(game, config, _seed(seed), seat_list, console, cards=cards, spec=spec)
+    names = seat_names(seats, players)
+    seat_list = _seats(names, players, spec.name)
+    _run(
+        game,
+        config,
+        _seed(seed),
+        seat_list,
+        console,
+        cards=cards,
+        spec=spec,
+        names=names,
+        pace=pace,
+    )
 
 
 @main.command()
-@click.argument("save", type=click.Path(path_type=Path))
+@click.argument("save", type=click.Path(path_type=Path), required=False)
 @click.option("--cards", "cards", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP)
-@click.option("--seat", "seats", multiple=True, metavar="WHO", help=SEAT_HELP)
-def resume(save: Path, cards: tuple[Path, ...], seats: tuple[str, ...]) -> None:
-    """Resume a saved game of either game."""
-    _resume(save, cards, seats)
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="WHO",
+    help="Who plays each seat now (default: as saved). " + SEAT_HELP,
+)
+@click.option(
+    "--pace",
+    type=click.FloatRange(0, 60),
+    metavar="SECONDS",
+    help="Pause after each bot move (default 0.6 s when a person plays, none otherwise).",
+)
+def resume(
+    save: Path | None, cards: tuple[Path, ...], seats: tuple[str, ...], pace: float | None
+) -> None:
+    """Resume a saved game of either game (without SAVE: the last game played here).
+
+    Every seat plays as it did when the game was saved (a person or the same bot),
+    unless --seat says otherwise.
+    """
+    if save is None:
+        from velvet.ui.terminal import autosave_path
+
+        save = autosave_path()
+        if not save.exists():
+            raise ConfigError(f"no game to resume: {save} does not exist; give a save file")
+    _resume(save, cards, seats, pace=pace)
 
 
 def _resume(
-    save: Path, cards: Sequence[Path], seats: Sequence[str], expect: str | None = None
+    save: Path,
+    cards: Sequence[Path],
+    seats: Sequence[str],
+    expect: str | None = None,
+    pace: float | None = None,
 ) -> None:
     record, state = load_game(save, lambda name: get_game(name, cards))
     if expect is not None and record.game != expect:
         raise ConfigError(f"{save} is a saved game of '{record.game}': use velvet resume {save}")
     game = get_game(record.game, cards)
-    seat_list = _seats(seats, len(state.returns()), game.name)
-    _run(game, record.config, record.seed, seat_list, _console(), record, state, cards)
+    players = len(state.returns())
+    saved = record.seats if len(record.seats) == players else []
+    names = seat_names(seats or saved, players)
+    seat_list = _seats(names, players, game.name)
+    console = _console()
+    if saved and not seats:
+        console.print(f"[dim]Seats as saved: {', '.join(saved)}.[/]")
+    _run(
+        game,
+        record.config,
+        record.seed,
+        seat_list,
+        console,
+        record,
+        state,
+        cards,
+        names=names,
+        pace=pace,
+    )
 
 
 @main.command()
@@ -289,16 +511,25 @@ def _resume(
     "--view",
     "viewer",
     type=click.IntRange(1, 2),
-    default=1,
-    show_default=True,
-    help="Whose view of the board to show.",
+    help="Whose view of the board to show (needed for an unfinished game that hides hands).",
 )
-def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int) -> None:
-    """Step through a game record (or a save) action by action."""
+def replay(record_file: Path, cards: tuple[Path, ...], step: bool, viewer: int | None) -> None:
+    """Step through a game record (or a save) action by action.
+
+    With --step: Enter goes on, b goes back, a number jumps to that action, 'seat N'
+    shows that seat's view, q stops.
+    """
     from velvet.ui.terminal import replay as run_replay
 
-    record = load_record(record_file)
+    record = load_record(record_file, lambda name: get_game(name, cards))
     game = get_game(record.game, cards)
+    if viewer is None:
+        spec = find_spec(game.name)
+        if (spec is None or spec.hides_hands) and not record.replay(game).is_terminal():
+            raise ConfigError(
+                "this game is not over and hides hands: choose whose view with --view 1 or 2"
+            )
+        viewer = 1
     console = _console()
     run_replay(game, record, console, viewer=viewer - 1, step=step, ask=console.input)
 
@@ -340,6 +571,8 @@ def cards_list(game: str, card_paths: tuple[Path, ...], kind: str | None, markdo
     if kind is not None and not rows:
         kinds = sorted({r[0] for r in module.card_rows(loaded)})
         raise ConfigError(f"no cards of kind '{kind}'; kinds: {', '.join(kinds)}")
+    from rich.table import Table
+
     table = Table(show_lines=False)
     for column in ("kind", "id", "name", "text"):
         table.add_column(column, overflow="fold")
@@ -395,28 +628,7 @@ def _register_games() -> None:
 _register_games()
 
 
-def _register_optional() -> None:
-    """Add the simulation commands (they need the lab's extra packages)."""
-    try:
-        from velvet.sim.cli import report_command, sim_command
-    except ImportError:
-        return
-    main.add_command(sim_command, "sim")
-    main.add_command(report_command, "report")
-
-
-_register_optional()
-from velvet.bots.hints_cli import hint_command  # noqa: E402
-from velvet.printing.cli import print_command  # noqa: E402
-from velvet.sim.balance_cli import balance_command  # noqa: E402
-
-main.add_command(print_command, "print")
-main.add_command(balance_command, "balance")
-main.add_command(hint_command, "hint")
-from velvet.server.cli import join_command, serve_command  # noqa: E402  (online play)
-
-main.add_command(serve_command)
-main.add_command(join_command)
+main.lazy = LAZY_COMMANDS
 
 
 if __name__ == "__main__":  # pragma: no cover

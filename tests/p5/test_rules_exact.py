@@ -71,7 +71,8 @@ def test_the_turn_ends_by_itself_when_nothing_is_left_to_do(game: P5Game) -> Non
 
 
 def _custom(tmp_path: Path) -> P5Game:
-    """A shadow with 20 of every kind, a boss with 60 + 60, and a skill of 20 ANY."""
+    """The largest health the card schema allows (a shadow of 12, a boss of 20) and a
+    skill of 6 ANY."""
     path = tmp_path / "giants.toml"
     path.write_text(
         """
@@ -79,19 +80,19 @@ def _custom(tmp_path: Path) -> P5Game:
 id = "colossus"
 name = "Colossus"
 weak = ["phys"]
-health = { stamina = 20, sp = 20, bullet = 20, cash = 20 }
+health = { stamina = 3, sp = 3, bullet = 3, cash = 3 }
 persona = { name = "Stomp", cost = { stamina = 1 }, type = "phys", damage = { stamina = 1 } }
 
 [[persona]]
 id = "titan"
 name = "Titan"
-skills = [{ name = "Quake", cost = { sp = 1 }, type = "phys", damage = { any = 20 } }]
+skills = [{ name = "Quake", cost = { sp = 1 }, type = "phys", damage = { any = 6 } }]
 
 [[palace]]
 id = "giant"
 name = "Giant's Keep"
 rows = [{ alert = 0 }, { alert = 25 }, { alert = 50 }, { alert = 75 }]
-boss = { name = "Giant", health = { stamina = 60, sp = 60 } }
+boss = { name = "Giant", health = { stamina = 10, sp = 10 } }
 """,
         encoding="utf-8",
     )
@@ -106,19 +107,19 @@ def test_large_health_loads_and_splits_one_kind_at_a_time(tmp_path: Path) -> Non
     assert len(assigns) <= 4 * 61 and len(game.action_table) < 2500
     player = {"thief": "skull", "persona": "titan", "fresh": {"sp": 2}, "location": "palace"}
     s = position(game, [player], palace="giant", phase="fight", shadows=[{"id": "colossus"}])
-    play(s, "use titan.quake @colossus")  # weak: 20 ANY over 80 requirements
+    play(s, "use titan.quake @colossus")  # weak: 6 ANY over 12 requirements
     decisions = 0
     while s.dec:
         options = texts(s)
         assert len(options) <= 21
         decisions += 1
         play(s, options[len(options) // 2])
-    assert decisions <= 3 and sum(rem(s, "colossus").values()) == 60
+    assert decisions <= 3 and sum(rem(s, "colossus").values()) == 6
     boss = position(game, [player], palace="giant", phase="fight", alert=100, shadows=[])
-    play(boss, "use titan.quake @boss")  # not weak: 20 ANY over 60 Stamina + 60 SP
-    assert texts(boss) == [f"assign stamina={n}" for n in range(21)]
-    play(boss, "assign stamina=5")
-    assert boss.boss_rem == [55, 45, 0, 0] and not boss.dec
+    play(boss, "use titan.quake @boss")  # not weak: 6 ANY over 10 Stamina + 10 SP
+    assert texts(boss) == [f"assign stamina={n}" for n in range(7)]
+    play(boss, "assign stamina=2")
+    assert boss.boss_rem == [8, 6, 0, 0] and not boss.dec
 
 
 @pytest.mark.parametrize(("palace", "alert", "shadows", "after"), [("kamoshida", 0, 4, 25)])

@@ -43,14 +43,19 @@ from velvet.printing.sheets import (
 LONG_NAME = "Ultramegalongshadowname " * 12 + "X" * 80
 LONG_TEXT = ("An extraordinarily verbose designer's note about this shadow. " * 50).strip()
 
+SCHEMA_NAME = ("Ultramegalongshadowname " * 4)[:80]
+"""A name at the card schema's longest (80 characters)."""
+SCHEMA_TEXT = LONG_TEXT[:500]
+"""A text at the card schema's longest (500 characters)."""
+
 P5_CUSTOM = f"""
 [[shadow]]
 id = "verbose"
-name = "{LONG_NAME}"
-weak = ["fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse", "gun", "phys"]
-health = {{ stamina = 9, sp = 9, bullet = 9, cash = 9 }}
-text = "{LONG_TEXT}"
-persona = {{ name = "{"Garu" * 30}", cost = {{ sp = 9, stamina = 9, bullet = 9 }}, \
+name = "{SCHEMA_NAME}"
+weak = ["fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse"]
+health = {{ stamina = 3, sp = 3, bullet = 3, cash = 3 }}
+text = "{SCHEMA_TEXT}"
+persona = {{ name = "{"Garu" * 20}", cost = {{ sp = 9, stamina = 9, bullet = 9 }}, \
 type = "wind", damage = {{ sp = 9, stamina = 9 }} }}
 
 [[shadow]]
@@ -63,10 +68,10 @@ persona = {{ name = "Poke", cost = {{ sp = 3 }}, type = "phys", damage = {{ stam
 VS_CUSTOM = f"""
 [[persona]]
 id = "900"
-name = "{LONG_NAME}"
+name = "{SCHEMA_NAME}"
 cost = 9
 weakness = "ice"
-flavor = "{LONG_TEXT}"
+flavor = "{SCHEMA_TEXT}"
 skills = [{{ name = "Agi", type = "fire", damage = 30 }}]
 """
 
@@ -171,13 +176,24 @@ def test_every_name_and_cost_is_on_its_card(tmp_path: Path, game_name: str) -> N
     assert sum(1 for c in cards if c.costs) > len(cards) // 2
 
 
-def test_text_longer_than_a_card_is_cut_and_reported(tmp_path: Path, p5_custom: Path) -> None:
+def test_the_schemas_longest_name_and_text_fit_whole(tmp_path: Path, p5_custom: Path) -> None:
+    """At every length the card schema allows, a card's name and text shrink and wrap."""
     out = tmp_path / "long.pdf"
     result = write_pdf(_game("p5", p5_custom), out, rules=False, boards=False)
-    assert any("verbose" in n and "text cut" in n for n in result.notes)
-    assert any("verbose" in n and "name cut" in n for n in result.notes)
-    assert not any("'tiny'" in n for n in result.notes)
-    assert "…" in "".join(_page_texts(out))
+    assert not [n for n in result.notes if "cut" in n], result.notes
+    text = _norm("".join(_page_texts(out)))
+    assert "…" not in text
+    assert _norm(SCHEMA_TEXT[-40:]) in text  # the text's end reached the page
+
+
+def test_text_longer_than_the_schema_allows_is_cut_and_reported() -> None:
+    register_fonts()
+    notes: list[str] = []
+    fitted = fit_name("Q" * 400, 40 * mm, 8 * mm, notes, "shadow 'x'")
+    assert len(fitted.lines) <= 3 and len(notes) == 1
+    assert notes[0].startswith("shadow 'x': name cut to fit")
+    body = fit_body([Line("W" * 3000)], 50 * mm, 60 * mm, notes, "shadow 'x'")
+    assert any("text cut" in n for n in notes) and "…" in "".join(body.lines[0].text)
 
 
 def test_fitting_never_exceeds_its_box() -> None:
@@ -196,7 +212,7 @@ def test_fitting_never_exceeds_its_box() -> None:
         assert used <= height + 0.01
     for name in ("Pixie", "A much longer persona name than usual", LONG_NAME, "Q" * 400):
         fitted = fit_name(name, 40 * mm, 8 * mm, notes, "t")
-        assert len(fitted.lines) <= 2
+        assert len(fitted.lines) <= 3
         assert fitted.size * 1.15 * len(fitted.lines) <= 8 * mm + 0.01
         for line in fitted.lines:
             assert pdfmetrics.stringWidth(line, BOLD, fitted.size) <= 40 * mm + 0.01
@@ -293,7 +309,7 @@ def test_cli_print(tmp_path: Path, p5_custom: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert re.search(r"wrote .*custom\.pdf: \d+ pages .* 99 cards", result.output)
-    assert "note: shadow 'verbose': text cut to fit" in result.output
+    assert "cut to fit" not in result.output  # the schema's longest name and text fit whole
     assert PdfReader(out).pages[0].mediabox.width == pytest.approx(612, abs=0.5)
     bad = runner.invoke(
         main,

@@ -74,7 +74,7 @@ def test_numbers_and_text_forms_are_accepted() -> None:
 def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
     save = tmp_path / "s.json"
     play, console = session(
-        ["roll", "", f"save {save}", "roll", "", f"load {save}", "quit"], [None, None]
+        ["roll", "", f"save {save}", "roll", "", f"load {save}", "y", "quit"], [None, None]
     )
     play.run()
     assert "Saved to" in console.export_text()
@@ -85,9 +85,9 @@ def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
 def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
-    play, console = session(["roll", "", f"load {bad}", "quit"], [None, None])
+    play, console = session(["roll", "", f"load {bad}", "y", "quit"], [None, None])
     play.run()
-    assert "Could not load" in console.export_text()
+    assert "error: could not load" in console.export_text()
     assert play.record.actions == ["roll"]
 
 
@@ -102,10 +102,28 @@ def test_replay_prints_every_action_and_the_result() -> None:
     labels = {"roll": "Roll the die", "stop": "Stop"}
     lines = [line.strip() for line in out.splitlines()]
     for number, text in enumerate(play.record.actions, start=1):
-        assert f"{number} {labels[text]} ({text})" in lines
+        assert f"{number} {labels[text]}" in lines
     assert "Player 1 wins the race." in out or "Player 2 wins the race." in out
     assert "die player=" not in out  # no raw event data
     assert final.outcome_text() in out
+
+
+def test_replay_steps_forward_back_jumps_and_changes_the_view() -> None:
+    play, _ = session([], [RandomBot(), RandomBot()], seed=9)
+    play.run()
+    console = Console(record=True, width=100)
+    _, ask = scripted(["", "3", "b", "seat 2", "99", "fly", "q"])
+    replay(RaceGame(), play.record, console, step=True, ask=ask)
+    out = console.export_text()
+    shown = re.findall(r"action (\d+) of \d+ · (Player \d)'s view", out)
+    assert shown[:5] == [
+        ("0", "Player 1"),
+        ("1", "Player 1"),
+        ("3", "Player 1"),
+        ("2", "Player 1"),
+        ("2", "Player 2"),
+    ]
+    assert "error: no action 99" in out and "error: not a replay command" in out
 
 
 def test_the_session_shows_labels_and_event_sentences() -> None:
@@ -123,6 +141,6 @@ def test_card_command_shows_the_contracts_card_words_and_refuses_unknown_ids() -
     play.run()
     out = console.export_text()
     assert "Die (equipment)" in out and "Six faces, 1 to 6." in out
-    assert "No such card: no card 'dragon'" in out
-    assert "card needs a card id" in out
+    assert "error: no card named 'dragon'" in out
+    assert "info needs a card's name" in out
     assert play.state.canonical() == before and play.record.actions == []

@@ -10,7 +10,6 @@ file, the card (its ``id``, or its position) and the field.
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +18,22 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from velvet.engine.errors import CardDataError
+from velvet.engine.files import (
+    decode_utf8,
+    describe_os_error,
+    one_line,
+    parse_toml,
+    read_bytes,
+    show_path,
+)
 
 M = TypeVar("M", bound=BaseModel)
+
+MAX_CARDS = 120
+"""Most cards of one section in a set (the built-in sets have at most 60): it bounds
+the size of the action tables built from a card set, and so its loading time."""
+MAX_FILES = 50
+"""Most card files in one set."""
 
 
 @dataclass
@@ -37,30 +50,25 @@ class CardFile:
 def read_toml(path: Path | str, *, name: str | None = None, text: str | None = None) -> CardFile:
     """Parse one card file (or ``text`` under ``name``) into sections of card tables."""
     label = name or str(path)
+
+    shown = show_path(label)
+
+    def problem(message: str) -> CardDataError:  # message: f"{shown}: {what}"
+        return CardDataError(shown, None, None, message[len(shown) + 2 :])
+
     if text is None:
-        try:
-            raw = Path(path).read_bytes()
-        except FileNotFoundError as error:
-            raise CardDataError(label, None, None, "no such file") from error
-        except OSError as error:
-            raise CardDataError(label, None, None, f"cannot be read ({error.strerror})") from error
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise CardDataError(label, None, None, "is not UTF-8 text") from error
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CardDataError(label, None, None, f"is not valid TOML: {error}") from error
+        text = decode_utf8(read_bytes(path, problem, label), problem, label)
+    data = parse_toml(text, problem, label)
     header = data.pop("set", {})
     if not isinstance(header, dict):
         raise CardDataError(label, None, "set", "must be a table: [set]")
     mode = header.get("mode", "extend")
-    if mode not in ("extend", "replace"):
+    if not isinstance(mode, str) or mode not in ("extend", "replace"):
         raise CardDataError(label, None, "set.mode", "must be 'extend' or 'replace'")
     sections: dict[str, list[dict[str, Any]]] = {}
     for key, value in data.items():
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            key = key if len(key) <= 40 and key.isprintable() else repr(key[:40])
             raise CardDataError(label, None, key, f"must be an array of tables, written [[{key}]]")
         sections[key] = value
     digest = hashlib.sha256(text.encode()).hexdigest()
@@ -69,7 +77,9 @@ def read_toml(path: Path | str, *, name: str | None = None, text: str | None = N
 
 def _card_label(raw: Mapping[str, Any], index: int, section: str) -> str:
     ident = raw.get("id")
-    return str(ident) if isinstance(ident, str | int) else f"{section} #{index + 1}"
+    if isinstance(ident, str) and 0 < len(ident) <= 40 and ident.isprintable():
+        return ident
+    return f"{section} #{index + 1}"
 
 
 def validate_cards(
@@ -88,16 +98,23 @@ def validate_cards(
                 )
     cards: list[M] = []
     seen: set[str] = set()
-    for index, raw in enumerate(file.sections.get(section, [])):
+    raws = file.sections.get(section, [])
+    if len(raws) > MAX_CARDS:
+        raise CardDataError(
+            file.path, None, section, f"{len(raws)} cards; a section holds at most {MAX_CARDS}"
+        )
+    for index, raw in enumerate(raws):
         label = _card_label(raw, index, section)
         try:
             card = model.model_validate(raw)
         except ValidationError as error:
             first = error.errors()[0]
             loc = ".".join(str(p) for p in first["loc"]) or None
-            raise CardDataError(file.path, label, loc, first["msg"]) from None
+            raise CardDataError(file.path, label, loc, one_line(first["msg"])) from None
         except ValueError as error:  # raised by custom validators outside pydantic
-            raise CardDataError(file.path, label, None, str(error)) from None
+            raise CardDataError(file.path, label, None, one_line(str(error))) from None
+        except RecursionError:
+            raise CardDataError(file.path, label, None, "nested too deep") from None
         ident = str(getattr(card, "id", label))
         if ident in seen:
             raise CardDataError(file.path, label, "id", "duplicate id in this file")
@@ -110,19 +127,31 @@ def load_card_files(paths: Iterable[Path | str]) -> list[CardFile]:
     """Read every ``*.toml`` of the given files or folders, in name order."""
     files: list[CardFile] = []
     for path in paths:
+        if len(files) >= MAX_FILES:
+            raise CardDataError(str(path), None, None, f"a card set has at most {MAX_FILES} files")
         p = Path(path)
-        if p.is_dir():
-            members = sorted(p.glob("*.toml"))
+        try:
+            is_dir = p.is_dir()
+            members = sorted(p.glob("*.toml")) if is_dir else []
+        except (OSError, ValueError) as error:
+            reason = f"cannot be read ({describe_os_error(error)})"
+            raise CardDataError(show_path(str(p)), None, None, reason) from None
+        if is_dir:
             if not members:
                 raise CardDataError(str(p), None, None, "folder holds no *.toml card files")
+            if len(members) + len(files) > MAX_FILES:
+                raise CardDataError(str(p), None, None, f"a card set has at most {MAX_FILES} files")
             files.extend(read_toml(m) for m in members)
         else:
             files.append(read_toml(p))
     return files
 
 
-def merge_by_id(base: list[M], extra: list[M]) -> list[M]:
-    """``extra`` cards replace base cards with the same id and add the others."""
+def merge_by_id(base: list[M], extra: list[M], label: str = "<cards>") -> list[M]:
+    """``extra`` cards replace base cards with the same id and add the others.
+
+    More than MAX_CARDS cards in the result is a CardDataError naming ``label``.
+    """
     index = {str(getattr(c, "id")): i for i, c in enumerate(base)}  # noqa: B009
     merged = list(base)
     for card in extra:
@@ -132,4 +161,7 @@ def merge_by_id(base: list[M], extra: list[M]) -> list[M]:
         else:
             index[key] = len(merged)
             merged.append(card)
+    if len(merged) > MAX_CARDS:
+        kind = type(merged[0]).__name__.lower()
+        raise CardDataError(label, None, None, f"the set would hold over {MAX_CARDS} {kind} cards")
     return merged

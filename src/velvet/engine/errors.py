@@ -9,7 +9,17 @@ from __future__ import annotations
 
 
 class VelvetError(Exception):
-    """Base of every error caused by bad input (a file, a move, an option)."""
+    """Base of every error caused by bad input (a file, a move, an option).
+
+    Its text is always one line: user text quoted in a message (a card name with a
+    newline, a NUL byte) shows its unprintable characters escaped, as ``\\n``.
+    """
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if text.isprintable():
+            return text
+        return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 class InvalidActionError(VelvetError, ValueError):

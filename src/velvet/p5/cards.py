@@ -8,7 +8,7 @@ card's name or id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -29,9 +29,22 @@ Res = Literal["stamina", "sp", "bullet", "cash"]
 Token = Literal["stamina", "sp", "bullet"]
 DamageKind = Literal["stamina", "sp", "bullet", "cash", "any"]
 Stat = Literal["knowledge", "guts", "proficiency", "compassion", "charm"]
-SkillType = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$")]
+SkillType = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=40)]
 """A skill type id; the allowed ones are game data (``[[rules]] skill_types``)."""
 Count = Field(ge=0, le=20)
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+Text = Annotated[str, Field(max_length=500)]
+Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=40)]
+MAX_EFFECTS = 12
+"""Most effects in one list (the built-in cards use at most 4)."""
+MAX_EFFECT_DEPTH = 4
+"""Deepest nesting of ``then``/``else`` branches (the built-in cards use 2)."""
+SHADOW_HEALTH = (1, 12)
+"""Total health of a shadow: P5-COMBAT-1 requirements; the built-in shadows have 3..5."""
+BOSS_HEALTH = (1, 20)
+"""Total health of a boss; the built-in bosses have 15..19."""
+HEALTH_COUNT = 12
+"""Most of one kind in a health requirement."""
 
 SECTIONS = ("rules", "thief", "persona", "confidant", "shadow", "palace", "location")
 
@@ -68,12 +81,17 @@ class Effect(Model):
     op: EffectOp
     amount: dict[Res, int] = {}
     stat: Stat | None = None
-    stats: tuple[Stat, ...] = ()
+    stats: tuple[Stat, ...] = Field(default=(), max_length=5)
     n: int = Field(default=1, ge=0, le=20)
     per: Literal["bonds"] | None = None
-    kinds: tuple[Token, ...] = ()
-    then: tuple[Effect, ...] = ()
-    else_: tuple[Effect, ...] = Field(default=(), alias="else")
+    kinds: tuple[Token, ...] = Field(default=(), max_length=3)
+    then: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
+    else_: tuple[Effect, ...] = Field(default=(), alias="else", max_length=MAX_EFFECTS)
+
+    @property
+    def depth(self) -> int:
+        """1 for an effect without branches, plus the deepest branch."""
+        return 1 + max((e.depth for e in (*self.then, *self.else_)), default=0)
 
     @model_validator(mode="after")
     def _shape(self) -> Effect:
@@ -91,6 +109,8 @@ class Effect(Model):
             raise ValueError("only pay, check and dice take 'then'")
         if self.else_ and self.op not in ("check", "dice"):
             raise ValueError("only check and dice take 'else'")
+        if self.depth > MAX_EFFECT_DEPTH:
+            raise ValueError(f"then/else branches nested deeper than {MAX_EFFECT_DEPTH}")
         return self
 
 
@@ -101,8 +121,8 @@ class Ability(Model):
     party_bonus, grant), ``setup``, ``recruit`` or ``palace_enter`` (effects run then).
     """
 
-    name: str = Field(min_length=1)
-    text: str = ""
+    name: Name
+    text: Text = ""
     trigger: Literal["use", "auto", "setup", "recruit", "palace_enter"] = "use"
     cost: dict[Res, int] = {}
     type: SkillType | None = None
@@ -111,7 +131,7 @@ class Ability(Model):
     target: Literal["one", "all"] = "one"
     limit: Literal["day", "palace"] | None = None
     palace_only: bool = False
-    effects: tuple[Effect, ...] = ()
+    effects: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
     amp: SkillType | None = None
     check_bonus: dict[Stat, int] = {}
     party_bonus: int = Field(default=0, ge=0, le=5)
@@ -134,6 +154,11 @@ class Ability(Model):
             raise ValueError("amp, check_bonus, party_bonus and grant need trigger = 'auto'")
         if self.trigger == "use" and not (self.damage or self.effects):
             raise ValueError("an activated ability needs damage or effects")
+        if self.trigger == "use" and self.limit is None and _pays_for_itself(self):
+            raise ValueError(
+                "an activated ability with no cost, or one whose effects give its cost "
+                "back, needs limit = 'day' or 'palace' (else it could be used without end)"
+            )
         return self
 
     @property
@@ -141,9 +166,33 @@ class Ability(Model):
         return bool(self.damage)
 
 
+def _effects_in(effects: Sequence[Effect]) -> Iterator[Effect]:
+    for effect in effects:
+        yield effect
+        yield from _effects_in(effect.then)
+        yield from _effects_in(effect.else_)
+
+
+def _pays_for_itself(ability: Ability) -> bool:
+    """True if using ``ability`` can cost nothing in the end: no cost at all, or effects
+    that may gain or restore at least what it costs of every kind it costs."""
+    cost = {kind: n for kind, n in ability.cost.items() if n}
+    if not cost:
+        return True
+    back: dict[str, int] = {}
+    for effect in _effects_in(ability.effects):
+        if effect.op in ("gain", "restore"):
+            for kind, n in effect.amount.items():
+                back[kind] = back.get(kind, 0) + n
+        elif effect.op == "restore_mix":
+            for kind in effect.kinds:
+                back[kind] = back.get(kind, 0) + (99 if effect.per == "bonds" else effect.n)
+    return all(back.get(kind, 0) >= n for kind, n in cost.items())
+
+
 class Thief(Model):
-    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
+    id: Ident
+    name: Name
     stats: dict[Stat, int]
     passive: Ability
 
@@ -157,61 +206,74 @@ class Thief(Model):
 
 
 class Persona(Model):
-    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
+    id: Ident
+    name: Name
     party: bool = False
     skills: tuple[Ability, ...] = Field(min_length=1, max_length=6)
 
 
 class Confidant(Model):
-    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
-    arcana: str = ""
+    id: Ident
+    name: Name
+    arcana: Text = ""
     checks: tuple[Stat, Stat]
-    thief: str | None = None
+    thief: Ident | None = None
     arsene_only: bool = False
     counts_as_recruited: bool = True
     ability: Ability
 
 
 class Shadow(Model):
-    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
-    weak: tuple[SkillType, ...] = ()
+    id: Ident
+    name: Name
+    weak: tuple[SkillType, ...] = Field(default=(), max_length=8)
     health: dict[Res, int]
-    text: str = ""
-    on_enter: tuple[Effect, ...] = ()
-    on_death: tuple[Effect, ...] = ()
+    text: Text = ""
+    on_enter: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
+    on_death: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
     persona: Ability
 
     @model_validator(mode="after")
     def _shape(self) -> Shadow:
         if self.id in ("boss", "thief"):
             raise ValueError("'boss' and 'thief' are reserved ids")
-        if sum(self.health.values()) < 1 or any(v < 0 or v > 20 for v in self.health.values()):
-            raise ValueError("health needs at least 1 requirement; counts 0..20")
+        _check_health(self.health, SHADOW_HEALTH)
         return self
+
+
+def _check_health(health: Mapping[Any, int], bounds: tuple[int, int]) -> None:
+    """P5-COMBAT-1: typed requirements; bounded so that every damage split stays small."""
+    low, high = bounds
+    if any(v < 0 or v > HEALTH_COUNT for v in health.values()):
+        raise ValueError(f"health counts must be 0..{HEALTH_COUNT}")
+    if not low <= sum(health.values()) <= high:
+        raise ValueError(f"health must total {low}..{high}")
 
 
 class Row(Model):
     alert: Literal[0, 25, 50, 75]
-    text: str = ""
-    on_enter: tuple[Effect, ...] = ()
+    text: Text = ""
+    on_enter: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
     reveal: int | None = Field(default=None, ge=0, le=5)
 
 
 class Boss(Model):
-    name: str
-    weak: tuple[SkillType, ...] = ()
+    name: Name
+    weak: tuple[SkillType, ...] = Field(default=(), max_length=8)
     health: dict[Res, int]
-    text: str = ""
-    on_enter: tuple[Effect, ...] = ()
+    text: Text = ""
+    on_enter: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
     reveal: int = Field(default=0, ge=0, le=5)
+
+    @model_validator(mode="after")
+    def _shape(self) -> Boss:
+        _check_health(self.health, BOSS_HEALTH)
+        return self
 
 
 class Palace(Model):
-    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
+    id: Ident
+    name: Name
     rows: tuple[Row, Row, Row, Row]
     boss: Boss
 
@@ -223,11 +285,11 @@ class Palace(Model):
 
 
 class Location(Model):
-    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
+    id: Ident
+    name: Name
     start: bool = False
-    text: str = ""
-    effects: tuple[Effect, ...] = Field(min_length=1)
+    text: Text = ""
+    effects: tuple[Effect, ...] = Field(min_length=1, max_length=MAX_EFFECTS)
 
 
 class Rules(Model):
@@ -241,7 +303,7 @@ class Rules(Model):
     reveal_per_player: int = Field(default=2, ge=1, le=5)
     arsene_shadows: int = Field(default=5, ge=0, le=10)
     solo_gain: dict[Res, int] = {}
-    skill_types: tuple[SkillType, ...] = Field(min_length=1)
+    skill_types: tuple[SkillType, ...] = Field(min_length=1, max_length=40)
 
     @model_validator(mode="after")
     def _shape(self) -> Rules:
@@ -249,6 +311,8 @@ class Rules(Model):
             raise ValueError(f"supply must give all four: {', '.join(RESOURCES)}")
         if any(v < 1 or v > 99 for v in self.supply.values()):
             raise ValueError("supply sizes must be 1..99")
+        if any(v < 0 or v > 20 for v in self.solo_gain.values()):
+            raise ValueError("solo_gain counts must be 0..20")
         return self
 
 
@@ -312,7 +376,7 @@ def build_cardset(files: Sequence[CardFile]) -> CardSet:
             acc = {s: [] for s in SECTIONS}
         for section in SECTIONS:
             cards = validate_cards(f, section, models[section], allowed_sections=SECTIONS)
-            acc[section] = merge_by_id(acc[section], cards)
+            acc[section] = merge_by_id(acc[section], cards, f.path)
             for card in cards:
                 origin[f"{section}:{getattr(card, 'id', '')}"] = f.path
         last = f.path

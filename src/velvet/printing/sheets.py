@@ -193,19 +193,27 @@ class FittedName:
     lines: tuple[str, ...]
 
 
+NAME_MIN_SIZE = 3.5
+"""The smallest name size (points) before a name is cut; 80 characters fit above it."""
+
+
 def fit_name(
     name: str, width: float, height: float, notes: list[str], where: str, big: float = 10.0
 ) -> FittedName:
-    """A name on one line, shrunk to ``width``; then two lines; cut only past that."""
+    """A name on one line, shrunk to ``width``; then two or three lines; cut only past that."""
     size = big
     while size >= 5.0:
         if pdfmetrics.stringWidth(name, BOLD, size) <= width and size * 1.2 <= height:
             return FittedName(size, (name,))
         size -= 0.25
     size = min(5.0, height / 2.4)
-    lines = _wrap_words(name, width, size)
-    if len(lines) <= 2:
-        return FittedName(size, tuple(lines))
+    while True:  # 2-3 lines, shrinking to NAME_MIN_SIZE: a schema-long name still fits whole
+        lines = _wrap_words(name, width, size)
+        if len(lines) <= min(3, int(height // (size * 1.2))):
+            return FittedName(size, tuple(lines))
+        if size - 0.25 < NAME_MIN_SIZE:
+            break
+        size -= 0.25
     first = lines[0]
     rest = name[len(first) :].strip()
     second = _cut(rest, lambda t: pdfmetrics.stringWidth(t, BOLD, size) <= width)

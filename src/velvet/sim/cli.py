@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,12 +11,29 @@ import click
 
 from velvet.bots import BOT_HELP
 from velvet.engine.errors import VelvetError
+from velvet.engine.files import parse_json
 
 
 class CommandError(click.ClickException):
     """A bad option or file: one line on stderr, exit status 2, no traceback."""
 
     exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        """``error: …`` as every Velvet command writes it (click says ``Error:``)."""
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
+
+
+_GAME_NAME = re.compile(r"^(p5|vs|[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*)$")
+
+
+def _check_game_name(game: str) -> None:
+    """p5, vs or package.module:ATTRIBUTE (no paths: a module is imported by name)."""
+    if not _GAME_NAME.match(game):
+        shown = game if len(game) <= 60 and game.isprintable() else repr(game[:60])
+        raise CommandError(
+            f"unknown game '{shown}': choose p5, vs or package.module:ATTRIBUTE naming a SimGame"
+        )
 
 
 @click.command("sim")
@@ -151,6 +168,7 @@ def sim_command(
     from velvet.sim.games import resolve_game
     from velvet.sim.run import run_sim
 
+    _check_game_name(game)
     try:
         sim_game = resolve_game(game)
         loaded = sim_game.load(card_paths)
@@ -160,6 +178,7 @@ def sim_command(
             if decks:
                 raise CommandError("give either --config or --deck, not both")
             config = _parse_config(config_text)
+            _check_config(loaded, config)
         else:
             config = sim_game.config_for(loaded, len(seats), {"deck": decks})
         target = Path(out) if out else Path("sim-results") / f"{game.replace(':', '-')}-seed{seed}"
@@ -189,13 +208,26 @@ def sim_command(
 
 
 def _parse_config(text: str) -> dict[str, Any]:
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"--config is not JSON: {exc.msg} at column {exc.colno}") from None
+    def problem(message: str) -> CommandError:
+        return CommandError(message.replace("--config: ", "--config is not JSON: ", 1))
+
+    config = parse_json(text, problem, "--config")
     if not isinstance(config, dict):
         raise CommandError("--config must be a JSON object")
     return config
+
+
+_CONFIG_FAULTS = (TypeError, KeyError, ValueError, IndexError, AttributeError, RecursionError)
+
+
+def _check_config(game: Any, config: dict[str, Any]) -> None:
+    """A config of the wrong shape (a list where a name goes) is one line, not a traceback."""
+    try:
+        game.new_state(config, 0)
+    except VelvetError:
+        raise
+    except _CONFIG_FAULTS as exc:
+        raise CommandError(f"--config: a value has the wrong type ({type(exc).__name__})") from None
 
 
 @click.command("report")
@@ -204,7 +236,7 @@ def _parse_config(text: str) -> dict[str, Any]:
     nargs=-1,
     required=True,
     metavar="RESULTS_DIR...",
-    type=click.Path(exists=True, file_okay=False),
+    type=click.Path(exists=True, file_okay=False, readable=True),
 )
 @click.option(
     "--out",
@@ -214,13 +246,14 @@ def _parse_config(text: str) -> dict[str, Any]:
     type=click.Path(dir_okay=False),
     help="Where to write the HTML report.",
 )
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option(
     "--combine",
     is_flag=True,
     help="Pool separate runs of one game (same rules and cards), such as one run per "
     "deck pairing, instead of merging shards of one run.",
 )
-def report_command(results_dirs: tuple[str, ...], out: str, combine: bool) -> None:
+def report_command(results_dirs: tuple[str, ...], out: str, force: bool, combine: bool) -> None:
     """Write a self-contained HTML report (embedded plots) of `velvet sim` results.
 
     Give one results directory, or several shards of one run to merge, or with
@@ -232,7 +265,7 @@ def report_command(results_dirs: tuple[str, ...], out: str, combine: bool) -> No
     from velvet.sim.report import write_report
 
     try:
-        path = write_report([Path(d) for d in results_dirs], Path(out), combine)
+        path = write_report([Path(d) for d in results_dirs], Path(out), combine, force=force)
     except VelvetError as exc:
         raise CommandError(str(exc)) from None
     click.echo(f"report written to {path}")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from velvet.engine.errors import ConfigError
+from velvet.engine.files import check_target
 from velvet.sim.results import Row, atomic_write_bytes, load_results
 from velvet.sim.stats import Rate, wilson
 
@@ -34,19 +35,28 @@ _SEAT_COLUMN = re.compile(r"^(?P<base>.+)_(?P<seat>\d+)$")
 
 
 def write_report(
-    results_dir: Path | str | Sequence[Path | str], out_html: Path | str, combine: bool = False
+    results_dir: Path | str | Sequence[Path | str],
+    out_html: Path | str,
+    combine: bool = False,
+    *,
+    force: bool = True,
 ) -> Path:
     """Write the HTML report for one results directory, several shards of one run, or
-    (``combine=True``) several runs of one game pooled (see ``load_results``)."""
+    (``combine=True``) several runs of one game pooled (see ``load_results``).
+
+    ``force=False`` refuses to replace an existing file (checked before any work);
+    a device, pipe or folder is never replaced.
+    """
     dirs = [results_dir] if isinstance(results_dir, str | Path) else list(results_dir)
     if not dirs:
         raise ConfigError("give at least one results directory")
+    out = Path(out_html)
+    check_target(out, ConfigError, overwrite=force)
     meta, rows = load_results(*(Path(d) for d in dirs), combine=combine)
     if not rows:
         raise ConfigError(f"{', '.join(map(str, dirs))}: no finished games to report on")
     page = build_report(meta, rows)
-    out = Path(out_html)
-    atomic_write_bytes(out, page.encode())
+    atomic_write_bytes(out, page.encode(), overwrite=force)
     return out
 
 
@@ -55,7 +65,7 @@ def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
     try:
         import matplotlib  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise ConfigError("the report needs matplotlib: pip install matplotlib") from None
+        raise ConfigError("the report needs matplotlib: pip install 'velvet[lab]'") from None
     matplotlib.use("Agg")
     good = [r for r in rows if not r.get("error")]
     seats = _seats(good)
@@ -213,10 +223,11 @@ def _turns_section(good: list[Row]) -> str:
         return ""
     fig, ax = _figure()
     values = wins + losses
-    bins = range(min(values), max(values) + 2)
+    low, high = min(values), max(values)
+    bins: Any = list(range(low, high + 2)) if high - low <= 200 else 50
     ax.hist(
         [wins, losses],
-        bins=list(bins),
+        bins=bins,
         stacked=True,
         label=["win", "loss"],
         color=["#3a3", "#c33"],

@@ -17,30 +17,44 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from velvet.engine.errors import ConfigError, RecordError
+from velvet.engine.files import (
+    MAX_INT_DIGITS,
+    describe_os_error,
+    one_line,
+    parse_json,
+    read_text,
+    show_path,
+    write_atomic,
+)
 
 RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
 CHUNK_DIR = "games"
 FORMATS = ("parquet", "csv")
+OWN_FILES = (RUN_FILE, SUMMARY_FILE, CHUNK_DIR)
+"""What a results directory of Velvet holds; ``sim --out`` writes nowhere else."""
+MAX_GAMES = 10_000_000
+MAX_SEATS = 8
+MAX_LENGTH = 10_000_000
+"""Most actions a results row may claim (``--max-actions`` is far below)."""
+MAX_TURNS = 100_000
+MAX_COLUMNS = 200
+GAME_COLUMNS = {"p5": ("day", "palace"), "vs": ("first_player", "deck_0", "deck_1")}
+"""Columns every finished row of a built-in game has: rows of another game are refused."""
 
 Row = dict[str, Any]
 
 
-def _file_mode() -> int:
-    """The mode a plainly created file gets here (0666 less the umask)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-_FILE_MODE = _file_mode()
+def _p(path: object) -> str:
+    """A path as a one-line message shows it."""
+    return show_path(str(path))
 
 
 def have_pyarrow() -> bool:
@@ -51,20 +65,20 @@ def have_pyarrow() -> bool:
     return True
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` (and its parents), or a one-line ConfigError saying why not."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, _FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        folder.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        reason = describe_os_error(exc)
+        raise ConfigError(f"{_p(folder)}: cannot create folder ({reason})") from None
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, overwrite: bool = True) -> None:
+    """Write ``data`` to ``path`` safely (velvet.engine.files.write_atomic); ConfigError if
+    it cannot be written, or if it exists and ``overwrite`` is False."""
+    make_folder(path.parent)
+    write_atomic(path, data, ConfigError, overwrite=overwrite)
 
 
 def atomic_write_json(path: Path, data: Any) -> None:
@@ -72,10 +86,128 @@ def atomic_write_json(path: Path, data: Any) -> None:
 
 
 def read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read ({exc})") from None
+    return parse_json(read_text(path, RecordError), RecordError, str(path))
+
+
+def _int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_meta(meta: Any, path: Path) -> dict[str, Any]:
+    """A run.json's fields, each of the right type and range, or a RecordError naming it."""
+    if not isinstance(meta, dict):
+        raise RecordError(f"{_p(path)}: expected a JSON object")
+
+    def bad(key: str, what: str) -> RecordError:
+        value = one_line(repr(meta.get(key)), 60)
+        return RecordError(f"{_p(path)}: field '{key}' must be {what}, not {value}")
+
+    if not isinstance(meta.get("game"), str) or not 0 < len(meta["game"]) <= 200:
+        raise bad("game", "a game name")
+    seats = meta.get("seats")
+    if (
+        not isinstance(seats, list)
+        or not 1 <= len(seats) <= MAX_SEATS
+        or not all(isinstance(x, str) and len(x) <= 200 for x in seats)
+    ):
+        raise bad("seats", f"a list of 1 to {MAX_SEATS} bot names")
+    if not _int(meta.get("base_seed")):
+        raise bad("base_seed", "a whole number")
+    if not _int(meta.get("n_games")) or not 1 <= meta["n_games"] <= MAX_GAMES:
+        raise bad("n_games", f"a whole number 1..{MAX_GAMES}")
+    if not isinstance(meta.get("config"), dict):
+        raise bad("config", "a JSON object")
+    cards = meta.get("cards", [])
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise bad("cards", "a list of file names")
+    if not isinstance(meta.get("vary", False), bool):
+        raise bad("vary", "true or false")
+    for key in ("rules_version", "cardset_hash", "seed_function"):
+        if key in meta and not isinstance(meta[key], str):
+            raise bad(key, "a text")
+    return meta
+
+
+def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
+    """Every row of a chunk must be a game of the run ``meta`` describes.
+
+    Checks each cell's type and range: the index within the run, the seed the seed
+    function gives for it, a winner among the seats that agrees with the returns,
+    finite returns for exactly the run's seats, lengths, and the columns every game
+    of a built-in game has. The first fault is a RecordError naming file, row, column.
+    """
+    from velvet.sim.run import game_seed, winner_of
+
+    n_seats = len(meta["seats"])
+    needed = GAME_COLUMNS.get(meta["game"], ())
+    for number, row in enumerate(rows, start=1):
+
+        def bad(column: str, what: str, row: Row = row, number: int = number) -> RecordError:
+            value = one_line(repr(row.get(column)), 60)
+            return RecordError(f"{_p(path)}: row {number}: column '{column}' {what} (got {value})")
+
+        if len(row) > MAX_COLUMNS:
+            raise RecordError(f"{_p(path)}: row {number}: over {MAX_COLUMNS} columns")
+        for key, value in row.items():
+            if not isinstance(key, str) or len(key) > 100:
+                raise RecordError(f"{_p(path)}: row {number}: a column name is not a short text")
+            if value is not None and not isinstance(value, str | int | float | bool):
+                raise bad(key, "must be a number, a text or empty")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise bad(key, "must be a finite number")
+            if isinstance(value, int) and abs(value) >= 10**MAX_INT_DIGITS:
+                raise bad(key, "is too large")
+            if isinstance(value, str) and len(value) > 100_000:
+                raise bad(key, "is too long a text")
+        index = row.get("index")
+        if not _int(index) or not 0 <= index < meta["n_games"]:
+            raise bad("index", f"must be a game number 0..{meta['n_games'] - 1}")
+        if row.get("seed") != game_seed(meta["base_seed"], index):
+            raise bad("seed", "is not the seed of this game of the run (run.json's base_seed)")
+        error = row.get("error")
+        if error is not None and not isinstance(error, str):
+            raise bad("error", "must be a text or empty")
+        seconds = row.get("seconds")
+        if seconds is not None and (not isinstance(seconds, int | float) or seconds < 0):
+            raise bad("seconds", "must be a number >= 0")
+        for key in row:
+            if key.startswith("return_"):
+                digits = key.removeprefix("return_")
+                if not digits.isdecimal() or not digits.isascii() or int(digits) >= n_seats:
+                    raise bad(key, f"names no seat of this run ({n_seats} seat(s))")
+        if error:
+            continue
+        returns = []
+        for seat in range(n_seats):
+            value = row.get(f"return_{seat}")
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                raise bad(f"return_{seat}", "must be a number")
+            if not -1e6 <= value <= 1e6:
+                raise bad(f"return_{seat}", "is out of range")
+            returns.append(float(value))
+            bot = row.get(f"bot_{seat}")
+            if bot is not None and bot != meta["seats"][seat]:
+                raise bad(f"bot_{seat}", f"is not run.json's seat {seat} ({meta['seats'][seat]})")
+        winner = row.get("winner")
+        if winner is not None and (not _int(winner) or not 0 <= winner < n_seats):
+            raise bad("winner", "must be a seat number or empty")
+        if winner != winner_of(returns):
+            raise bad("winner", "does not agree with the returns")
+        length = row.get("length")
+        if not _int(length) or not 0 <= length <= MAX_LENGTH:
+            raise bad("length", f"must be a whole number 0..{MAX_LENGTH}")
+        turns = row.get("turns")
+        if turns is not None and (not _int(turns) or not 0 <= turns <= MAX_TURNS):
+            raise bad("turns", f"must be a whole number 0..{MAX_TURNS} or empty")
+        outcome = row.get("outcome")
+        if outcome is not None and not isinstance(outcome, str):
+            raise bad("outcome", "must be a text")
+        for column in needed:
+            if column not in row:
+                raise RecordError(
+                    f"{_p(path)}: row {number}: no column '{column}': not a game of "
+                    f"'{meta['game']}' as run.json says"
+                )
 
 
 class ResultStore:
@@ -85,7 +217,7 @@ class ResultStore:
         if fmt is not None and fmt not in FORMATS:
             raise ConfigError(f"unknown results format '{fmt}': choose one of {', '.join(FORMATS)}")
         if fmt == "parquet" and not have_pyarrow():
-            raise ConfigError("parquet output needs pyarrow: pip install pyarrow, or use csv")
+            raise ConfigError("parquet output needs pyarrow: pip install 'velvet[lab]', or use csv")
         self.root = Path(root)
         self.fmt = fmt or ("parquet" if have_pyarrow() else "csv")
 
@@ -95,37 +227,63 @@ class ResultStore:
 
     def read_meta(self) -> dict[str, Any] | None:
         path = self.root / RUN_FILE
-        if not path.exists():
-            return None
-        meta = read_json(path)
-        if not isinstance(meta, dict):
-            raise RecordError(f"{path}: expected a JSON object")
-        return meta
+        try:
+            if not os.path.lexists(path):
+                return None
+        except (OSError, ValueError) as exc:
+            raise RecordError(f"{_p(path)}: cannot be read ({describe_os_error(exc)})") from None
+        return check_meta(read_json(path), path)
+
+    def check_target(self) -> None:
+        """``--out`` must be a new or empty folder, or one of Velvet's results folders."""
+        root = self.root
+        try:
+            if not os.path.lexists(root):
+                return
+            if not root.is_dir():
+                raise ConfigError(f"{_p(root)}: not a folder (give a folder for the results)")
+            names = [p.name for p in root.iterdir()]
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"{_p(root)}: cannot be used ({describe_os_error(exc)})") from None
+        if names and RUN_FILE not in names:
+            raise ConfigError(
+                f"{_p(root)}: holds other files and no {RUN_FILE}: give a new or empty folder"
+            )
+        foreign = sorted(set(names) - set(OWN_FILES))
+        if foreign:
+            raise ConfigError(
+                f"{_p(root)}: holds files that are not Velvet's results ({', '.join(foreign[:3])})"
+            )
 
     def start(self, meta: dict[str, Any]) -> None:
         """Record what this run is, or check it matches the run already in the directory."""
+        self.check_target()
         old = self.read_meta()
         if old is None:
-            self.root.mkdir(parents=True, exist_ok=True)
+            make_folder(self.root)
             atomic_write_json(self.root / RUN_FILE, meta)
             return
         for key in ("game", "seats", "config", "base_seed", "cards", "vary"):
             if old.get(key) != meta.get(key):
                 raise ConfigError(
-                    f"{self.root} holds another run ({key} was {old.get(key)!r}, "
+                    f"{_p(self.root)} holds another run ({key} was {old.get(key)!r}, "
                     f"now {meta.get(key)!r}): use a new --out directory"
                 )
         if meta.get("n_games", 0) > old.get("n_games", 0):
             atomic_write_json(self.root / RUN_FILE, {**old, "n_games": meta["n_games"]})
 
     def chunk_files(self) -> list[Path]:
-        if not self.chunk_dir.is_dir():
-            return []
-        return sorted(
-            p
-            for p in self.chunk_dir.iterdir()
-            if p.name.startswith("part-") and p.suffix in (".parquet", ".csv")
-        )
+        try:
+            if not self.chunk_dir.is_dir():
+                return []
+            return sorted(
+                p
+                for p in self.chunk_dir.iterdir()
+                if p.name.startswith("part-") and p.suffix in (".parquet", ".csv")
+            )
+        except OSError as exc:
+            reason = describe_os_error(exc)
+            raise RecordError(f"{_p(self.chunk_dir)}: cannot be read ({reason})") from None
 
     def write_chunk(self, rows: Sequence[Row]) -> Path:
         """Write one finished chunk of rows atomically; returns its path."""
@@ -135,11 +293,21 @@ class ResultStore:
         return path
 
     def load_rows(self) -> list[Row]:
-        """Every row in the directory, by index (a repeated index keeps the first)."""
+        """Every row in the directory, by index (a repeated index keeps the first).
+
+        With a run.json, every row is checked against it (``check_rows``).
+        """
+        meta = self.read_meta()
         seen: dict[int, Row] = {}
         for path in self.chunk_files():
-            for row in _decode(path):
-                seen.setdefault(int(row["index"]), row)
+            rows = list(_decode(path))
+            if meta is not None:
+                check_rows(rows, meta, path)
+            for number, row in enumerate(rows, start=1):
+                index = row.get("index")
+                if not _int(index):
+                    raise RecordError(f"{_p(path)}: row {number}: column 'index' must be a number")
+                seen.setdefault(index, row)
         return [seen[i] for i in sorted(seen)]
 
     def done_indices(self) -> set[int]:
@@ -172,7 +340,7 @@ def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], li
         store = ResultStore(Path(root))
         found = store.read_meta()
         if found is None:
-            raise ConfigError(f"{root}: not a results directory (no {RUN_FILE})")
+            raise ConfigError(f"{_p(root)}: not a results directory (no {RUN_FILE})")
         if metas:
             for key in SAME_GAME_KEYS if combine else SAME_RUN_KEYS:
                 if found.get(key) != metas[0].get(key):
@@ -183,7 +351,7 @@ def load_results(*dirs: Path, combine: bool = False) -> tuple[dict[str, Any], li
                     )
                     hint = "" if combine else " (to pool separate runs of one game, use --combine)"
                     raise ConfigError(
-                        f"{root} {what} {dirs[0]}: "
+                        f"{_p(root)} {what} {_p(dirs[0])}: "
                         f"{key} differs ({found.get(key)!r} vs {metas[0].get(key)!r}){hint}"
                     )
         metas.append(found)
@@ -243,10 +411,15 @@ def _decode(path: Path) -> Iterable[Row]:
 
             rows: list[Row] = pq.read_table(path).to_pylist()
             return rows
-        with path.open(newline="") as handle:
-            return [{k: _csv_value(v) for k, v in r.items()} for r in csv.DictReader(handle)]
+        text = read_text(path, RecordError)
+        return [
+            {k: _csv_value(v) for k, v in r.items()}
+            for r in csv.DictReader(io.StringIO(text, newline=""), strict=True)
+        ]
+    except RecordError:
+        raise
     except Exception as exc:  # a foreign or damaged file: name it, do not crash
-        raise RecordError(f"{path}: cannot read results chunk ({exc})") from None
+        raise RecordError(f"{_p(path)}: cannot read results chunk ({one_line(str(exc))})") from None
 
 
 def _columns(rows: Sequence[Row]) -> list[str]:
@@ -265,14 +438,19 @@ def _csv_cell(value: Any) -> Any:
     return value
 
 
-def _csv_value(text: str) -> Any:
-    if text == "":
+def _csv_value(text: Any) -> Any:
+    """A CSV cell as written by ``_csv_cell``: empty, a boolean, an integer, a finite
+    number, or a text (a short row's missing cell stays None; an extra one is a list)."""
+    if text is None or text == "":
         return None
+    if not isinstance(text, str):
+        return text
     if text in ("true", "false"):
         return text == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
+    if len(text) <= MAX_INT_DIGITS:
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
     return text

@@ -23,7 +23,7 @@ from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.sim.games import SimGame, resolve_game
-from velvet.sim.results import SUMMARY_FILE, ResultStore, Row, atomic_write_json
+from velvet.sim.results import MAX_GAMES, SUMMARY_FILE, ResultStore, Row, atomic_write_json
 from velvet.sim.stats import wilson
 
 Backend = Literal["pool", "ray"]
@@ -31,6 +31,9 @@ BACKENDS = ("pool", "ray")
 MAX_ACTIONS = 20_000
 """A game still running after this many actions is stopped and recorded as an error
 (real P5 and VS games take tens to hundreds of actions)."""
+
+MAX_MAX_ACTIONS = 1_000_000
+MAX_WORKERS = 1024
 
 RESERVED = ("index", "seed", "winner", "length", "turns", "seconds", "error", "outcome")
 _MASK = (1 << 64) - 1
@@ -204,7 +207,7 @@ def play_row(
         row.update(winner=None, length=None, turns=None, error=_one_line(exc), outcome=None)
         row["seconds"] = round(time.perf_counter() - start, 6)
         return row
-    row["winner"] = _winner(returns)
+    row["winner"] = winner_of(returns)
     row["length"] = length
     turns = summary.get(sim_game.turns_key) if sim_game.turns_key else None
     row["turns"] = turns if isinstance(turns, int) and not isinstance(turns, bool) else None
@@ -237,7 +240,7 @@ def game_config(
     return sim_game.vary(game, dict(config), Rng(setup_seed(seed)))
 
 
-def _winner(returns: Sequence[float]) -> int | None:
+def winner_of(returns: Sequence[float]) -> int | None:
     """The one seat with the best return, or None (a draw, or a co-op game)."""
     best = max(returns)
     top = [i for i, v in enumerate(returns) if v == best]
@@ -347,18 +350,22 @@ def run_sim(
     ``vary=True`` draws each game's set-up (P5: thieves, personas, palace; VS:
     player cards) from the game's choices, seeded by the game's seed.
     """
-    if n_games <= 0:
-        raise ConfigError(f"--games must be a positive number, not {n_games}")
+    if not 0 < n_games <= MAX_GAMES:
+        raise ConfigError(f"--games must be a positive number (1..{MAX_GAMES}), not {n_games}")
+    if not 0 <= start <= MAX_GAMES:
+        raise ConfigError(f"--start must be 0..{MAX_GAMES}, not {start}")
     if backend not in BACKENDS:
         raise ConfigError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")
     if ray_address and backend != "ray":
         raise ConfigError("--address is for the ray backend: add --backend ray")
-    if workers is not None and workers <= 0:
-        raise ConfigError(f"--workers must be a positive number, not {workers}")
+    if workers is not None and not 0 < workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be a positive number (1..{MAX_WORKERS}), not {workers}")
     if not seats:
         raise ConfigError("give at least one --seat bot")
-    if max_actions <= 0:
-        raise ConfigError(f"--max-actions must be a positive number, not {max_actions}")
+    if not 0 < max_actions <= MAX_MAX_ACTIONS:
+        raise ConfigError(
+            f"--max-actions must be a positive number (1..{MAX_MAX_ACTIONS}), not {max_actions}"
+        )
     cards = tuple(str(p) for p in card_paths)
     sim_game, game = _loaded(game_name, cards)
     make_bots(seats, sim_game.name)  # fail fast on a bad spec, before any process starts
@@ -428,8 +435,49 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+PARENT_POLL = 0.5
+"""Seconds between a worker's checks that its parent is still alive."""
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when ``parent`` dies, even by kill -9 (no orphan keeps playing).
+
+    On Linux the kernel sends SIGKILL at the parent's death (PR_SET_PDEATHSIG);
+    everywhere a daemon thread also watches for the worker being re-parented.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the hook was set
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="velvet-parent-watch", daemon=True).start()
+
+
+def _worker_init(parent: int) -> None:
+    _ignore_sigint()
+    _die_with_parent(parent)
+
+
 def _execute_pool(n_workers: int, job: Job, chunks: list[list[int]]) -> Iterator[list[Row]]:
-    pool = ProcessPoolExecutor(max_workers=min(n_workers, len(chunks)), initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(
+        max_workers=min(n_workers, len(chunks)),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
     try:
         pending: set[Future[list[Row]]] = {pool.submit(run_chunk, job, chunk) for chunk in chunks}
         while pending:
@@ -483,7 +531,7 @@ def _execute_ray(
     try:
         import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
-        raise ConfigError("the ray backend needs Ray: pip install 'ray==2.60.0'") from None
+        raise ConfigError("the ray backend needs Ray: pip install 'velvet[ray]'") from None
     started_here = False
     if not ray.is_initialized():
         if ray_address:

@@ -10,16 +10,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from velvet.engine.core import Event, player_name
+from velvet.engine.errors import VelvetError
 from velvet.engine.rng import Rng
 from velvet.p5.cards import RESOURCES, STATS, effect_text
 from velvet.p5.game import P5Game, load_p5_game
+from velvet.p5.odds import action_odds
 from velvet.p5.state import P5State
 from velvet.p5.views import P5View
+from velvet.p5.words import card_ids as card_list
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -110,7 +114,7 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
             for row in palace.rows:
                 if row.alert <= pal["alert"]:
                     text = effect_text(row.on_enter) or row.text or "no effect"
-                    lines.append(Text(f"  {row.alert}% row: On Palace Enter: {text}"))
+                    lines.append(_indent(f"{row.alert}% row: On Palace Enter: {text}"))
         else:
             b = palace.boss
             full = dict(b.health)
@@ -143,20 +147,10 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     lines.append(shadows)
 
     team = Table(title="Phantom Thieves")
-    for col in (
-        "player",
-        "stats",
-        "Stamina fresh/spent",
-        "SP fresh/spent",
-        "Bullet fresh/spent",
-        "Cash",
-        "confidants",
-        "persona / party",
-    ):
+    for col in ("player", "stats", "fresh", "spent", "confidants", "persona / party"):
         team.add_column(col, overflow="fold")
     for i, p in enumerate(players):
         stats = " ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS)
-        fresh, spent = p["fresh"], p["spent"]
         persona = names.name(names.persona, p["persona"])
         if p["held"]:
             party = ", ".join(names.name(names.shadow, x) for x in p["party"]) or "empty"
@@ -167,10 +161,8 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
             f"{player_name(i)} {names.name(names.thief, p['thief'])}"
             + (" *" if i == view["turn"] else ""),
             stats,
-            f"{fresh['stamina']}/{spent['stamina']}",
-            f"{fresh['sp']}/{spent['sp']}",
-            f"{fresh['bullet']}/{spent['bullet']}",
-            str(fresh["cash"]),
+            _tokens(p["fresh"]),
+            _tokens(p["spent"]),
             ", ".join(names.name(names.conf, c) for c in p["confidants"]) or "-",
             persona,
         )
@@ -186,6 +178,113 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     who = player_name(d["player"]) if d["player"] is not None else "nobody"
     decision = Text(f"Now: {who} — {d['text']}", style="bold cyan")
     return Group(head, locs, Panel(Group(*lines), title="Palace"), team, supply, decision)
+
+
+def _card_lines(names: _Names, ident: str, prefix: str = "") -> list[str]:
+    """The card's lines (from ``describe_card``) that start with ``prefix``, prefix cut."""
+    try:
+        lines = names.game.describe_card(ident).lines
+    except VelvetError:
+        return []
+    return [line[len(prefix) :] for line in lines if line.startswith(prefix)]
+
+
+def _left(remaining: Mapping[str, int]) -> str:
+    return " + ".join(f"{n} {_RES[k]}" for k, n in remaining.items() if n) or "nothing"
+
+
+def _indent(text: str, style: str = "") -> RenderableType:
+    """A line under a heading: indented by two, its wrapped part too."""
+    return Padding(Text(text, style=style), (0, 0, 0, 2))
+
+
+def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
+    """The board in a few lines: day and alert, each thief, the shadows, who decides."""
+    names = _Names(game)
+    pal = view["palace"]
+    where: dict[str, list[str]] = {}
+    for i, p in enumerate(view["players"]):
+        where.setdefault(p["location"], []).append(player_name(i))
+    out: list[RenderableType] = []
+    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head.append(f" · {names.name(names.palace, pal['id'])} · alert {pal['alert']} %")
+    head.append(f" · in the palace: {', '.join(where.get('palace', [])) or 'nobody'}")
+    if view["result"] == 1:
+        head.append(" · VICTORY", style="bold green")
+    elif view["result"] == -1:
+        head.append(" · DEFEAT", style="bold red")
+    out.append(head)
+    for i, p in enumerate(view["players"]):
+        loc = p["location"]
+        at = {"off": "not yet out", "palace": "in the palace"}.get(
+            loc, f"at {names.name(names.loc, loc)}"
+        )
+        line = Text(f"{player_name(i)} ", style="bold")
+        line.append(f"{names.name(names.thief, p['thief'])}, {at} · ")
+        line.append(" ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS))
+        out.append(line)
+        spent = _tokens(p["spent"])
+        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
+        persona = names.name(names.persona, p["persona"])
+        skills = _card_lines(names, p["persona"], "Skill — ")
+        out.append(_indent(f"{persona}: " + (" · ".join(skills) or "no skills")))
+        for sh in p["party"]:
+            for ability in _card_lines(names, sh, "Persona ability"):
+                what = ability.split("— ", 1)[-1]
+                out.append(_indent(f"party {names.name(names.shadow, sh)}: {what}"))
+        if p["held"]:
+            held = ", ".join(names.name(names.shadow, x) for x in p["held"] if x not in p["party"])
+            if held:
+                out.append(_indent(f"held (not in the party): {held}", style="dim"))
+        for c in p["confidants"]:
+            ability = "; ".join(_card_lines(names, c, "Ability — "))
+            out.append(_indent(f"confidant {names.name(names.conf, c)}: {ability}"))
+    for sh in pal["shadows"]:
+        weak = "".join(_card_lines(names, sh["id"], "Weak to: ")) or "nothing"
+        out.append(
+            Text(
+                f"Shadow {names.name(names.shadow, sh['id'])} — weak to {weak} — "
+                f"left to pay: {_left(sh['remaining'])}",
+                style="red",
+            )
+        )
+    palace = names.palace.get(pal["id"])
+    if palace is not None and pal["boss"] is not None:
+        b = palace.boss
+        left = {k: int(v) for k, v in pal["boss"].items()}
+        boss = Text(
+            f"BOSS {b.name} — weak to {', '.join(w.capitalize() for w in b.weak) or 'nothing'}"
+            f" — left to pay: {_left(left)}",
+            style="bold red",
+        )
+        text = effect_text(b.on_enter)
+        if text:
+            boss.append(f"\n  On Palace Enter: {text}")
+        if b.text:
+            boss.append(f"\n  {b.text}")
+        out.append(boss)
+    d = view["decision"]
+    if "draft" in d:
+        draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or "nobody"
+        out.append(Text(f"Draft party: {draft} (confirm with done)"))
+    who = player_name(d["player"]) if d.get("player") is not None else "nobody"
+    out.append(Text(f"Now: {who} — {d['text']}", style="bold cyan"))
+    return Group(*out)
+
+
+def card_ids(game: P5Game | None = None) -> list[str]:
+    """Every card of the set, as ``describe_card`` takes it."""
+    return card_list(game or load_p5_game())
+
+
+def odds(state: Any, action: Any) -> list[str]:
+    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2)."""
+    return action_odds(state, action) if isinstance(state, P5State) else []
+
+
+def reveals(before: Any, after: Any) -> bool:
+    """A card left a face-down deck (a location, confidant or shadow was revealed)."""
+    return bool(before.view(0)["decks"] != after.view(0)["decks"])
 
 
 class _Positions:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -32,6 +33,14 @@ class Renderer:
     event_line: Any
     action_label: Any
     hides_hands: bool
+    compact: RenderFn | None = None
+    """A short board that fits a small terminal (``render`` is the full one)."""
+    card_ids: Callable[[], list[str]] = list
+    """Every card id ``describe_card`` knows, for ``info NAME`` and completion."""
+    odds: Callable[[Any, Any], list[str]] | None = None
+    """The chances of the rolls an action makes, in words (state, action)."""
+    reveals: Callable[[Any, Any], bool] | None = None
+    """Whether a move from one state to the next showed something hidden (undo stops)."""
 
 
 def _plain_render(view: View, game: Any) -> RenderableType:
@@ -62,7 +71,17 @@ def renderer_for(game: Game[Any]) -> Renderer:
     line: Any = getattr(module, "event_line", _plain_event)
     if "game" in inspect.signature(line).parameters:
         line = partial(line, game=game)
-    return Renderer(module.render, line, label, hides_hands=hides)
+    ids: Any = getattr(module, "card_ids", None)
+    return Renderer(
+        module.render,
+        line,
+        label,
+        hides_hands=hides,
+        compact=getattr(module, "compact", None),
+        card_ids=partial(ids, game) if ids is not None else list,
+        odds=getattr(module, "odds", None),
+        reveals=getattr(module, "reveals", None),
+    )
 
 
 def as_json(view: View) -> str:

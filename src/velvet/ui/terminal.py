@@ -1,41 +1,144 @@
 """The terminal play loop shared by both games.
 
-It shows the current seat's view, lists ``legal_actions()`` with the words
-of the contract (``state.action_label``; events by ``game.event_text``) and
-takes a number or an action's text form; it never decides a rule itself.
-Bots get the view and the legal list only. Games whose GameSpec hides hands
-put a "pass the screen" prompt between two human seats.
+It shows the current seat's view (a compact board that fits 80 x 24, the full
+one on ``board``), lists ``legal_actions()`` grouped, numbered and paged in the
+words of the contract (``state.action_label``; events by ``game.event_text``)
+and takes a number, an action's text form or its words, always matched through
+the legal list: it never decides a rule itself. Bots get the view and the legal
+list only. Games whose GameSpec hides hands put a "pass the screen" prompt
+between two human seats. See docs/terminal.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+import sys
+import time
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from velvet.bots.base import Bot
-from velvet.engine.core import Event, Game, State, choose_by_text, player_name
+from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import VelvetError
+from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
 from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
-    "Type an action's number or its text form. Other commands: "
-    "'card ID' describes a card, 'save FILE' saves the game, 'load FILE' loads one, "
-    "'board' shows the board again, 'help' shows this, 'quit' leaves (you are offered to save)."
+    "Type an action's number, its text form or its words ('visit Weapons Shop'); Tab "
+    "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
+    "next page of choices, 'undo' takes back your last move (while no dice, draw or hidden "
+    "card was revealed since), 'board' shows the full board, 'save FILE' saves the game, "
+    "'load FILE' loads one, 'help' shows this, 'quit' leaves (you are offered to save)."
 )
+COMMANDS = ("info ", "more", "undo", "board", "save ", "load ", "help", "quit")
+DEFAULT_PACE = 0.6
+"""Seconds between bot moves when a person watches (``--pace`` sets it)."""
 
 InputFn = Callable[[str], str]
+MAX_LINE = 500
+"""Longest line read at the prompt (an action's text is far shorter)."""
+AUTOSAVE_NAME = "last-game.json"
+
+
+def data_dir() -> Path:
+    """The user's data folder for Velvet (``VELVET_DATA_DIR`` overrides it)."""
+    override = os.environ.get("VELVET_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("velvet", appauthor=False))
+
+
+def autosave_path() -> Path:
+    """Where interactive play keeps the game in progress (``velvet resume`` reads it)."""
+    return data_dir() / AUTOSAVE_NAME
+
+
+def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
+    """A prompt with line editing, history and Tab completion of ``words()`` (prompt_toolkit),
+    or None when input or output is not a terminal (pipes and tests read plain lines)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+
+    class Words(Completer):
+        def get_completions(
+            self, document: Document, complete_event: CompleteEvent
+        ) -> Iterator[Completion]:
+            typed = document.text_before_cursor
+            key = _norm(typed)
+            if not key:
+                return
+            seen: set[str] = set()
+            for word in words():
+                if word not in seen and _norm(word).startswith(key):
+                    seen.add(word)
+                    yield Completion(word, start_position=-len(typed))
+
+    prompt: PromptSession[str] = PromptSession(completer=Words(), complete_while_typing=False)
+    return lambda text: prompt.prompt(text)
+
+
+def number_problem(text: str, choices: int) -> str | None:
+    """Why ``text`` (digits of any script) is no number of the list, or None if it is fine.
+
+    ``str.isdigit`` accepts '²' and '③', which ``int`` rejects; and ``int`` refuses
+    more than 4,300 digits. Only ASCII digits of a sensible length reach the engine.
+    """
+    word = text.strip()
+    if not word or not any(ch.isdigit() for ch in word):
+        return None
+    if word.isascii():
+        if word.isdigit() and len(word) > 6:
+            return f"no action number {word[:12]}…: choose 1 to {choices}"
+        return None
+    if all(ch.isdigit() or ch.isspace() for ch in word):
+        return "type the number with the digits 0-9"
+    return None
+
+
+def input_problem(text: str) -> str | None:
+    """Why a prompt line cannot be an action or a command, or None."""
+    if len(text) > MAX_LINE:
+        return f"the line is too long ({len(text)} characters; at most {MAX_LINE})"
+    if any(not ch.isprintable() for ch in text.strip()):
+        return "the line holds control characters"
+    return None
+
+
+def _norm(text: str) -> str:
+    """Text as input is compared: lower case without accents ('Arsène' is 'arsene'),
+    dashes and runs of spaces as one space."""
+    plain = "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    )
+    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
+
+
+class InvalidAction(VelvetError):
+    """Words at the prompt that name no single legal choice."""
 
 
 class QuitGame(Exception):
     """The person asked to leave the game."""
+
+
+class GameCrashed(VelvetError):
+    """An unexpected error stopped the game; the message says where it was saved."""
 
 
 @dataclass
@@ -54,6 +157,17 @@ class Session:
     game_for: Callable[[str], Game[Any]] | None = None
     savable: bool = True
     """False for a game started from a position: its record cannot replay it."""
+    autosave: Path | None = None
+    """Saved after every action when set (interactive play); a failure warns once."""
+    pace: float = 0.0
+    """Seconds to wait after each bot move (so a person can follow it)."""
+    shown: list[Any] = field(default_factory=list)
+    """The choices in the order they were numbered on screen."""
+    page: int = 0
+    last_view: Any = None
+    card_infos: list[CardInfo] | None = None
+    undo_points: list[tuple[int, State[Any]]] = field(default_factory=list)
+    """(record length, state) before each human move since the last reveal of secrets."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
@@ -67,21 +181,106 @@ class Session:
         for event in events:
             line = self.game.event_text(event)
             if line:
-                self.console.print(f"  • {line}")
+                self.console.print(f"  • {escape(line)}")
 
-    def show_board(self, player: int) -> None:
-        self.console.print(self.renderer.render(self.state.view(player), self.game))
+    def show_board(self, player: int, *, full: bool = False) -> None:
+        """The compact board (when it changed since last shown), or the full one."""
+        view = self.state.view(player)
+        compact = self.renderer.compact
+        if full or compact is None:
+            self.console.print(self.renderer.render(view, self.game))
+        elif view != self.last_view:
+            self.console.rule(style="dim")
+            self.console.print(compact(view, self.game))
+        self.last_view = view
 
-    def show_actions(self, player: int, legal: list[Any]) -> None:
-        table = Table(title=f"{player_name(player)}: your choices", show_header=False, box=None)
-        table.add_column(justify="right", style="bold cyan")
-        table.add_column()
-        table.add_column(style="dim")
-        for number, action in enumerate(legal, start=1):
-            label = self.state.action_label(action)
-            text = str(action)
-            table.add_row(str(number), label, "" if label == text else text)
+    def choice_label(self, action: Any) -> str:
+        label = self.state.action_label(action)
+        odds = self.renderer.odds(self.state, action) if self.renderer.odds else []
+        return f"{label} ({', '.join(odds)})" if odds else label
+
+    def show_actions(self, player: int, legal: list[Any], *, page: int = 0) -> None:
+        """The choices grouped by kind and numbered; a page at a time when they are many."""
+        groups: dict[str, list[Any]] = {}
+        for action in legal:
+            groups.setdefault(str(action).split(" ", 1)[0], []).append(action)
+        self.shown = [action for group in groups.values() for action in group]
+        rows: list[tuple[str, int, Any]] = []
+        for kind, group in groups.items():
+            for i, action in enumerate(group):
+                rows.append((kind if i == 0 else "", len(rows) + 1, action))
+        room = max(6, self.console.height - self.board_height() - 4)
+        kind_width = max((len(kind) for kind, _, _ in rows), default=0)
+        text_width = max(20, self.console.width - kind_width - len(str(len(rows))) - 2)
+        pages: list[list[tuple[str, int, Any]]] = [[]]
+        used = 0
+        for row in rows:
+            label = self.choice_label(row[2])
+            height = len(
+                self.console.render_lines(
+                    Text(label), self.console.options.update(width=text_width)
+                )
+            )
+            if pages[-1] and used + height > room:
+                pages.append([])
+                used = 0
+            pages[-1].append(row)
+            used += height
+        self.page = page % len(pages)
+        self.console.print(f"[bold]{player_name(player)}: your choices[/]")
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column(style="dim", no_wrap=True)
+        table.add_column(justify="right", style="bold cyan", no_wrap=True)
+        table.add_column(overflow="fold")
+        for kind, number, action in pages[self.page]:
+            table.add_row(kind, str(number), escape(self.choice_label(action)))
         self.console.print(table)
+        if len(pages) > 1:
+            self.console.print(
+                f"[dim]Choices {pages[self.page][0][1]}-{pages[self.page][-1][1]} of {len(rows)}:"
+                " 'more' shows the next page.[/]"
+            )
+
+    def board_height(self) -> int:
+        """Lines the compact board takes at this width (0 before one is shown)."""
+        if self.last_view is None or self.renderer.compact is None:
+            return 0
+        drawn = self.renderer.compact(self.last_view, self.game)
+        return len(self.console.render_lines(drawn, pad=False)) + 1
+
+    def completions(self) -> list[str]:
+        """Words Tab completes: the choices' words, commands, card names after info."""
+        words = [*COMMANDS]
+        for action in self.state.legal_actions():
+            label = self.state.action_label(action)
+            words += [label, label.split(":", 1)[0]]
+        words += [f"info {info.name}" for info in self.cards()]
+        return words
+
+    def cards(self) -> list[CardInfo]:
+        """Every card of the game in words (read once)."""
+        if self.card_infos is not None:
+            return self.card_infos
+        out = []
+        for ident in self.renderer.card_ids():
+            try:
+                out.append(self.game.describe_card(ident))
+            except VelvetError:
+                continue
+        self.card_infos = out
+        return out
+
+    def find_card(self, name: str) -> CardInfo | None:
+        """A card by id or display name (case and dashes ignored)."""
+        key = _norm(name)
+        try:
+            return self.game.describe_card(name)
+        except VelvetError:
+            pass
+        for info in self.cards():
+            if key in (_norm(info.name), _norm(info.id), _norm(info.id.split(":")[-1])):
+                return info
+        return None
 
     # -- turns --------------------------------------------------------------
 
@@ -94,7 +293,7 @@ class Session:
             self.console.print(
                 Panel(f"Pass the screen to {player_name(player)}, then press Enter.", style="bold")
             )
-            self.ask("")
+            self.read_line("")
             self.console.clear()
         self.last_human = player
 
@@ -104,8 +303,14 @@ class Session:
         label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
-        self.console.print(f"[bold magenta]{player_name(player)} ({bot.name})[/]: {label}")
-        self.show_events(events)
+        said = [line for line in map(self.game.event_text, events) if line]
+        if not said:
+            who = f"{player_name(player)} ({bot.name})"
+            said = [f"{who}: {label}"]
+        for line in said:  # the events speak in the third person ('their main')
+            self.console.print(f"  [magenta]▸[/] {escape(line)}")
+        if self.pace > 0:
+            time.sleep(self.pace)
 
     def human_turn(self, player: int) -> None:
         self.pass_screen(player)
@@ -113,23 +318,179 @@ class Session:
         legal = self.state.legal_actions()
         self.show_actions(player, legal)
         while True:
-            try:
-                text = self.ask(f"{player_name(player)}> ")
-            except EOFError as error:
-                raise QuitGame from error
+            text = self.read_line(f"{player_name(player)}> ")
+            if text is None:
+                continue
+            state, done = self.state, len(self.record.actions)
             if self.command(text, player):
-                if self.state.current_player != player or self.state.legal_actions() != legal:
+                if self.state is not state or len(self.record.actions) != done:
                     return
                 continue
+            problem = number_problem(text, len(legal))
+            if problem is not None:
+                self.error(problem)
+                continue
             try:
-                action = choose_by_text(self.state, text)
+                action = self.resolve(text)
+            except VelvetError as error:
+                self.error(str(error))
+                continue
+            except (ValueError, TypeError, KeyError, IndexError) as error:
+                self.error(f"not understood: {one_line(str(error)) or 'not an action'}")
+                continue
+            point = (len(self.record.actions), self.state.clone())
+            try:
                 events = self.state.apply(action)
             except VelvetError as error:
-                self.console.print(f"[red]Not allowed:[/] {error}")
+                self.error(str(error))
                 continue
             self.record.actions.append(str(action))
+            self.undo_points.append(point)
             self.show_events(events)
             return
+
+    def error(self, message: str) -> None:
+        """One line, ``error: …``, in the one voice of the front end."""
+        self.console.print(f"[red]error:[/] {escape(one_line(message))}")
+
+    def resolve(self, text: str) -> Any:
+        """The legal action ``text`` names: its number on screen, its text form, or its words.
+
+        Words are matched through the legal list only (the whole label, the label up to
+        its colon or bracket, or the start of one label), so nothing illegal is chosen
+        here; words that fit more than one choice are refused with the candidates.
+        """
+        word = text.strip()
+        if word.isascii() and word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(self.shown) and self.shown[number - 1] in (
+                legal := self.state.legal_actions()
+            ):
+                return legal[legal.index(self.shown[number - 1])]
+            return choose_by_text(self.state, word)
+        legal = self.state.legal_actions()
+        key = _norm(word)
+        for action in legal:
+            if _norm(str(action)) == key:
+                return action
+        labels = {action: self.state.action_label(action) for action in legal}
+
+        def forms(label: str) -> set[str]:
+            return {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
+
+        exact = [a for a in legal if key in forms(labels[a])]
+        prefix = [a for a in legal if len(key) >= 3 and _norm(labels[a]).startswith(key)]
+        for found in (exact, prefix):
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                names = "; ".join(labels[a] for a in found[:3])
+                raise InvalidAction(
+                    f"'{word}' could be more than one choice ({names}…): be precise"
+                )
+        return choose_by_text(self.state, word)
+
+    def read_line(self, prompt: str) -> str | None:
+        """One line from the person, or None (after saying why) if it cannot be used.
+
+        End of input leaves the game (QuitGame); bytes that are not UTF-8, a line too
+        long or control characters are refused without touching the game.
+        """
+        try:
+            text = self.ask(prompt)
+        except (EOFError, KeyboardInterrupt) as error:
+            raise QuitGame from error
+        except UnicodeDecodeError:
+            self.error("the line is not UTF-8 text")
+            return None
+        problem = input_problem(text)
+        if problem is not None:
+            self.error(problem)
+            return None
+        return text
+
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question; anything but y/yes (or no input at all) is no."""
+        try:
+            answer = self.ask(f"{question} [y/N] ")
+        except (EOFError, KeyboardInterrupt, UnicodeDecodeError):
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def save_to(self, name: str, *, finished: bool = False) -> bool:
+        """Save the game (or the finished game's record) to ``name``; says what happened."""
+        path = Path(name)
+        try:
+            exists = os.path.lexists(path) and path.is_file()
+        except (OSError, ValueError):
+            exists = False
+        if exists and not self.confirm(f"{escape(name)} exists. Replace it?"):
+            self.console.print("Not saved.")
+            return False
+        try:
+            if finished:
+                write_json_atomic(path, self.record.to_json(), overwrite=exists)
+            else:
+                save_game(path, self.record, self.state, overwrite=exists)
+        except VelvetError as error:
+            self.error(f"could not save: {error}")
+            return False
+        return True
+
+    def save_autosave(self) -> None:
+        """Keep the game in progress in the autosave file (warn once if that fails)."""
+        if self.autosave is None:
+            return
+        try:
+            self.autosave.parent.mkdir(parents=True, exist_ok=True)
+            save_game(self.autosave, self.record, self.state)
+        except (VelvetError, OSError) as error:
+            reason = error.strerror if isinstance(error, OSError) else str(error)
+            self.console.print(f"[yellow]Autosave off:[/] {escape(one_line(str(reason)))}")
+            self.autosave = None
+
+    def undo(self, player: int) -> None:
+        """Take back moves to this seat's last decision, unless a secret came out since.
+
+        Only the asking seat's own moves are taken back (with everything after them);
+        in hot-seat play another seat's move ends what can be undone.
+
+        The state goes back to a copy kept before the move; the record keeps the moves
+        taken back (``taken_back``) and drops them from its actions, so it still replays.
+        """
+        points = self.undo_points
+        while points and points[-1][0] > len(self.record.actions):
+            points.pop()  # made before a load
+        if points and points[-1][1].current_player == player:
+            at, state = points[-1]
+            replay = state.clone()
+            for text in self.record.actions[at:]:
+                before = replay.clone()
+                replay.apply(choose_by_text(replay, text))
+                if self.reveals(before, replay):
+                    points.clear()
+                    break
+            else:
+                points.pop()
+                taken = self.record.actions[at:]
+                del self.record.actions[at:]
+                self.record.taken_back.append({"after": at, "actions": taken})
+                self.state = state
+                self.last_view = None
+                self.console.print(f"Taken back: {len(taken)} action(s).")
+                return
+        self.error(
+            "nothing to undo: no move of yours since the last dice, draw or hidden card "
+            "or another player's move (those cannot be taken back)"
+        )
+
+    def reveals(self, before: State[Any], after: State[Any]) -> bool:
+        """Whether a move between the two states drew on chance or showed something hidden."""
+        mark = self.renderer.reveals
+        rng_a, rng_b = getattr(before, "rng", None), getattr(after, "rng", None)
+        if rng_a is not None and rng_b is not None and rng_a.to_json() != rng_b.to_json():
+            return True
+        return bool(mark(before, after)) if mark is not None else False
 
     def command(self, text: str, player: int) -> bool:
         """Handle a session command; True if ``text`` was one."""
@@ -137,69 +498,109 @@ class Session:
         if not words:
             return False
         verb = words[0].lower()
+        if verb.startswith("?") and len(verb) > 1:
+            words = ["info", text.strip()[1:]]
+            verb = "info"
         if verb in ("help", "?"):
-            self.console.print(HELP)
+            self.console.print(escape(HELP))
         elif verb == "quit":
             raise QuitGame
-        elif verb == "card":
+        elif verb in ("card", "info"):
             if len(words) < 2:
-                self.console.print("[red]card needs a card id:[/] card ID")
+                self.error("info needs a card's name: info NAME (or ?NAME)")
                 return True
-            try:
-                info = self.game.describe_card(words[1].strip())
-            except VelvetError as error:
-                self.console.print(f"[red]No such card:[/] {error}")
+            info = self.find_card(words[1].strip())
+            if info is None:
+                self.error(
+                    f"no card named '{one_line(words[1].strip(), 60)}' (Tab completes names)"
+                )
                 return True
-            self.console.print(Panel(info.text(), title=info.id))
+            body = "\n".join(escape(line) for line in info.lines)
+            self.console.print(Panel(body, title=escape(f"{info.name} ({info.kind})")))
         elif verb == "board":
-            self.show_board(player)
+            self.show_board(player, full=True)
             self.show_actions(player, self.state.legal_actions())
+        elif verb == "more":
+            self.show_actions(player, self.state.legal_actions(), page=self.page + 1)
+        elif verb == "undo":
+            self.undo(player)
         elif verb in ("save", "load") and not self.savable:
-            self.console.print("[red]A game started from a position cannot be saved or loaded.[/]")
+            self.error("a game started from a position cannot be saved or loaded")
         elif verb == "save":
             if len(words) < 2:
-                self.console.print("[red]save needs a file name:[/] save FILE")
+                self.error("save needs a file name: save FILE")
                 return True
-            try:
-                save_game(Path(words[1]), self.record, self.state)
-            except OSError as error:
-                self.console.print(f"[red]Could not save:[/] {error.strerror}: {words[1]}")
-                return True
-            self.console.print(f"Saved to {words[1]}. Resume with: velvet play --load {words[1]}")
+            name = words[1].strip()
+            if self.save_to(name):
+                where = escape(name)
+                self.console.print(f"Saved to {where}. Resume with: velvet resume {where}")
         elif verb == "load":
             if len(words) < 2:
-                self.console.print("[red]load needs a file name:[/] load FILE")
+                self.error("load needs a file name: load FILE")
+                return True
+            name = words[1].strip()
+            if self.record.actions and not self.confirm(
+                "Loading leaves this game (it stays in its autosave only if one is on). Load?"
+            ):
+                self.console.print("Not loaded.")
                 return True
             try:
-                record, state = load_game(Path(words[1]), self.game_for or (lambda _: self.game))
+                record, state = load_game(Path(name), self.game_for or (lambda _: self.game))
             except VelvetError as error:
-                self.console.print(f"[red]Could not load:[/] {error}")
+                self.error(f"could not load: {error}")
                 return True
             if record.game != self.game.name:
-                self.console.print(f"[red]Could not load:[/] it is a game of '{record.game}'")
+                self.error(f"could not load: it is a game of '{record.game[:40]}'")
                 return True
             self.record, self.state = record, state
-            self.console.print(f"Loaded {words[1]}.")
+            self.undo_points.clear()
+            self.last_view = None
+            self.console.print(f"Loaded {escape(name)}.")
         else:
             return False
         return True
 
     def run(self) -> State[Any]:
-        """Play until the game ends or a person quits; returns the final state."""
+        """Play until the game ends or a person quits; returns the final state.
+
+        With ``autosave`` set, the game is saved there after every action. An
+        unexpected error saves the game first and raises GameCrashed saying where.
+        """
         try:
             while not self.state.is_terminal():
                 player = self.state.current_player
                 bot = self.seats[player] if player < len(self.seats) else None
+                done = (self.record, len(self.record.actions))
                 if bot is None:
                     self.human_turn(player)
                 else:
                     self.bot_turn(player, bot)
-        except QuitGame:
-            self.console.print("Leaving the game.")
+                if (self.record, len(self.record.actions)) != done:
+                    self.save_autosave()
+        except (QuitGame, KeyboardInterrupt):
+            self.console.print("\nLeaving the game.")
             self.offer_save()
             return self.state
+        except VelvetError:
+            raise
+        except Exception as error:
+            raise GameCrashed(self.crash_message(error)) from error
         self.end_screen()
         return self.state
+
+    def crash_message(self, error: Exception) -> str:
+        """Save the game after an unexpected error; the message says where it went."""
+        what = one_line(f"{type(error).__name__}: {error}", 200)
+        target = self.autosave or data_dir() / "crash-game.json"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            save_game(target, self.record, self.state)
+        except (VelvetError, OSError):
+            return f"unexpected {what}; the game could not be saved (a bug: please report it)"
+        return (
+            f"unexpected {what} (a bug: please report it); the game is saved: "
+            f"velvet resume {target}"
+        )
 
     def end_screen(self) -> None:
         self.show_board(0)
@@ -218,21 +619,27 @@ class Session:
         if not self.savable:
             return
         what = "game record (for velvet replay)" if finished else "game (to resume later)"
-        try:
-            name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
-        except EOFError:
-            return
-        if not name:
-            return
-        try:
-            if finished:
-                write_json_atomic(Path(name), self.record.to_json())
-            else:
-                save_game(Path(name), self.record, self.state)
-        except OSError as error:
-            self.console.print(f"[red]Could not save:[/] {error.strerror}: {name}")
-            return
-        self.console.print(f"Saved to {name}.")
+        for _ in range(3):
+            try:
+                name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
+            except (EOFError, KeyboardInterrupt):
+                break
+            except UnicodeDecodeError:
+                self.error("the line is not UTF-8 text")
+                continue
+            if not name:
+                break
+            if self.save_to(name, finished=finished):
+                self.console.print(f"Saved to {escape(name)}.")
+                return
+        if self.autosave is not None and not finished:
+            self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
+
+
+REPLAY_HELP = (
+    "Enter or n: next action · b: back one · a number: go to that action · "
+    "seat N: that seat's view · q: stop"
+)
 
 
 def replay(
@@ -244,34 +651,88 @@ def replay(
     step: bool = False,
     ask: InputFn = input,
 ) -> State[Any]:
-    """Print a finished (or partial) game action by action, then the final board.
+    """Print a game action by action, then the final board; ``step`` walks it at will.
 
     Each action is shown in the words of the state it was taken in (``action_label``).
+    Stepping goes forward and back, jumps to an action number and changes whose view
+    is shown; a view is one seat's, so only that seat's hidden cards appear.
     """
     renderer = renderer_for(game)
-    state: State[Any] | None = None
+    states: list[State[Any]] = []
+    lines: list[list[str]] = [[]]
     before: State[Any] | None = None
-    for number, (state, text, events) in enumerate(record.steps(game)):
+    for state, text, events in record.steps(game):
         if text is None or before is None:
             console.print(f"[bold]{game.name}[/] seed {record.seed}, {len(record.actions)} actions")
+            states.append(state.clone())
             before = state.clone()
             continue
         label = before.action_label(choose_by_text(before, text))
+        said = [escape(label)] + [
+            f"   • {escape(line)}" for line in map(game.event_text, events) if line
+        ]
+        lines.append(said)
+        states.append(state.clone())
         before = state.clone()
-        form = "" if label == text else f" [dim]({text})[/]"
-        console.print(f"[bold cyan]{number:>4}[/] {label}{form}")
-        for event in events:
-            line = game.event_text(event)
-            if line:
-                console.print(f"       • {line}")
-        if step:
-            console.print(renderer.render(state.view(viewer), game))
-            try:
-                if ask("Enter for the next action, q to stop: ").strip().lower() == "q":
-                    break
-            except EOFError:
-                break
-    assert state is not None
-    console.print(renderer.render(state.view(viewer), game))
-    console.print(Panel(state.outcome_text(), title="Result"))
-    return state
+        if not step:
+            number = len(states) - 1
+            console.print(f"[bold cyan]{number:>4}[/] {said[0]}")
+            for line in said[1:]:
+                console.print(f"    {line}")
+    final = states[-1]
+    if step:
+        _walk(states, lines, renderer, game, console, viewer, ask)
+    console.print(_board(renderer, game, final.view(viewer)))
+    console.print(Panel(escape(final.outcome_text()), title="Result"))
+    return final
+
+
+def _board(renderer: Renderer, game: Game[Any], view: Any) -> Any:
+    compact = renderer.compact
+    return compact(view, game) if compact is not None else renderer.render(view, game)
+
+
+def _walk(
+    states: list[State[Any]],
+    lines: list[list[str]],
+    renderer: Renderer,
+    game: Game[Any],
+    console: Console,
+    viewer: int,
+    ask: InputFn,
+) -> None:
+    """Step through the replayed states on the person's commands."""
+    last = len(states) - 1
+    seats = len(states[0].returns())
+    at = 0
+    console.print(f"[dim]{REPLAY_HELP}[/]")
+    while True:
+        console.rule(f"action {at} of {last} · {player_name(viewer)}'s view", style="dim")
+        for line in lines[at]:
+            console.print(line)
+        console.print(_board(renderer, game, states[at].view(viewer)))
+        try:
+            answer = ask("replay> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        except UnicodeDecodeError:
+            continue
+        if answer in ("q", "quit"):
+            return
+        if answer in ("", "n", "next"):
+            if at == last:
+                return
+            at += 1
+        elif answer in ("b", "back"):
+            at = max(0, at - 1)
+        elif answer.isascii() and answer.isdigit() and len(answer) < 7:
+            if int(answer) > last:
+                console.print(f"[red]error:[/] no action {answer}: this game has 0 to {last}")
+                continue
+            at = int(answer)
+        elif answer.startswith("seat ") and answer[5:].strip() in {
+            str(n) for n in range(1, seats + 1)
+        }:
+            viewer = int(answer[5:].strip()) - 1
+        else:
+            console.print(f"[red]error:[/] not a replay command. {REPLAY_HELP}")

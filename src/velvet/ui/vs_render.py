@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -144,6 +145,92 @@ def render(view: VsView, game: VsGame) -> RenderableType:
     parts.append(hand)
     parts.append(Text("Pending: " + pending_text(view, game), style="cyan"))
     return Group(*parts)
+
+
+def _persona_words(game: VsGame, stack: list[str]) -> str:
+    """A field persona in words: name, weakness, skills and abilities, the cards under it."""
+    info = game.describe_card(stack[-1])
+    words = [
+        line.rstrip(".") for line in info.lines if not line.startswith(("Cost ", "VS starter"))
+    ]
+    text = f"{info.name} — " + "; ".join(words)
+    if len(stack) > 1:
+        text += " — under it: " + ", ".join(card_name(game, c) for c in reversed(stack[:-1]))
+    return text
+
+
+def answered(view: VsView, game: VsGame) -> str:
+    """The declared skill a React window answers, in words ('' when none is declared)."""
+    if view["skill"] is None:
+        return ""
+    _, ident, k = view["skill"]
+    info = game.describe_card(ident)
+    skill = info.data["skills"][k]
+    return (
+        f"{skill['name']} ({skill['type']}, {skill['damage']} damage) of {info.name}, "
+        f"declared by {player_name(view['turn'])}"
+    )
+
+
+def _indent(text: str, style: str = "") -> RenderableType:
+    """A line under a heading: indented by two, its wrapped part too."""
+    return Padding(Text(text, style=style), (0, 0, 0, 2))
+
+
+def compact(view: VsView, game: VsGame) -> RenderableType:
+    """The board in a few lines: both fields in words, HP, piles, own hand, who decides."""
+    out: list[RenderableType] = []
+    step = STEP_LABELS.get(view["step"], view["step"])
+    head = f"Turn {view['turn_no']} · {player_name(view['turn'])}'s {step}"
+    if view["more_used"]:
+        head += " (1 MORE)"
+    out.append(Text(head, style="bold"))
+    me = view["viewer"]
+    for p in (1 - me, me):
+        you = " (you)" if p == me else ""
+        hp = view["hp"][p]
+        line = Text(f"{player_name(p)}{you} {card_name(game, view['player_cards'][p])}: ")
+        line.append(f"HP {hp}", style="bold red" if hp <= 10 else "bold green")
+        line.append(
+            f" · hand {view['hand_sizes'][p]} · deck {view['deck_sizes'][p]}"
+            f" · discard {len(view['discard'][p])}"
+        )
+        out.append(line)
+        for slot, stack in enumerate(view["field"][p]):
+            if stack:
+                out.append(_indent(f"{SLOT_LABELS[slot]}: {_persona_words(game, stack)}"))
+        if not any(view["field"][p]):
+            out.append(_indent("no persona on the field", style="dim"))
+    declared = answered(view, game)
+    if declared:
+        out.append(Text(f"Declared: {declared}", style="yellow"))
+    for mods, label in (
+        (view["rmods"], "React modifiers"),
+        (view["tmods"], "this turn's modifiers"),
+    ):
+        if mods:
+            out.append(Text(f"{label}: {_mods(game, mods)}"))
+    if view["negated"]:
+        out.append(Text("The skill's damage is negated."))
+    hand = [card_name(game, c) for c in view["hand"]]
+    out.append(Text(f"Your hand ({len(hand)}): {', '.join(hand) or 'empty'}"))
+    pending = pending_text(view, game)
+    if view["step"].startswith("react") and declared:
+        pending += f", answering {declared}"
+    out.append(Text("Now: " + pending, style="bold cyan"))
+    return Group(*out)
+
+
+def reveals(before: Any, after: Any) -> bool:
+    """A card left a deck (drawn or searched) or a hand changed size unseen."""
+    a, b = before.view(0), after.view(0)
+    return bool(a["deck_sizes"] != b["deck_sizes"])
+
+
+def card_ids(game: VsGame | None = None) -> list[str]:
+    """Every card of the set (player cards too), as ``describe_card`` takes them."""
+    game = game or load_vs_game()
+    return [*game.players, *game.index]
 
 
 def event_line(event: Event, game: VsGame | None = None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -41,6 +41,11 @@ Op = Literal[
 ]
 HP_START = 30
 LOWHP = 10
+Ident = Annotated[str, Field(min_length=1, max_length=40)]
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+Text = Annotated[str, Field(max_length=500)]
+MAX_EFFECTS = 12
+"""Most effects on one card part (the built-in cards use at most 3)."""
 
 
 class _Model(BaseModel):
@@ -75,10 +80,10 @@ class Effect(_Model):
 class Skill(_Model):
     """A black box: usable by the main in the Skill Step (VS-FIELD-2)."""
 
-    name: str = Field(min_length=1)
+    name: Name
     type: DamageType
     damage: int = Field(ge=0, le=30)
-    effects: tuple[Effect, ...] = ()
+    effects: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
 
 
 class Ability(_Model):
@@ -89,12 +94,12 @@ class Ability(_Model):
     this card is summoned or fused.
     """
 
-    name: str = Field(min_length=1)
+    name: Name
     trigger: Literal["attack", "defend", "on_play"]
     skill_type: DamageType | None = None
     mode: Literal["add", "mul", "half"] = "add"
     amount: int = Field(default=0, ge=-20, le=20)
-    effects: tuple[Effect, ...] = ()
+    effects: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
 
     @model_validator(mode="after")
     def _check(self) -> Ability:
@@ -108,28 +113,28 @@ class Ability(_Model):
 
 
 class PlayerCard(_Model):
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
-    starter: str = Field(min_length=1, description="id of the VS starter persona")
+    id: Ident
+    name: Name
+    starter: str = Field(min_length=1, max_length=40, description="id of the VS starter persona")
 
 
 class Persona(_Model):
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
+    id: Ident
+    name: Name
     cost: int = Field(ge=0, le=9)
     weakness: DamageType | None = None
     starter: bool = False
-    extra_cost_name: str | None = None
-    abilities: tuple[Ability, ...] = ()
-    skills: tuple[Skill, ...] = ()
-    flavor: str = ""
+    extra_cost_name: Name | None = None
+    abilities: tuple[Ability, ...] = Field(default=(), max_length=6)
+    skills: tuple[Skill, ...] = Field(default=(), max_length=6)
+    flavor: Text = ""
 
 
 class Support(_Model):
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
-    effects: tuple[Effect, ...] = Field(min_length=1)
-    lowhp: tuple[Effect, ...] = ()
+    id: Ident
+    name: Name
+    effects: tuple[Effect, ...] = Field(min_length=1, max_length=MAX_EFFECTS)
+    lowhp: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
 
     @model_validator(mode="after")
     def _check(self) -> Support:
@@ -140,12 +145,12 @@ class Support(_Model):
 
 
 class React(_Model):
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
+    id: Ident
+    name: Name
     timing: Literal["declaration", "resolution"]
     vs_type: DamageType | None = None
-    effects: tuple[Effect, ...] = Field(min_length=1)
-    lowhp: tuple[Effect, ...] = ()
+    effects: tuple[Effect, ...] = Field(min_length=1, max_length=MAX_EFFECTS)
+    lowhp: tuple[Effect, ...] = Field(default=(), max_length=MAX_EFFECTS)
 
     @model_validator(mode="after")
     def _check(self) -> React:
@@ -222,10 +227,10 @@ def build_card_set(paths: Sequence[Path | str] = ()) -> CardSet:
         if file.mode == "replace":
             players, personas, supports, reacts = pl, pe, su, re_
         else:
-            players = merge_by_id(players, pl)
-            personas = merge_by_id(personas, pe)
-            supports = merge_by_id(supports, su)
-            reacts = merge_by_id(reacts, re_)
+            players = merge_by_id(players, pl, file.path)
+            personas = merge_by_id(personas, pe, file.path)
+            supports = merge_by_id(supports, su, file.path)
+            reacts = merge_by_id(reacts, re_, file.path)
         digest.update(file.digest.encode())
         for persona in pe:
             for skill in persona.skills:

@@ -6,12 +6,12 @@ a :class:`DeckError` naming the rule (VS-DECK-1) and the card.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from velvet.engine.errors import ConfigError, DeckError
+from velvet.engine.files import parse_toml, read_text
 from velvet.vs.game import MAX_COPIES
 
 if TYPE_CHECKING:
@@ -30,14 +30,11 @@ def default_deck_path(player_card: str) -> Path:
 
 def _read(path: Path | str, game: VsGame) -> tuple[str, list[str]]:
     label = str(path)
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DeckError(f"{label}: no such deck file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise DeckError(f"{label}: cannot be read ({error})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise DeckError(f"{label}: not valid TOML ({error})") from None
+
+    def problem(message: str) -> DeckError:
+        return DeckError(message.replace(": no such file", ": no such deck file", 1))
+
+    data = parse_toml(read_text(path, problem), DeckError, label)
     unknown = set(data) - {"player_card", "cards", "name"}
     if unknown:
         raise DeckError(

@@ -1,0 +1,123 @@
+"""The real ``velvet play`` in an 80 x 24 pseudo-terminal, as a person uses it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.pty import NEXT, PROMPT, Term
+
+END = "Name, or Enter to skip:"
+
+
+def test_a_whole_p5_solo_game_with_a_bot_seat(tmp_path: Path) -> None:
+    term = Term("play", "p5", "--seat", "random", "--seed", "3", "--pace", "0", data=tmp_path)
+    term.expect("Game over", timeout=90)
+    term.expect(END)
+    record = tmp_path / "p5-record.json"
+    term.line(str(record))
+    assert term.finish() == 0
+    assert json.loads(record.read_text())["seats"] == ["random"]
+    text = term.text()
+    assert re.search(r"Day \d+ of 28 · .* alert \d+ %", text)
+    term.check_screen()
+
+
+def test_a_whole_vs_game_against_a_bot_typed_at_the_prompt(tmp_path: Path) -> None:
+    term = Term(
+        "play",
+        "vs",
+        "--seat",
+        "human",
+        "--seat",
+        "random",
+        "--seed",
+        "4",
+        "--pace",
+        "0",
+        data=tmp_path,
+    )
+    pick = random.Random(4)
+    for _ in range(400):
+        if term.expect([NEXT, END], timeout=60) == 1:
+            break
+        term.expect(PROMPT)
+        term.line(str(pick.randint(1, term.last_choice())))
+    else:
+        pytest.fail("the game did not end in 400 decisions")
+    term.line("")
+    assert term.finish() == 0
+    text = term.text()
+    assert "Game over" in text and "Your hand" in text and "HP" in text
+    term.check_screen()
+
+
+def test_undo_tab_completion_and_ctrl_c_offering_to_save(tmp_path: Path) -> None:
+    term = Term("play", "p5", "--seed", "1", data=tmp_path)
+    term.expect(PROMPT)
+    term.line("board")  # the full board fits too
+    term.expect("Phantom Thieves")
+    term.expect(PROMPT)
+    term.line("?Ann Takamaki")
+    term.expect("Pep Talk")
+    term.expect(PROMPT)
+    term.line("visit Weapons Shop")
+    term.expect("visits Weapons Shop")
+    term.expect(PROMPT)
+    term.line("undo")
+    term.expect("Taken back: 1 action")
+    term.expect(PROMPT)
+    term.send("Recruit Ich\t")  # Tab completes the only choice that starts so
+    term.line("")
+    term.expect("Charm check")
+    term.expect(PROMPT)
+    term.interrupt()
+    term.expect(END)
+    save = tmp_path / "p5-save.json"
+    term.line(str(save))
+    term.expect("Saved to")
+    assert term.finish() == 0
+    record = json.loads(save.read_text())["record"]
+    assert record["actions"] == ["recruit school"]
+    assert record["taken_back"] == [{"after": 0, "actions": ["visit weapons-shop"]}]
+    term.check_screen()
+
+
+def test_a_save_with_a_bot_seat_resumes_with_that_bot(tmp_path: Path) -> None:
+    term = Term(
+        "play",
+        "vs",
+        "--seat",
+        "human",
+        "--seat",
+        "random",
+        "--seed",
+        "5",
+        "--pace",
+        "0",
+        data=tmp_path,
+    )
+    term.expect(PROMPT)
+    term.line("1")
+    term.expect(NEXT)
+    term.expect(PROMPT)
+    save = tmp_path / "vs-save.json"
+    term.line(f"save {save}")
+    term.expect("Saved to")
+    term.line("quit")
+    term.expect(END)
+    term.line("")
+    assert term.finish() == 0
+    again = Term("resume", str(save), "--pace", "0", data=tmp_path)
+    again.expect("Seats as saved: human, random")
+    again.expect(PROMPT)
+    again.interrupt()
+    again.expect(END)
+    again.line("")
+    assert again.finish() == 0
+    term.check_screen()
+    again.check_screen()
