@@ -84,7 +84,14 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 """Commands imported only when used (the lab is slow to import), with their help line."""
 
-COMMAND_EXTRAS = {"sim": "lab", "report": "lab", "serve": "server", "join": "server"}
+COMMAND_EXTRAS = {
+    "sim": "lab",
+    "report": "lab",
+    "balance": "lab",
+    "print": "print",
+    "serve": "server",
+    "join": "server",
+}
 """The extra that brings what a lazy command needs, named when it is missing."""
 
 

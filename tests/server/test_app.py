@@ -266,7 +266,8 @@ def test_an_uploaded_card_file_is_checked_like_cards_check(client: TestClient) -
     r = client.post("/api/rooms", json={"game": "vs", "cards": ["[[persona]]\nid = 7\n"]})
     assert r.status_code == 400, r.text
     message = r.json()["message"]
-    assert message.startswith("card file 1: card '7'") and "\n" not in message
+    assert message.startswith("card file 1: card 'persona #1': field 'id'"), message
+    assert "\n" not in message
 
 
 def test_serve_and_join_options_are_checked() -> None:
