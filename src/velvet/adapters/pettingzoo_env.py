@@ -16,7 +16,8 @@ action, the deciding seat's is played and the others' must be ``WAIT``.
 is one decision). Rewards come at the end: ``2 * returns - 1`` per seat (VS: win +1,
 loss -1, draw 0; P5 is co-operative). An illegal action id changes nothing in the
 game; ``illegal="lose"`` (default) ends it, the offender -1 and the others 0,
-``"ignore"`` leaves the same decision pending, ``"raise"`` raises the engine's error.
+``"ignore"`` leaves the same decision pending (the parallel env's default, since its
+waiting agents' actions are ignored anyway), ``"raise"`` raises the engine's error.
 """
 
 from __future__ import annotations
