@@ -257,7 +257,7 @@ def test_play_runs_without_the_lab_packages(tmp_path: Path) -> None:
 
     script = (
         "import sys\n"
-        "for name in ('pyarrow', 'matplotlib', 'ray'):\n"
+        "for name in ('pyarrow', 'matplotlib', 'ray', 'reportlab', 'fastapi', 'sqlalchemy'):\n"
         "    sys.modules[name] = None  # as if not installed\n"
         "from velvet.cli import main\n"
         "main(['play', 'vs', '--seat', 'random', '--seat', 'random', '--seed', '2'])\n"
@@ -273,3 +273,38 @@ def test_play_runs_without_the_lab_packages(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Game over" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("command", "blocked", "extra"),
+    [
+        (["print", "p5", "--out", "x.pdf"], "reportlab", "print"),
+        (["serve"], "fastapi", "server"),
+    ],
+)
+def test_a_command_without_its_extra_names_the_extra(
+    tmp_path: Path, command: list[str], blocked: str, extra: str
+) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        f"sys.modules[{blocked!r}] = None  # as if not installed\n"
+        "from velvet.cli import main\n"
+        f"main({command!r})\n"
+    )
+    src = Path(velvet.cli.__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(src), "VELVET_DATA_DIR": str(tmp_path), "PATH": ""},
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert "pip install" in lines[0] and f"[{extra}]" in lines[0], done.stderr
+    assert not list(tmp_path.glob("*.pdf"))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from velvet.engine.errors import ConfigError
 from velvet.games import get_game
 
 CARDS_HELP = (
@@ -67,7 +68,13 @@ def print_command(
     velvet print vs --deck my-deck.toml --paper letter --out deck.pdf
     velvet print p5 --cards my-cards.toml --out custom.pdf
     """
-    from velvet.printing.sheets import write_pdf
+    try:
+        from velvet.printing.sheets import write_pdf
+    except ModuleNotFoundError as missing:
+        package = (missing.name or "reportlab").split(".")[0]
+        raise ConfigError(
+            f"velvet print needs {package}, which is not installed: pip install 'velvet[print]'"
+        ) from None
 
     loaded = get_game(game, card_paths)
     result = write_pdf(
