@@ -15,8 +15,10 @@ from velvet.engine.core import Game, State, canonical_json
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.games import get_game
+from velvet.vs.state import STEP_NAMES as VS_STEP_NAMES
 
 __all__ = [
+    "VS_STEP_NAMES",
     "Bot",
     "ConfigError",
     "Game",

@@ -14,20 +14,12 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from velvet.adapters._engine import Game, p5_card_ids, vs_card_ids
+from velvet.adapters._engine import VS_STEP_NAMES, Game, p5_card_ids, vs_card_ids
 
 Vector = npt.NDArray[np.float32]
 
-VS_STEPS = (
-    "planning",
-    "declare",
-    "react-declaration",
-    "resolve",
-    "order",
-    "react-resolution",
-    "end-skill",
-    "over",
-)
+VS_STEPS = VS_STEP_NAMES
+"""The turn's steps, in the engine's order (``velvet.vs.state.STEP_NAMES``)."""
 VS_FRAMES = ("pay", "promote", "target", "discard", "search", "recover")
 VS_SLOTS = ("m", "s1", "s2")
 VS_SCALARS = 48
