@@ -3,8 +3,9 @@
 A :class:`PrintCard` is a name, a kind, corner badges (cost, weaknesses) and
 body lines, each line with the icons of its costs or damage. The words come
 from the game's own card-text functions (``velvet.p5.cards``, ``velvet.vs.cards``),
-so a printed card says what the engine does; when ``Game.describe_card`` gives
-real lines they are used instead.
+so a printed card says what the engine does. They are laid out for print, with
+an icon beside every cost and damage type; ``Game.describe_card`` gives the same
+facts as plain lines for screens.
 """
 
 from __future__ import annotations
@@ -47,33 +48,6 @@ class PrintCard:
     costs: tuple[str, ...] = field(default=())
     """Every cost and health requirement as words ("1 SP", "Cost 2"), each of which the
     printed card carries, for checks that they reach the page."""
-
-
-def _described(game: Game[Any], card_id: str) -> tuple[str, ...]:
-    """The lines of ``game.describe_card`` unless it is the placeholder default."""
-    try:
-        info = game.describe_card(card_id)
-    except ConfigError:
-        return ()
-    if info.kind == "card" and not info.lines:
-        return ()
-    return tuple(info.lines)
-
-
-def _with_described(game: Game[Any], card: PrintCard) -> PrintCard:
-    lines = _described(game, card.id)
-    if not lines:
-        return card
-    return PrintCard(
-        card.id,
-        card.name,
-        card.kind,
-        card.game,
-        tuple(Line(text) for text in lines),
-        card.cost,
-        card.corner,
-        card.costs,
-    )
 
 
 # --- P5 -------------------------------------------------------------------------------------
@@ -176,7 +150,7 @@ def p5_cards(game: Game[Any]) -> list[PrintCard]:
             lines.append(Line(loc.text))
         lines.append(Line(p5.effect_text(loc.effects)))
         out.append(PrintCard(loc.id, loc.name, "location", "p5", tuple(lines)))
-    return [_with_described(game, card) for card in out]
+    return out
 
 
 # --- VS -------------------------------------------------------------------------------------
@@ -258,7 +232,7 @@ def vs_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]
                 lines.append(Line("10 HP or less: " + _vs_effects(card.lowhp, "react"), dark=True))
             corner = ((card.vs_type, ""),) if card.vs_type else ()
             out.append(PrintCard(card.id, card.name, "react", "vs", tuple(lines), corner=corner))
-    return [_with_described(game, card) for card in out]
+    return out
 
 
 def print_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]:
