@@ -30,3 +30,12 @@ def test_determinize_keeps_the_cards_of_every_deck(game: P5Game) -> None:
             d = game.determinize(s.view(0), 0, Rng(seed))
             for deck in ("loc_deck", "conf_deck", "shadow_deck"):
                 assert Counter(getattr(d, deck)) == Counter(getattr(s, deck)), deck
+
+
+def test_the_public_view_is_every_seats_view_without_a_seat(game: P5Game) -> None:
+    # Principle 4: the co-operative game hides the same things from every seat.
+    s = game.new_state(game.default_config(2), 4)
+    public = s.public_view()
+    assert public["me"] is None
+    assert {**public, "me": 0} == s.view(0) and {**public, "me": 1} == s.view(1)
+    assert game.determinize(s.view(0), 0, Rng(3)).public_view() == public

@@ -102,3 +102,19 @@ def test_render_and_event_lines_show_names_not_raw_ids() -> None:
         assert "Player" in line or line.startswith("The skill"), line
     view = s.view(0)
     assert action_label(G.parse_action("pass"), view, G) == "Play no React"
+
+
+def test_a_spectator_board_names_no_seat_as_you_and_shows_no_hand() -> None:
+    from velvet.games import get_game
+    from velvet.ui.vs_render import compact, render
+    from velvet.vs.game import VsGame
+
+    game = get_game("vs")
+    assert isinstance(game, VsGame)
+    state = game.new_state(game.default_config(), 2)
+    for board in (compact(state.public_view(), game), render(state.public_view(), game)):
+        console = Console(width=80, record=True)
+        console.print(board)
+        text = console.export_text()
+        assert "(you)" not in text and "Your hand" not in text
+        assert "Player 1" in text and "Player 2" in text

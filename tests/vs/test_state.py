@@ -187,3 +187,17 @@ def test_determinize_samples_a_private_deck_from_the_card_pool() -> None:
     real = set(s.decklists[rival])
     assert len({tuple(sorted(d.hand[rival] + d.deck[rival])) for d in samples}) > 1
     assert any(set(d.decklists[rival]) - real for d in samples)
+
+
+def test_the_public_view_shows_no_hand_and_no_private_decklist() -> None:
+    # Principle 4: a spectator holds no seat, so sees neither hand nor a custom decklist.
+    s = G.new_state(custom_config(), 3)
+    public = s.public_view()
+    assert public["viewer"] is None and public["hand"] == []
+    assert public["decklists"] == [None, None]
+    assert public["hand_sizes"] == s.view(0)["hand_sizes"]
+    for p in (0, 1):  # nothing a seat keeps to itself is in it
+        guess = G.determinize(s.view(p), p, Rng(9))
+        assert guess.public_view() == public
+    opened = G.new_state(custom_config(True), 3)
+    assert opened.public_view()["decklists"] == opened.view(0)["decklists"]

@@ -142,6 +142,13 @@ class State(ABC, Generic[A, V]):
     def view(self, player: int) -> V:
         """All that ``player`` may see, as JSON-able data (principle 4)."""
 
+    def public_view(self) -> V:
+        """What a spectator, who holds no seat, may see (principle 4).
+
+        A game that does not define it refuses, rather than show a seat's view.
+        """
+        raise ConfigError(f"game '{self.game.name}' has no public (spectator) view")
+
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-able data; ``game.state_from_json`` reads it."""

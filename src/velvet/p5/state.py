@@ -1059,6 +1059,12 @@ class P5State(State[A.P5Action, P5View]):
     def view(self, player: int) -> P5View:
         return make_view(self, player)
 
+    def public_view(self) -> P5View:
+        """What a spectator may see: the co-operative game hides the same from every seat."""
+        view = make_view(self, 0)
+        view["me"] = None
+        return view
+
 
 def _listify(x: Any) -> Any:
     if isinstance(x, list | tuple):

@@ -73,7 +73,8 @@ class P5View(TypedDict):
     """All that one seat of a P5 game may see."""
 
     game: str
-    me: int
+    me: int | None
+    """The seat whose view this is; None in the public (spectator) view."""
     day: int
     days: int
     phase: str

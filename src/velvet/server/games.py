@@ -107,14 +107,8 @@ def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:
 
 
 def public_view(state: State[Any]) -> dict[str, Any]:
-    """What a spectator sees: a seat's view with that seat's secrets removed."""
-    view: dict[str, Any] = dict(state.view(0))
-    if state.game.name == "vs":
-        view["hand"] = []
-        view["viewer"] = None
-    elif "me" in view:
-        view["me"] = None
-    return view
+    """What a spectator sees: the engine's public view."""
+    return dict(state.public_view())
 
 
 PRIVATE_EVENTS = {"vs": {"search": "takes a card from their deck into their hand"}}

@@ -109,6 +109,11 @@ def _mods(game: VsGame, mods: list[list[Any]]) -> str:
     )
 
 
+def _seat_shown(view: VsView) -> int:
+    """The seat drawn at the bottom: the viewer's, or Player 1's for a spectator."""
+    return view["viewer"] if view["viewer"] is not None else 0
+
+
 def render(view: VsView, game: VsGame) -> RenderableType:
     """The board as one player sees it."""
     parts: list[RenderableType] = []
@@ -132,17 +137,18 @@ def render(view: VsView, game: VsGame) -> RenderableType:
             parts.append(Text(f"{label}: {_mods(game, mods)}"))
     if view["negated"]:
         parts.append(Text("The skill's damage is negated."))
-    me = view["viewer"]
+    me = _seat_shown(view)
     parts.append(_player_panel(view, game, 1 - me))
     parts.append(_player_panel(view, game, me))
-    hand = Table(title=f"Your hand ({len(view['hand'])})", show_lines=False)
-    hand.add_column("name", style="bold")
-    hand.add_column("kind")
-    hand.add_column("text")
-    for ident in view["hand"]:
-        info = game.describe_card(ident)
-        hand.add_row(Text(info.name), Text(info.kind), Text(" ".join(info.lines)))
-    parts.append(hand)
+    if view["viewer"] is not None:  # a spectator holds no hand
+        hand = Table(title=f"Your hand ({len(view['hand'])})", show_lines=False)
+        hand.add_column("name", style="bold")
+        hand.add_column("kind")
+        hand.add_column("text")
+        for ident in view["hand"]:
+            info = game.describe_card(ident)
+            hand.add_row(Text(info.name), Text(info.kind), Text(" ".join(info.lines)))
+        parts.append(hand)
     parts.append(Text("Pending: " + pending_text(view, game), style="cyan"))
     return Group(*parts)
 
@@ -185,9 +191,9 @@ def compact(view: VsView, game: VsGame) -> RenderableType:
     if view["more_used"]:
         head += " (1 MORE)"
     out.append(Text(head, style="bold"))
-    me = view["viewer"]
+    me = _seat_shown(view)
     for p in (1 - me, me):
-        you = " (you)" if p == me else ""
+        you = " (you)" if p == view["viewer"] else ""
         hp = view["hp"][p]
         line = Text(f"{player_name(p)}{you} {card_name(game, view['player_cards'][p])}: ")
         line.append(f"HP {hp}", style="bold red" if hp <= 10 else "bold green")
@@ -212,8 +218,9 @@ def compact(view: VsView, game: VsGame) -> RenderableType:
             out.append(Text(f"{label}: {_mods(game, mods)}"))
     if view["negated"]:
         out.append(Text("The skill's damage is negated."))
-    hand = [card_name(game, c) for c in view["hand"]]
-    out.append(Text(f"Your hand ({len(hand)}): {', '.join(hand) or 'empty'}"))
+    if view["viewer"] is not None:  # a spectator holds no hand
+        hand = [card_name(game, c) for c in view["hand"]]
+        out.append(Text(f"Your hand ({len(hand)}): {', '.join(hand) or 'empty'}"))
     pending = pending_text(view, game)
     if view["step"].startswith("react") and declared:
         pending += f", answering {declared}"

@@ -1449,6 +1449,15 @@ class VsState(State[A.VsAction, VsView]):
         data["rng"] = self.rng.to_json()
         return data
 
+    def public_view(self) -> VsView:
+        """What a spectator may see: no hand, and a decklist only where it is public."""
+        view = self.view(0)
+        if not self.open_lists[0]:
+            view["decklists"][0] = None
+        view["viewer"] = None
+        view["hand"] = []
+        return view
+
     def view(self, player: int) -> VsView:
         public = self._public()
         for p in (0, 1):
@@ -1533,7 +1542,8 @@ class VsState(State[A.VsAction, VsView]):
         Enough to put the viewer's own decisions in words; never for play.
         """
         s = cls._from_public(game, view)
-        s.hand[int(view["viewer"]) & 1] = [game.index[x] for x in view["hand"]]
+        if view["viewer"] is not None:  # the public view holds no hand
+            s.hand[view["viewer"] & 1] = [game.index[x] for x in view["hand"]]
         return s
 
     @classmethod

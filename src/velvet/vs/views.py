@@ -41,7 +41,8 @@ class VsPublic(TypedDict):
 class VsView(VsPublic):
     """All that one seat of a VS game may see."""
 
-    viewer: int
+    viewer: int | None
+    """The seat whose view this is; None in the public (spectator) view."""
     hand: list[str]
     hand_sizes: list[int]
     deck_sizes: list[int]
