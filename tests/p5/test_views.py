@@ -39,3 +39,17 @@ def test_the_public_view_is_every_seats_view_without_a_seat(game: P5Game) -> Non
     assert public["me"] is None
     assert {**public, "me": 0} == s.view(0) and {**public, "me": 1} == s.view(1)
     assert game.determinize(s.view(0), 0, Rng(3)).public_view() == public
+
+
+def test_reveals_since_tells_chance_and_hidden_cards_from_open_moves(game: P5Game) -> None:
+    # What undo may take back: an open move, not a die roll or a card from a face-down deck.
+    s = game.new_state(game.default_config(1), 4)
+    before = s.clone()
+    s.apply(game.parse_action("visit weapons-shop"))
+    assert not s.reveals_since(before)
+    s = before.clone()
+    s.apply(game.parse_action("recruit school"))  # two stat checks: dice
+    assert s.reveals_since(before)
+    s = before.clone()
+    s.apply(game.parse_action("discover"))  # a location and a confidant come off their decks
+    assert s.reveals_since(before)

@@ -201,3 +201,15 @@ def test_the_public_view_shows_no_hand_and_no_private_decklist() -> None:
         assert guess.public_view() == public
     opened = G.new_state(custom_config(True), 3)
     assert opened.public_view()["decklists"] == opened.view(0)["decklists"]
+
+
+def test_reveals_since_tells_draws_and_chance_from_open_moves() -> None:
+    # What undo may take back: an open move, not a card drawn or a shuffle.
+    s = G.new_state(G.default_config("p5", "p4"), 3)
+    before = s.clone()
+    summon = next(a for a in s.legal_actions() if str(a).startswith("summon"))
+    s.apply(summon)
+    assert not s.reveals_since(before)
+    while s.deck[1] == before.deck[1] and not s.is_terminal():  # to the next draw
+        s.apply(s.legal_actions()[0])
+    assert s.reveals_since(before)

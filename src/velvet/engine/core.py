@@ -142,6 +142,14 @@ class State(ABC, Generic[A, V]):
     def view(self, player: int) -> V:
         """All that ``player`` may see, as JSON-able data (principle 4)."""
 
+    def reveals_since(self, before: Self) -> bool:
+        """Whether the moves from ``before`` to this state drew on chance or showed
+        something hidden, so that taking them back would let a player peek or reroll.
+
+        The default says yes: a game that does not tell allows no undo.
+        """
+        return True
+
     def public_view(self) -> V:
         """What a spectator, who holds no seat, may see (principle 4).
 

@@ -1059,6 +1059,12 @@ class P5State(State[A.P5Action, P5View]):
     def view(self, player: int) -> P5View:
         return make_view(self, player)
 
+    def reveals_since(self, before: P5State) -> bool:
+        """A die was rolled or a card left a face-down deck (location, confidant, shadow)."""
+        return self.rng.to_json() != before.rng.to_json() or bool(
+            self.view(0)["decks"] != before.view(0)["decks"]
+        )
+
     def public_view(self) -> P5View:
         """What a spectator may see: the co-operative game hides the same from every seat."""
         view = make_view(self, 0)

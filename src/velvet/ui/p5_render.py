@@ -282,11 +282,6 @@ def odds(state: Any, action: Any) -> list[str]:
     return action_odds(state, action) if isinstance(state, P5State) else []
 
 
-def reveals(before: Any, after: Any) -> bool:
-    """A card left a face-down deck (a location, confidant or shadow was revealed)."""
-    return bool(before.view(0)["decks"] != after.view(0)["decks"])
-
-
 class _Positions:
     """The last view's state, rebuilt once for the labels of one prompt."""
 

@@ -39,7 +39,6 @@ class Renderer:
     """Every card id ``describe_card`` knows, for ``info NAME`` and completion."""
     odds: Callable[[Any, Any], list[str]] | None = None
     """The chances of the rolls an action makes, in words (state, action)."""
-    reveals: Callable[[Any, Any], bool] | None = None
     """Whether a move from one state to the next showed something hidden (undo stops)."""
 
 
@@ -80,7 +79,6 @@ def renderer_for(game: Game[Any]) -> Renderer:
         compact=getattr(module, "compact", None),
         card_ids=partial(ids, game) if ids is not None else list,
         odds=getattr(module, "odds", None),
-        reveals=getattr(module, "reveals", None),
     )
 
 

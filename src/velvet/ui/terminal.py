@@ -467,7 +467,7 @@ class Session:
             for text in self.record.actions[at:]:
                 before = replay.clone()
                 replay.apply(choose_by_text(replay, text))
-                if self.reveals(before, replay):
+                if replay.reveals_since(before):
                     points.clear()
                     break
             else:
@@ -483,14 +483,6 @@ class Session:
             "nothing to undo: no move of yours since the last dice, draw or hidden card "
             "or another player's move (those cannot be taken back)"
         )
-
-    def reveals(self, before: State[Any], after: State[Any]) -> bool:
-        """Whether a move between the two states drew on chance or showed something hidden."""
-        mark = self.renderer.reveals
-        rng_a, rng_b = getattr(before, "rng", None), getattr(after, "rng", None)
-        if rng_a is not None and rng_b is not None and rng_a.to_json() != rng_b.to_json():
-            return True
-        return bool(mark(before, after)) if mark is not None else False
 
     def command(self, text: str, player: int) -> bool:
         """Handle a session command; True if ``text`` was one."""

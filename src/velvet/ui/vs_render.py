@@ -228,12 +228,6 @@ def compact(view: VsView, game: VsGame) -> RenderableType:
     return Group(*out)
 
 
-def reveals(before: Any, after: Any) -> bool:
-    """A card left a deck (drawn or searched) or a hand changed size unseen."""
-    a, b = before.view(0), after.view(0)
-    return bool(a["deck_sizes"] != b["deck_sizes"])
-
-
 def card_ids(game: VsGame | None = None) -> list[str]:
     """Every card of the set (player cards too), as ``describe_card`` takes them."""
     game = game or load_vs_game()

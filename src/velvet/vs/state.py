@@ -1449,6 +1449,15 @@ class VsState(State[A.VsAction, VsView]):
         data["rng"] = self.rng.to_json()
         return data
 
+    def reveals_since(self, before: VsState) -> bool:
+        """A shuffle or random discard drew on chance, or a card left a deck unseen."""
+        return (
+            self.rng.to_json() != before.rng.to_json() or self.deck_sizes() != before.deck_sizes()
+        )
+
+    def deck_sizes(self) -> list[int]:
+        return [len(self.deck[0]), len(self.deck[1])]
+
     def public_view(self) -> VsView:
         """What a spectator may see: no hand, and a decklist only where it is public."""
         view = self.view(0)
