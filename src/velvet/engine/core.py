@@ -271,6 +271,13 @@ class Game(ABC, Generic[A, V]):
         """The card ``card_id`` in words and as data (raises ConfigError if unknown)."""
         return CardInfo(card_id, card_id, "card")
 
+    def event_for(self, event: Event, seat: int | None) -> Event:
+        """``event`` as ``seat`` may see it (None: a spectator), hidden cards left out.
+
+        The default: every event is public.
+        """
+        return event
+
     def event_text(self, event: Event) -> str:
         """A sentence for ``event`` with names, seats as "Player 1"/"Player 2"."""
         return str(event)

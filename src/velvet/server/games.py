@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from velvet.engine.core import Event, Game, State, player_name
+from velvet.engine.core import Event, Game, State
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.games import get_game
 from velvet.p5.game import P5Game
@@ -111,17 +111,7 @@ def public_view(state: State[Any]) -> dict[str, Any]:
     return dict(state.public_view())
 
 
-PRIVATE_EVENTS = {"vs": {"search": "takes a card from their deck into their hand"}}
-"""Events that name a card only their player may see, and the words others get."""
-
-
 def event_for(game: Game[Any], event: Event, seat: int | None) -> tuple[str, str, dict[str, Any]]:
     """(kind, sentence, data) of ``event`` as ``seat`` (None: a spectator) may see it."""
-    private = PRIVATE_EVENTS.get(game.name, {})
-    if event.kind in private:
-        owner = event.data.get("player")
-        if seat is None or owner != seat:
-            data = {"player": owner}
-            who = player_name(owner) if isinstance(owner, int) else "A player"
-            return event.kind, f"{who} {private[event.kind]}.", data
-    return event.kind, game.event_text(event), dict(event.data)
+    seen = game.event_for(event, seat)
+    return seen.kind, game.event_text(seen), dict(seen.data)

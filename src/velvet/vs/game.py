@@ -285,6 +285,12 @@ class VsGame(Game[A.VsAction, VsView]):
 
         return describe_card(self, card_id)
 
+    def event_for(self, event: Event, seat: int | None) -> Event:
+        """A card searched from a deck goes to a hidden hand: only its player sees which."""
+        if event.kind == "search" and "card" in event.data and event.data.get("player") != seat:
+            return Event("search", {"player": event.data.get("player")})
+        return event
+
     def event_text(self, event: Event) -> str:
         """A sentence for an event of this game (``velvet.vs.words``)."""
         from velvet.vs.words import event_text

@@ -354,6 +354,8 @@ def event_text(game: VsGame, event: Event) -> str:
         how = " at random" if d.get("random") else ""
         return f"{who} discards {name()}{how}."
     if k == "search":
+        if "card" not in d:  # as another seat sees it (VsGame.event_for)
+            return f"{who} takes a card from their deck into their hand."
         return f"{who} takes {name()} from their deck into hand and shuffles the deck."
     if k == "recover":
         return f"{who} takes {name()} from their discard pile back into hand."
