@@ -310,6 +310,18 @@ class P5Game(Game[A.P5Action, P5View]):
 
         return describe(self, card_id)
 
+    def action_targets(self, state: Any, action: Any) -> tuple[str, ...]:
+        """The board refs ``action`` acts on (docs/web.md, "The P5 board")."""
+        from velvet.p5.words import action_targets
+
+        return action_targets(state, action)
+
+    def action_note(self, state: Any, action: Any) -> str | None:
+        """The exact chance of the checks or Dice roll ``action`` makes, if any."""
+        from velvet.p5.words import action_note
+
+        return action_note(state, action)
+
     def position(self, spec: Mapping[str, Any]) -> Any:
         """A state from a position by names (docs/engine.md, "Positions")."""
         from velvet.p5.position import build_position

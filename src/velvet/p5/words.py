@@ -354,7 +354,9 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
         if p.party:
             lines.append("Persona party: uses the persona abilities of the shadows you hold")
         lines += [f"Skill — {ability_text(a)}" for a in p.skills]
-        data = {"party": p.party, "skills": [_ability_data(a) for a in p.skills]}
+        keys = [g.ab_key[a] for a in g.persona_abils[g.persona_index[ident]]]
+        skills = [{"key": k, **_ability_data(a)} for k, a in zip(keys, p.skills, strict=True)]
+        data = {"party": p.party, "skills": skills}
         return CardInfo(p.id, p.name, "persona", tuple(lines), data)
     if kind == "confidant":
         c = cs.confidants[g.conf_index[ident]]
@@ -414,3 +416,110 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
     lines.append(f"100% alert — the boss {pal.boss.name}")
     data = pal.model_dump(mode="json", by_alias=True, exclude_defaults=True)
     return CardInfo(pal.id, pal.name, "palace", tuple(lines), data)
+
+
+# --- what an action acts on, and its chance (for boards that are clicked) ------------------
+#
+# A board marks each thing an action may act on with a reference ("ref"); the refs are
+# listed in docs/web.md ("The P5 board"). ``view_refs`` is every ref a view's board shows,
+# ``action_targets`` the refs of one legal action, most specific first.
+
+
+def _player_refs(g: P5Game, i: int, p: Mapping[str, Any]) -> set[str]:
+    """The refs of one thief's board: stats, tokens, abilities, held shadows."""
+    refs = {f"player:{i}"}
+    refs |= {f"stat:{i}:{stat}" for stat in STATS}
+    refs |= {f"token:{i}:{res}" for res in RESOURCES}
+    keys = [g.ab_key[a] for a in g.persona_abils[g.persona_index[p["persona"]]]]
+    keys += [p["thief"], *p["confidants"], *p["party"]]
+    refs |= {f"skill:{i}:{key}" for key in keys}
+    refs |= {f"held:{i}:{x}" for x in p["held"]}
+    return refs
+
+
+def _need_refs(target: str, full: Mapping[Any, int], left: Mapping[str, int]) -> set[str]:
+    """A shadow's (or the boss's) requirement chips: every resource its health names."""
+    return {f"need:{target}:{res}" for res in RESOURCES if full.get(res, 0) or left.get(res, 0)}
+
+
+def view_refs(g: P5Game, view: Mapping[str, Any]) -> set[str]:
+    """Every ref the board of ``view`` shows (see docs/web.md, "The P5 board")."""
+    refs = {"palace", "deck:locations"}
+    for i, p in enumerate(view["players"]):
+        refs |= _player_refs(g, i, p)
+    for loc in view["locations"]:
+        refs.add(f"location:{loc['id']}")
+        if loc["confidant"]:
+            refs.add(f"confidant:{loc['confidant']}")
+    pal = view["palace"]
+    palace = g.cards.palaces[g.palace_index[pal["id"]]]
+    refs |= {f"row:{r}" for r in range(len(palace.rows))}
+    for sh in pal["shadows"]:
+        card = g.cards.shadows[g.shadow_index[sh["id"]]]
+        refs.add(f"shadow:{sh['id']}")
+        refs |= _need_refs(sh["id"], card.health, sh["remaining"])
+    if pal["boss"] is not None:
+        refs.add("boss")
+        refs |= _need_refs("boss", palace.boss.health, pal["boss"])
+    return refs
+
+
+def _target_ref(target: str) -> str:
+    return "boss" if target == "boss" else f"shadow:{target}"
+
+
+def action_targets(s: P5State, action: Any) -> tuple[str, ...]:
+    """The refs of the things ``action`` (a legal action of ``s``) acts on, most specific
+    first; an action that acts on nothing on the board (end, done) has none."""
+    from velvet.p5.state import D_ALLOC, D_MIX, Split
+
+    g = s.game
+    p = s.current_player
+    d = s.dec[-1] if s.dec else None
+    if isinstance(action, A.Go):
+        return (f"player:{action.player}",)
+    if isinstance(action, A.Visit):
+        return (f"location:{action.loc}",)
+    if isinstance(action, A.Recruit):
+        li = g.loc_index[action.loc]
+        c = s.loc_conf[s.locs.index(li)] if li in s.locs else -1
+        conf = (f"confidant:{g.cards.confidants[c].id}",) if c >= 0 else ()
+        return (*conf, f"location:{action.loc}")
+    if isinstance(action, A.Discover):
+        return ("deck:locations",)
+    if isinstance(action, A.Palace):
+        return ("palace",)
+    if isinstance(action, A.Use):
+        skill = f"skill:{p}:{action.skill}"
+        return (skill, _target_ref(action.target)) if action.target else (skill,)
+    if isinstance(action, A.Hit):
+        return (f"need:{action.target}:{action.res}", f"token:{p}:{action.res}")
+    if isinstance(action, A.First):
+        kind, _, ident = action.source.partition(":")
+        if kind == "row":
+            return (f"row:{ident}",)
+        if kind == "shadow":
+            return (f"shadow:{ident}",)
+        if kind == "ability":
+            return (f"skill:{p}:{ident}",)
+        return ("boss",)
+    if isinstance(action, A.StatUp):
+        return (f"stat:{p}:{action.stat}",)
+    if isinstance(action, A.Assign):
+        if type(d) is Split and d.kind == D_ALLOC:
+            return (f"need:{g.target_id(d.of)}:{action.res}",)
+        if type(d) is Split and d.kind == D_MIX:
+            return (f"token:{p}:{action.res}",)
+        return ()
+    if isinstance(action, A.Equip | A.Unequip):
+        return (f"held:{p}:{action.shadow}",)
+    return ()
+
+
+def action_note(s: P5State, action: Any) -> str | None:
+    """The exact chance of each check or Dice roll ``action`` makes (``odds.action_odds``),
+    e.g. "Chance: Guts 3: 70 %"; None for an action that rolls nothing."""
+    from velvet.p5.odds import action_odds
+
+    odds = action_odds(s, action)
+    return "Chance: " + "; ".join(odds) if odds else None
