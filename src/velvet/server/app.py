@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import VelvetError
+from velvet.server import replay
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus, RedisBus
 from velvet.server.protocol import (
@@ -247,6 +248,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "seed_sha256": room.row.seed_sha256,
             }
         )
+
+    app.include_router(replay.make_router(hub))
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
     async def join_page(room_id: str, request: Request) -> str:

@@ -1,0 +1,116 @@
+"""Replays of finished games, frame by frame, as one seat (or a spectator) saw them.
+
+``replay_frames`` replays a game record through the engine; each frame is what the
+server would have sent that seat after the move: the seat's view (a spectator's: the
+public view), the move's events filtered by ``game.event_for``, who moves next, and the
+move's text and label. ``make_router`` serves them at
+``GET /api/rooms/{room}/replay?seat=N`` once the game is over (as ``/record``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text
+from velvet.engine.errors import RecordError, VelvetError
+from velvet.engine.record import GameRecord
+from velvet.server import games
+
+if TYPE_CHECKING:
+    from velvet.server.rooms import Hub, Room
+
+
+def _frame(
+    game: Game[Any],
+    state: State[Any],
+    index: int,
+    seat: int | None,
+    events: list[Event],
+    move: str | None,
+    label: str | None,
+) -> dict[str, Any]:
+    view = dict(state.view(seat)) if seat is not None else games.public_view(state)
+    shown = []
+    for event in events:
+        kind, text, data = games.event_for(game, event, seat)
+        shown.append({"kind": kind, "text": text, "data": data})
+    player = state.current_player
+    return {
+        "index": index,
+        "view": view,
+        "events": shown,
+        "to_move": None if player == TERMINAL else player,
+        "move": move,
+        "label": label,
+    }
+
+
+def replay_frames(game: Game[Any], record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+    """Every position of ``record`` as ``seat`` (None: a spectator) saw it.
+
+    Frame 0 is the start (no move, no events); frame ``i`` follows the record's
+    ``i``-th move, with ``move`` its text and ``label`` the game's words for it as they
+    read before it was made. Raises RecordError if the record does not replay.
+    """
+    record.check_game(game)
+    try:
+        state = game.new_state(record.config, record.seed)
+    except VelvetError as error:
+        raise RecordError(f"record: bad config: {error}") from error
+    if seat is not None:
+        try:
+            state.view(seat)
+        except (VelvetError, IndexError) as error:
+            raise RecordError(f"no seat {seat} in this game: {error}") from None
+    frames = [_frame(game, state, 0, seat, [], None, None)]
+    for number, text in enumerate(record.actions, start=1):
+        try:
+            action = choose_by_text(state, text)
+            label = state.action_label(action)
+            events = state.apply_unchecked(action)
+        except VelvetError as error:
+            raise RecordError(
+                f"record: action {number} '{text}' cannot be replayed: {error}"
+            ) from error
+        frames.append(_frame(game, state, number, seat, events, text, label))
+    return frames
+
+
+def _problem(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def make_router(hub: Callable[[], Hub]) -> APIRouter:
+    """The replay route, over the rooms of ``hub`` (the app's, once it has started)."""
+    router = APIRouter()
+
+    async def frames_of(room: Room, seat: int | None) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(replay_frames, room.game, room.record(), seat)
+
+    @router.get("/api/rooms/{room_id}/replay")
+    async def room_replay(
+        room_id: str,
+        seat: int | None = Query(default=None, description="whose view; none: a spectator's"),
+    ) -> JSONResponse:
+        """The finished game frame by frame, as ``seat`` (or a spectator) saw it."""
+        room = await hub().get(room_id[:64])
+        if room is None:
+            return _problem("no_room", f"no room '{room_id[:64]}'", 404)
+        if not room.over:
+            return _problem("not_over", "the replay is given when the game is over", 409)
+        seats = len(room.row.seats)
+        if seat is not None and not 0 <= seat < seats:
+            return _problem(
+                "bad_request", f"seat must be 0..{seats - 1} (or left out for a spectator)", 422
+            )
+        frames = await frames_of(room, seat)
+        return JSONResponse(
+            {"room": room.row.id, "game": room.game.name, "seat": seat, "frames": frames}
+        )
+
+    return router
