@@ -1,0 +1,540 @@
+// The Persona 5 board game's table, drawn from a P5 view (docs/web.md, "The P5 board").
+//
+// renderBoard(root, ctx) replaces root's content with the board. ctx:
+//   game      "p5"
+//   view      the engine's P5View (state message `view`, or a replay frame's)
+//   seat      this client's seat (0-based), or null for a spectator
+//   toMove    the seat to decide, or null
+//   legal     [{text, label, targets, note}] — this seat's legal actions (may be empty)
+//   cards     {"kind:id" or "id": CardInfo JSON} — names and card text
+//   events    optional [{kind, text, data}] — the events of the move that made this view;
+//             check and dice events roll in the dice tray
+//   act(text) makes a move (unused here: the shell makes data-ref elements clickable)
+//
+// Every element an action acts on carries data-ref="<ref>" (the refs of
+// velvet.p5.words.view_refs); those some legal action targets also get the class
+// "p5-live" and show the action's note (its exact chance) before the choice.
+// Text from the server is set with textContent only; the SVG icons are constants.
+
+const RES = ["stamina", "sp", "bullet", "cash"];
+const RES_NAME = { stamina: "Stamina", sp: "SP", bullet: "Bullet", cash: "Cash", any: "ANY" };
+const STATS = ["knowledge", "guts", "proficiency", "compassion", "charm"];
+const TYPES = ["phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse"];
+const REDUCED = () =>
+  typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// --- icons (inline SVG, 16×16, currentColor) --------------------------------------------
+const STROKE = 'fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"';
+const ICONS = {
+  phys: '<path d="M2.5 13.5 11 5l1-3.5L15.5 1 14 4.5 5 13l1.5 1.5-1 1L.5 10.5l1-1z"/>',
+  gun: '<path d="M1 4h13v3.5H8.5L7.5 13h-3l1-5.5H1z"/>',
+  fire: '<path d="M8 .5c.8 3 4.5 4.6 4.5 8.6a4.5 4.5 0 0 1-9 0c0-2.2 1.2-3.6 2.2-4.5 0 2 .9 3.2 2 3.4C7.2 5.6 6.8 3 8 .5z"/>',
+  ice: `<path ${STROKE} d="M8 1v14M2 4.5l12 7M2 11.5l12-7M6 2l2 2 2-2M6 14l2-2 2 2"/>`,
+  elec: '<path d="M9.5.5 2.5 9h4.2L5.5 15.5 13.5 6.5H9z"/>',
+  wind: `<path ${STROKE} d="M1 5.5h9.5a2.2 2.2 0 1 0-2.2-2.2M1 8.5h12a2 2 0 1 1-2 2M1 11.5h6"/>`,
+  psy: `<circle ${STROKE} cx="8" cy="8" r="6.5"/><circle ${STROKE} cx="8" cy="8" r="3.6"/><circle cx="8" cy="8" r="1.3"/>`,
+  nuke: `<circle cx="8" cy="8" r="1.8"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6" transform="rotate(60 8 8)"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6" transform="rotate(-60 8 8)"/>`,
+  bless: '<path d="M6.8.5h2.4v5h5v2.4h-5v7.6H6.8V7.9h-5V5.5h5z"/>',
+  curse: '<path d="M10.5.8A7.3 7.3 0 1 0 15.2 12 6 6 0 0 1 10.5.8z"/>',
+  stamina: '<path d="M8 14.5S.8 10 .8 5.2A3.6 3.6 0 0 1 8 3.7a3.6 3.6 0 0 1 7.2 1.5C15.2 10 8 14.5 8 14.5z"/>',
+  sp: '<path d="M8 .8S2.8 7 2.8 10.2a5.2 5.2 0 0 0 10.4 0C13.2 7 8 .8 8 .8z"/>',
+  bullet: '<path d="M5.5 5.5C5.5 2 8 .6 8 .6s2.5 1.4 2.5 4.9V12h-5zM5 13h6v2.4H5z"/>',
+  cash: `<circle ${STROKE} cx="8" cy="8" r="6.6"/><path ${STROKE} d="M5 4.5 8 8l3-3.5M8 8v4.5M5.5 8.5h5M5.5 10.5h5"/>`,
+  any: '<path d="m8 .6 2.1 5H15l-4 3.2 1.6 5.6L8 11.2l-4.6 3.2L5 8.8 1 5.6h4.9z"/>',
+  star: '<path d="m8 .6 2.1 5H15l-4 3.2 1.6 5.6L8 11.2l-4.6 3.2L5 8.8 1 5.6h4.9z"/>',
+  pawn: '<circle cx="8" cy="4.2" r="3.2"/><path d="M2.5 15c0-4 2.4-6.3 5.5-6.3s5.5 2.3 5.5 6.3z"/>',
+};
+
+function icon(name, cls = "") {
+  const span = document.createElement("span");
+  span.className = `p5-icon p5-icon-${name} ${cls}`.trim();
+  span.setAttribute("aria-hidden", "true");
+  span.innerHTML = `<svg viewBox="0 0 16 16" width="16" height="16" fill="currentColor" focusable="false">${ICONS[name] || ICONS.any}</svg>`;
+  return span;
+}
+
+// --- DOM helper -------------------------------------------------------------------------
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
+const typeName = (t) => ({ phys: "Phys", psy: "Psy" })[t] || cap(t);
+const playerName = (i) => `Player ${i + 1}`;
+
+function card(cards, kind, id) {
+  if (!cards || !id) return null;
+  const byKind = cards[`${kind}:${id}`];
+  if (byKind) return byKind;
+  const plain = cards[id];
+  return plain && (!plain.kind || plain.kind === kind) ? plain : null;
+}
+const nameOf = (cards, kind, id) => (card(cards, kind, id) || {}).name || id;
+function lineOf(info, prefix) {
+  const line = ((info && info.lines) || []).find((l) => l.startsWith(prefix));
+  return line ? line.slice(prefix.length) : "";
+}
+
+/** "1 Stamina" chips for {stamina: 1, ...}; each chip an icon and the words. */
+function chips(counts, cls = "") {
+  const out = [];
+  for (const res of [...RES, "any"]) {
+    const n = (counts || {})[res];
+    if (n) out.push(h("span", { class: `p5-chip p5-res-${res} ${cls}`.trim() }, icon(res), `${n} ${RES_NAME[res]}`));
+  }
+  return out;
+}
+
+function typeBadge(type) {
+  if (!type) return null;
+  return h("span", { class: `p5-type p5-type-${type}` }, icon(type), typeName(type));
+}
+
+function weakness(list) {
+  const weak = list || [];
+  return h(
+    "div",
+    { class: "p5-weak" },
+    h("span", { class: "p5-label" }, "Weak to:"),
+    weak.length ? weak.map(typeBadge) : h("span", { class: "p5-none" }, "nothing"),
+  );
+}
+
+// --- what legal actions act on ----------------------------------------------------------
+function actionsByRef(legal) {
+  const by = new Map();
+  for (const a of legal || []) {
+    for (const ref of a.targets || []) {
+      if (!by.has(ref)) by.set(ref, []);
+      by.get(ref).push(a);
+    }
+  }
+  return by;
+}
+
+/** An element for `ref`: data-ref, and when actions target it, p5-live and their chances. */
+function refEl(tag, ref, attrs, by, ...children) {
+  const el = h(tag, { ...attrs, "data-ref": ref }, ...children);
+  const actions = by.get(ref);
+  if (actions && actions.length) {
+    el.classList.add("p5-live");
+    el.title = actions.map((a) => (a.note ? `${a.label} — ${a.note}` : a.label)).join("\n");
+    const noted = actions.filter((a) => a.note && a.targets[0] === ref);
+    if (noted.length) {
+      const same = noted.every((a) => a.note === noted[0].note);
+      el.append(
+        h(
+          "ul",
+          { class: "p5-chances" },
+          same
+            ? h("li", {}, h("span", { class: "p5-chance" }, noted[0].note))
+            : noted.map((a) => h("li", {}, h("span", { class: "p5-chance" }, a.note), ` — ${a.label}`)),
+        ),
+      );
+    }
+  }
+  return el;
+}
+
+// --- the calendar -----------------------------------------------------------------------
+function calendar(view) {
+  const days = view.days || 28;
+  const grid = h("ol", { class: "p5-days", "aria-hidden": "true" });
+  for (let d = 1; d <= days; d++) {
+    const cls = d < view.day ? "past" : d === view.day ? "today" : "";
+    grid.append(h("li", { class: cls }, String(d)));
+  }
+  const day = Math.min(view.day, days);
+  return h(
+    "section",
+    { class: "p5-calendar", "aria-label": "Calendar" },
+    h("div", { class: "p5-day", "data-day": view.day }, h("strong", {}, `Day ${day}`), ` of ${days}`),
+    grid,
+  );
+}
+
+function banner(view, ctx) {
+  const d = view.decision || {};
+  let who = "";
+  if (d.player !== null && d.player !== undefined) {
+    who = d.player === ctx.seat ? `You (${playerName(d.player)})` : playerName(d.player);
+  }
+  const result =
+    view.result === 1
+      ? h("div", { class: "p5-result p5-win" }, "Victory: the boss is defeated")
+      : view.result === -1
+        ? h("div", { class: "p5-result p5-loss" }, `Defeat: day ${view.days} has passed`)
+        : null;
+  const draft = d.draft
+    ? h("div", { class: "p5-draft" }, "Draft party: ", d.draft.map((x) => nameOf(ctx.cards, "shadow", x)).join(", ") || "nobody")
+    : null;
+  const left = d.left !== undefined ? ` (${d.left} left to place)` : "";
+  return h(
+    "div",
+    { class: "p5-now", role: "status" },
+    result,
+    d.kind !== "over" ? h("div", {}, h("strong", {}, who ? `${who}: ` : ""), `${d.text || ""}${left}`) : null,
+    draft,
+  );
+}
+
+// --- the dice tray ----------------------------------------------------------------------
+function diceTray(events, cards) {
+  const rolls = (events || []).filter((e) => (e.kind === "check" || e.kind === "dice") && e.data);
+  if (!rolls.length) return null;
+  const tray = h("section", { class: "p5-tray", "aria-label": "Dice", "data-landed": "false" });
+  const dice = [];
+  for (const e of rolls) {
+    const what = e.kind === "check" ? `${cap(e.data.stat)} check` : "Phantom Thief die";
+    const row = h("div", { class: `p5-roll ${e.data.success ? "p5-success" : "p5-failure"}` });
+    row.append(h("span", { class: "p5-roll-what" }, `${playerName(e.data.player ?? 0)} — ${what}:`));
+    const faces = e.data.dice || [];
+    if (!faces.length) row.append(h("span", { class: "p5-none" }, "no dice"));
+    faces.forEach((face, i) => {
+      const hit = face >= 5;
+      const die = h("span", {
+        class: `p5-die ${hit ? "p5-hit" : ""}`,
+        "data-face": face,
+        role: "img",
+        "aria-label": `${face}${hit ? ", Phantom Thief symbol" : ""}`,
+      });
+      die.style.setProperty("--i", String(i));
+      die.append(hit ? icon("star") : h("span", { class: "p5-face" }, String(face)));
+      row.append(die);
+      dice.push(die);
+    });
+    row.append(h("strong", { class: "p5-roll-result" }, e.data.success ? "Success" : "Failure"));
+    tray.append(row);
+  }
+  const land = () => {
+    tray.dataset.landed = "true";
+    for (const die of dice) die.classList.remove("p5-rolling");
+  };
+  if (REDUCED() || !dice.length) {
+    land();
+  } else {
+    for (const die of dice) die.classList.add("p5-rolling");
+    setTimeout(land, 900 + 80 * dice.length);
+  }
+  return tray;
+}
+
+// --- the town ---------------------------------------------------------------------------
+function pawn(i, view, ctx) {
+  const thief = nameOf(ctx.cards, "thief", view.players[i].thief).split(" (")[0];
+  return h("span", { class: `p5-pawn p5-p${i + 1}` }, icon("pawn"), `${playerName(i)} ${thief}`);
+}
+
+function town(view, ctx, by) {
+  const here = {};
+  view.players.forEach((p, i) => (here[p.location] = [...(here[p.location] || []), i]));
+  const list = h("div", { class: "p5-locations" });
+  for (const loc of view.locations) {
+    const info = card(ctx.cards, "location", loc.id);
+    const conf = loc.confidant ? card(ctx.cards, "confidant", loc.confidant) : null;
+    const checks = conf && conf.data && conf.data.checks ? conf.data.checks.map(cap).join(" + ") : "";
+    const confEl = loc.confidant
+      ? refEl(
+          "div",
+          `confidant:${loc.confidant}`,
+          { class: "p5-confidant" },
+          by,
+          h("div", { class: "p5-name" }, nameOf(ctx.cards, "confidant", loc.confidant)),
+          checks ? h("div", { class: "p5-small" }, `Recruit: ${checks} checks`) : null,
+          conf ? h("div", { class: "p5-small" }, lineOf(conf, "Ability — ")) : null,
+        )
+      : h("div", { class: "p5-confidant p5-none" }, "No confidant");
+    const el = refEl(
+      "article",
+      `location:${loc.id}`,
+      { class: `p5-location${view.discovered === loc.id ? " p5-new" : ""}` },
+      by,
+      h("h4", {}, nameOf(ctx.cards, "location", loc.id)),
+      info ? h("div", { class: "p5-small" }, lineOf(info, "Visit: ") || info.lines.join(" ")) : null,
+      confEl,
+      (here[loc.id] || []).length ? h("div", { class: "p5-here" }, here[loc.id].map((i) => pawn(i, view, ctx))) : null,
+    );
+    list.append(el);
+  }
+  const decks = view.decks || {};
+  const away = (here.off || []).map((i) => pawn(i, view, ctx));
+  return h(
+    "section",
+    { class: "p5-town", "aria-label": "Town" },
+    h("h3", {}, "Town"),
+    list,
+    h(
+      "div",
+      { class: "p5-decks" },
+      refEl("span", "deck:locations", { class: "p5-deck" }, by, `Location deck: ${decks.locations ?? 0}`),
+      h("span", { class: "p5-deck" }, `Confidant deck: ${decks.confidants ?? 0}`),
+      h("span", { class: "p5-deck" }, `Shadow deck: ${decks.shadows ?? 0}`),
+      h("span", { class: "p5-supply" }, "Supply: ", chips(view.supply)),
+    ),
+    away.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, "Not yet out:"), away) : null,
+  );
+}
+
+// --- the palace -------------------------------------------------------------------------
+function needs(target, full, left, by) {
+  const out = h("div", { class: "p5-needs" }, h("span", { class: "p5-label" }, "Left to pay:"));
+  for (const res of RES) {
+    const total = (full || {})[res] || 0;
+    const now = (left || {})[res] || 0;
+    if (!total && !now) continue;
+    out.append(
+      refEl(
+        "span",
+        `need:${target}:${res}`,
+        { class: `p5-chip p5-need p5-res-${res}${now ? "" : " p5-met"}` },
+        by,
+        icon(res),
+        `${now} ${RES_NAME[res]}`,
+        h("span", { class: "p5-of" }, ` of ${total}`),
+      ),
+    );
+  }
+  return out;
+}
+
+function shadowCard(sh, ctx, by) {
+  const info = card(ctx.cards, "shadow", sh.id);
+  const data = (info && info.data) || {};
+  const extra = ["On Palace Enter: ", "On Death: "]
+    .map((p) => (lineOf(info, p) ? h("div", { class: "p5-small" }, p, lineOf(info, p)) : null))
+    .filter(Boolean);
+  return refEl(
+    "article",
+    `shadow:${sh.id}`,
+    { class: "p5-shadow" },
+    by,
+    h("h4", {}, nameOf(ctx.cards, "shadow", sh.id)),
+    weakness(data.weak),
+    needs(sh.id, data.health, sh.remaining, by),
+    extra,
+  );
+}
+
+function palace(view, ctx, by) {
+  const pal = view.palace;
+  const info = card(ctx.cards, "palace", pal.id);
+  const rows = (info && info.data && info.data.rows) || [];
+  const inside = view.players.map((p, i) => (p.location === "palace" ? i : -1)).filter((i) => i >= 0);
+  const rowList = h("ol", { class: "p5-rows" });
+  rows.forEach((row, r) => {
+    const reached = row.alert <= pal.alert;
+    const now = pal.boss === null && row.alert === Math.min(pal.alert, rows[rows.length - 1].alert);
+    const text = (info.lines[r] || "").replace(/^\d+% alert — /, "");
+    rowList.append(
+      refEl(
+        "li",
+        `row:${r}`,
+        { class: `p5-row${reached ? " p5-reached" : ""}${now ? " p5-current" : ""}` },
+        by,
+        h("span", { class: "p5-alert" }, `${row.alert}%`),
+        h("span", { class: "p5-small" }, text),
+      ),
+    );
+  });
+  const bossInfo = card(ctx.cards, "boss", pal.id);
+  const bossData = (bossInfo && bossInfo.data) || {};
+  rowList.append(
+    h(
+      "li",
+      { class: `p5-row p5-boss-row${pal.boss ? " p5-reached p5-current" : ""}` },
+      h("span", { class: "p5-alert" }, "100%"),
+      h("span", { class: "p5-small" }, `The boss ${bossInfo ? bossInfo.name : ""} appears`),
+    ),
+  );
+  const meter = h(
+    "div",
+    { class: "p5-meter", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": pal.alert, "aria-label": "Alert" },
+    h("span", { style: `width:${Math.max(2, pal.alert)}%` }),
+  );
+  const shadows = h("div", { class: "p5-shadows" });
+  for (const sh of pal.shadows) shadows.append(shadowCard(sh, ctx, by));
+  if (!pal.shadows.length) shadows.append(h("p", { class: "p5-none" }, "No shadow revealed."));
+  let boss = null;
+  if (pal.boss) {
+    boss = refEl(
+      "article",
+      "boss",
+      { class: "p5-shadow p5-boss" },
+      by,
+      h("h4", {}, "Boss: ", bossInfo ? bossInfo.name : "the boss"),
+      weakness(bossData.weak),
+      needs("boss", bossData.health, pal.boss, by),
+      lineOf(bossInfo, "On Palace Enter: ") ? h("div", { class: "p5-small" }, "On Palace Enter: ", lineOf(bossInfo, "On Palace Enter: ")) : null,
+    );
+  } else if (bossInfo) {
+    boss = h(
+      "div",
+      { class: "p5-boss-preview p5-small" },
+      `At 100% alert: the boss ${bossInfo.name}, `,
+      weakness(bossData.weak),
+    );
+  }
+  return refEl(
+    "section",
+    "palace",
+    { class: "p5-palace", "aria-label": "Palace" },
+    by,
+    h("h3", {}, info ? info.name : pal.id),
+    h("div", { class: "p5-alert-line" }, h("strong", {}, `Alert ${pal.alert}%`), meter),
+    inside.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, "Inside:"), inside.map((i) => pawn(i, view, ctx))) : null,
+    rowList,
+    h("h4", { class: "p5-sub" }, "Shadows"),
+    shadows,
+    boss,
+  );
+}
+
+// --- a thief's board --------------------------------------------------------------------
+function skillEl(i, key, name, ability, text, p, by) {
+  const a = ability || {};
+  const used = (p.used_day || []).includes(key) ? "used today" : (p.used_palace || []).includes(key) ? "used in this palace" : "";
+  const limit = a.limit === "day" ? "1/day" : a.limit === "palace" ? "1/palace" : "";
+  return refEl(
+    "li",
+    `skill:${i}:${key}`,
+    { class: `p5-skill${used ? " p5-used" : ""}` },
+    by,
+    h("span", { class: "p5-name" }, name),
+    typeBadge(a.type),
+    a.cost && Object.keys(a.cost).length ? h("span", { class: "p5-cost" }, "cost ", chips(a.cost)) : null,
+    a.damage && Object.keys(a.damage).length ? h("span", { class: "p5-dmg" }, "deals ", chips(a.damage)) : null,
+    a.dice ? h("span", { class: "p5-tag" }, icon("star"), "Dice") : null,
+    limit ? h("span", { class: "p5-tag" }, limit) : null,
+    used ? h("span", { class: "p5-tag" }, used) : null,
+    !a.damage && text ? h("span", { class: "p5-small" }, text) : null,
+  );
+}
+
+function thief(view, i, ctx, by) {
+  const p = view.players[i];
+  const cards = ctx.cards;
+  const tinfo = card(cards, "thief", p.thief);
+  const pinfo = card(cards, "persona", p.persona);
+  const me = ctx.seat === i;
+  const turn = view.turn === i && view.result === 0;
+  const where =
+    p.location === "off" ? "not yet out" : p.location === "palace" ? "in the palace" : `at ${nameOf(cards, "location", p.location)}`;
+  const stats = h("ul", { class: "p5-stats" });
+  for (const s of STATS) {
+    stats.append(refEl("li", `stat:${i}:${s}`, { class: "p5-stat" }, by, h("span", {}, cap(s)), h("strong", {}, String(p.stats[s] ?? 0))));
+  }
+  const tokens = h("table", { class: "p5-tokens" }, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "fresh"), h("th", { scope: "col" }, "spent")));
+  for (const res of RES) {
+    tokens.append(
+      refEl(
+        "tr",
+        `token:${i}:${res}`,
+        { class: `p5-res-${res}` },
+        by,
+        h("th", { scope: "row" }, icon(res), RES_NAME[res]),
+        h("td", {}, String(p.fresh[res] ?? 0)),
+        h("td", {}, res === "cash" ? "—" : String((p.spent || {})[res] ?? 0)),
+      ),
+    );
+  }
+  const skills = h("ul", { class: "p5-skills" });
+  const pskills = (pinfo && pinfo.data && pinfo.data.skills) || [];
+  const plines = ((pinfo && pinfo.lines) || []).filter((l) => l.startsWith("Skill — "));
+  pskills.forEach((a, k) => {
+    const text = (plines[k] || "").replace(/^Skill — [^:]*: /, "");
+    skills.append(skillEl(i, a.key, a.name, a, text, p, by));
+  });
+  const passive = tinfo && tinfo.data ? tinfo.data.passive : null;
+  const abilities = h("ul", { class: "p5-skills" });
+  abilities.append(
+    skillEl(i, p.thief, `Passive: ${passive ? passive.name : ""}`, passive, lineOf(tinfo, "Passive — ").replace(/^[^:]*: /, ""), p, by),
+  );
+  for (const c of p.confidants) {
+    const cinfo = card(cards, "confidant", c);
+    const ab = cinfo && cinfo.data ? cinfo.data.ability : null;
+    abilities.append(
+      skillEl(i, c, `${nameOf(cards, "confidant", c)}${ab ? ": " + ab.name : ""}`, ab, lineOf(cinfo, "Ability — ").replace(/^[^:]*: /, ""), p, by),
+    );
+  }
+  let party = null;
+  if (p.held && p.held.length) {
+    const draft = view.decision && view.decision.player === i ? view.decision.draft : null;
+    const inParty = draft || p.party;
+    party = h("ul", { class: "p5-held" });
+    for (const x of p.held) {
+      const sinfo = card(cards, "shadow", x);
+      const ab = sinfo && sinfo.data ? sinfo.data.persona : null;
+      const active = inParty.includes(x);
+      const inner = p.party.includes(x)
+        ? skillEl(i, x, ab ? ab.name : "", ab, lineOf(sinfo, "Persona ability (Arsene) — ").replace(/^[^:]*: /, ""), p, by)
+        : null;
+      party.append(
+        refEl(
+          "li",
+          `held:${i}:${x}`,
+          { class: `p5-heldcard${active ? " p5-active" : ""}` },
+          by,
+          h("span", { class: "p5-name" }, nameOf(cards, "shadow", x)),
+          h("span", { class: "p5-tag" }, active ? "in the party" : "held"),
+          inner ? h("ul", { class: "p5-skills" }, inner) : null,
+        ),
+      );
+    }
+  }
+  return refEl(
+    "article",
+    `player:${i}`,
+    { class: `p5-thief p5-p${i + 1}${turn ? " p5-turn" : ""}${me ? " p5-me" : ""}` },
+    by,
+    h(
+      "h4",
+      {},
+      icon("pawn"),
+      `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
+      turn ? h("span", { class: "p5-tag p5-turn-tag" }, "their turn") : null,
+      p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
+    ),
+    h("div", { class: "p5-small" }, where),
+    h("div", { class: "p5-board-cols" }, h("div", {}, h("h5", {}, "Social stats"), stats), h("div", {}, h("h5", {}, "Tokens"), tokens)),
+    h("h5", {}, `Persona: ${nameOf(cards, "persona", p.persona)}`),
+    skills,
+    h("h5", {}, "Abilities and confidants"),
+    abilities,
+    party ? h("h5", {}, "Shadows held (persona party)") : null,
+    party,
+  );
+}
+
+// --- the whole board --------------------------------------------------------------------
+export function renderBoard(root, ctx) {
+  const view = ctx.view;
+  const by = actionsByRef(ctx.legal);
+  const board = h(
+    "div",
+    { class: "p5-board" },
+    h("header", { class: "p5-top" }, calendar(view), banner(view, ctx)),
+    diceTray(ctx.events, ctx.cards),
+    h("div", { class: "p5-main" }, town(view, ctx, by), palace(view, ctx, by)),
+    h(
+      "section",
+      { class: "p5-team", "aria-label": "Phantom Thieves" },
+      h("h3", {}, "Phantom Thieves"),
+      h("div", { class: "p5-thieves" }, view.players.map((_, i) => thief(view, i, ctx, by))),
+    ),
+  );
+  root.replaceChildren(board);
+  return board;
+}
+
+export const P5_TYPES = TYPES;
