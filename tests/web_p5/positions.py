@@ -41,7 +41,9 @@ def board(game: P5Game, state: P5State, events: list[Event], seat: int | None) -
         "seat": seat,
         "toMove": None if mover < 0 else mover,
         "legal": legal,
-        "events": [{"kind": e.kind, "text": game.event_text(e), "data": dict(e.data)} for e in events],
+        "events": [
+            {"kind": e.kind, "text": game.event_text(e), "data": dict(e.data)} for e in events
+        ],
     }
 
 
@@ -61,14 +63,23 @@ MOMENTS: dict[str, tuple[int, Moment]] = {
     ),
     "solo-fight": (
         1,
-        lambda s, ev: s.phase == 3 and bool(s.rev) and not s.dec and _rolled(ev)
-        and any(isinstance(a, A.Use) and a.target for a in s.legal_actions()),
+        lambda s, ev: (
+            s.phase == 3
+            and bool(s.rev)
+            and not s.dec
+            and _rolled(ev)
+            and any(isinstance(a, A.Use) and a.target for a in s.legal_actions())
+        ),
     ),
     "duo-order": (2, lambda s, ev: s.phase == 0 and s.day >= 2),
     "duo-fight": (
         2,
-        lambda s, ev: s.phase == 3 and len(s.rev) >= 2 and not s.dec
-        and any(isinstance(a, A.Hit) for a in s.legal_actions()),
+        lambda s, ev: (
+            s.phase == 3
+            and len(s.rev) >= 2
+            and not s.dec
+            and any(isinstance(a, A.Hit) for a in s.legal_actions())
+        ),
     ),
     "duo-boss": (2, lambda s, ev: bool(s.boss_rem) and s.phase == 3 and not s.dec),
     "duo-draft": (2, lambda s, ev: bool(s.dec) and type(s.dec[-1]).__name__ == "PartyDraft"),
@@ -110,7 +121,5 @@ def replay(game: P5Game, players: int, seed: int, steps: int) -> dict[str, Any]:
         "seat": 0,
         "seats": list(range(players)),
         "names": [player_name(p) for p in range(players)],
-        "frames": {
-            "null" if s is None else str(s): replay_frames(game, record, s) for s in seats
-        },
+        "frames": {"null" if s is None else str(s): replay_frames(game, record, s) for s in seats},
     }

@@ -133,18 +133,24 @@ function refEl(tag, ref, attrs, by, ...children) {
     const noted = actions.filter((a) => a.note && a.targets[0] === ref);
     if (noted.length) {
       const same = noted.every((a) => a.note === noted[0].note);
-      el.append(
-        h(
-          "ul",
-          { class: "p5-chances" },
-          same
-            ? h("li", {}, h("span", { class: "p5-chance" }, noted[0].note))
-            : noted.map((a) => h("li", {}, h("span", { class: "p5-chance" }, a.note), ` — ${a.label}`)),
-        ),
-      );
+      const lines = same ? [noted[0]] : noted;
+      el.append(h("ul", { class: "p5-chances" }, lines.map((a) => chanceLine(a, !same))));
     }
   }
   return el;
+}
+
+/** One action's chance: "Recruit — Charm 4: 80 % · Compassion 2: 56 % · both: 45 %". */
+function chanceLine(action, withTarget) {
+  const verb = action.label.split(" ")[0];
+  const on = withTarget ? (/ on (.+?)(?:,|$)/.exec(action.label) || [])[1] : "";
+  const parts = action.note.replace(/^Chance: /, "").split("; ");
+  return h(
+    "li",
+    { class: "p5-chance", "data-note": action.note },
+    h("span", { class: "p5-chance-what" }, on ? `${verb} on ${on}` : `${verb} — chance`),
+    parts.map((part) => h("span", { class: "p5-odds" }, part.replace(/ %/g, "\u00a0%"))),
+  );
 }
 
 // --- the calendar -----------------------------------------------------------------------
@@ -198,6 +204,10 @@ function diceTray(events, cards) {
   for (const e of rolls) {
     const what = e.kind === "check" ? `${cap(e.data.stat)} check` : "Phantom Thief die";
     const row = h("div", { class: `p5-roll ${e.data.success ? "p5-success" : "p5-failure"}` });
+    // a Dice ability's roll follows its "use" event: say which skill rolled
+    const before = events.slice(0, events.indexOf(e)).reverse();
+    const use = e.kind === "dice" ? before.find((x) => x.kind === "use") : null;
+    if (use && use.text) row.append(h("span", { class: "p5-roll-why" }, use.text));
     row.append(h("span", { class: "p5-roll-what" }, `${playerName(e.data.player ?? 0)} — ${what}:`));
     const faces = e.data.dice || [];
     if (!faces.length) row.append(h("span", { class: "p5-none" }, "no dice"));
@@ -300,8 +310,7 @@ function needs(target, full, left, by) {
         { class: `p5-chip p5-need p5-res-${res}${now ? "" : " p5-met"}` },
         by,
         icon(res),
-        `${now} ${RES_NAME[res]}`,
-        h("span", { class: "p5-of" }, ` of ${total}`),
+        `${now} of ${total} ${RES_NAME[res]}`,
       ),
     );
   }
@@ -380,8 +389,8 @@ function palace(view, ctx, by) {
   } else if (bossInfo) {
     boss = h(
       "div",
-      { class: "p5-boss-preview p5-small" },
-      `At 100% alert: the boss ${bossInfo.name}, `,
+      { class: "p5-boss-preview" },
+      h("span", { class: "p5-small" }, `At 100% alert, the boss ${bossInfo.name} appears.`),
       weakness(bossData.weak),
     );
   }
@@ -472,7 +481,8 @@ function thief(view, i, ctx, by) {
     const draft = view.decision && view.decision.player === i ? view.decision.draft : null;
     const inParty = draft || p.party;
     party = h("ul", { class: "p5-held" });
-    for (const x of p.held) {
+    const order = [...p.held].sort((a, b) => Number(inParty.includes(b)) - Number(inParty.includes(a)));
+    for (const x of order) {
       const sinfo = card(cards, "shadow", x);
       const ab = sinfo && sinfo.data ? sinfo.data.persona : null;
       const active = inParty.includes(x);
@@ -486,7 +496,7 @@ function thief(view, i, ctx, by) {
           { class: `p5-heldcard${active ? " p5-active" : ""}` },
           by,
           h("span", { class: "p5-name" }, nameOf(cards, "shadow", x)),
-          h("span", { class: "p5-tag" }, active ? "in the party" : "held"),
+          h("span", { class: "p5-tag" }, active ? (draft ? "in the draft party" : "in the party") : "held"),
           inner ? h("ul", { class: "p5-skills" }, inner) : null,
         ),
       );
@@ -516,6 +526,12 @@ function thief(view, i, ctx, by) {
   );
 }
 
+/** Whether the decision is about the palace (a narrow screen shows it above the town). */
+function palaceFirst(view) {
+  const kind = (view.decision || {}).kind;
+  return ["fight", "enter_order", "allocate_any"].includes(kind) || view.phase === "fight";
+}
+
 // --- the whole board --------------------------------------------------------------------
 export function renderBoard(root, ctx) {
   const view = ctx.view;
@@ -525,7 +541,12 @@ export function renderBoard(root, ctx) {
     { class: "p5-board" },
     h("header", { class: "p5-top" }, calendar(view), banner(view, ctx)),
     diceTray(ctx.events, ctx.cards),
-    h("div", { class: "p5-main" }, town(view, ctx, by), palace(view, ctx, by)),
+    h(
+      "div",
+      { class: `p5-main${palaceFirst(view) ? " p5-focus-palace" : ""}` },
+      town(view, ctx, by),
+      palace(view, ctx, by),
+    ),
     h(
       "section",
       { class: "p5-team", "aria-label": "Phantom Thieves" },

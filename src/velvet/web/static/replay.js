@@ -40,8 +40,8 @@ export function mountReplay(root, options) {
   const log = el("ol", { class: "replay-events", "aria-label": "What this move did" });
   const back = el("button", { type: "button", "aria-label": "Step back", "data-replay": "back" }, "◀ Back");
   const forward = el("button", { type: "button", "aria-label": "Step forward", "data-replay": "forward" }, "Forward ▶");
-  const first = el("button", { type: "button", "aria-label": "First position", "data-replay": "first" }, "⏮");
-  const last = el("button", { type: "button", "aria-label": "Last position", "data-replay": "last" }, "⏭");
+  const first = el("button", { type: "button", "aria-label": "First position", "data-replay": "first" }, "« First");
+  const last = el("button", { type: "button", "aria-label": "Last position", "data-replay": "last" }, "Last »");
   const playButton = el("button", { type: "button", "data-replay": "play", "aria-pressed": "false" }, "Play");
   const slider = el("input", { type: "range", min: "0", value: "0", step: "1", "aria-label": "Move", "data-replay": "slider" });
   const pace = el("select", { "aria-label": "Pace", "data-replay": "pace" });
@@ -84,7 +84,7 @@ export function mountReplay(root, options) {
     el("label", {}, "Pace ", pace),
     viewChoice ? el("label", {}, "View ", viewChoice) : null,
   );
-  const wrap = el("div", { class: "replay", tabindex: "0", "aria-label": "Replay viewer" }, controls, where, board, log);
+  const wrap = el("div", { class: "replay", tabindex: "0", "aria-label": "Replay viewer" }, controls, where, log, board);
   root.replaceChildren(wrap);
 
   function show() {
