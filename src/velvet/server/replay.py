@@ -20,6 +20,7 @@ from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text
 from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.server import games
+from velvet.server.protocol import Problem
 
 if TYPE_CHECKING:
     from velvet.server.rooms import Hub, Room
@@ -92,7 +93,11 @@ def make_router(hub: Callable[[], Hub]) -> APIRouter:
     async def frames_of(room: Room, seat: int | None) -> list[dict[str, Any]]:
         return await asyncio.to_thread(replay_frames, room.game, room.record(), seat)
 
-    @router.get("/api/rooms/{room_id}/replay")
+    problems: dict[int | str, dict[str, Any]] = {
+        code: {"model": Problem} for code in (404, 409, 422, 503)
+    }
+
+    @router.get("/api/rooms/{room_id}/replay", responses=problems)
     async def room_replay(
         room_id: str,
         seat: int | None = Query(default=None, description="whose view; none: a spectator's"),
