@@ -436,7 +436,7 @@ function thief(view, i, ctx, by) {
   const tinfo = card(cards, "thief", p.thief);
   const pinfo = card(cards, "persona", p.persona);
   const me = ctx.seat === i;
-  const turn = view.turn === i && view.result === 0;
+  const turn = view.turn === i && view.result === 0 && view.phase !== "order";
   const where =
     p.location === "off" ? "not yet out" : p.location === "palace" ? "in the palace" : `at ${nameOf(cards, "location", p.location)}`;
   const stats = h("ul", { class: "p5-stats" });
@@ -512,7 +512,7 @@ function thief(view, i, ctx, by) {
       {},
       icon("pawn"),
       `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
-      turn ? h("span", { class: "p5-tag p5-turn-tag" }, "their turn") : null,
+      turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? "your turn" : "their turn") : null,
       p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
     ),
     h("div", { class: "p5-small" }, where),
@@ -536,9 +536,11 @@ function palaceFirst(view) {
 export function renderBoard(root, ctx) {
   const view = ctx.view;
   const by = actionsByRef(ctx.legal);
+  const kind = (view.decision || {}).kind;
+  const teamFirst = ["order", "stat", "restore_mix", "party"].includes(kind);
   const board = h(
     "div",
-    { class: "p5-board" },
+    { class: `p5-board${teamFirst ? " p5-focus-team" : ""}` },
     h("header", { class: "p5-top" }, calendar(view), banner(view, ctx)),
     diceTray(ctx.events, ctx.cards),
     h(
