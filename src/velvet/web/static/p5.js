@@ -129,6 +129,7 @@ function refEl(tag, ref, attrs, by, ...children) {
   const actions = by.get(ref);
   if (actions && actions.length) {
     el.classList.add("p5-live");
+    el.tabIndex = 0; // reachable by keyboard; the shell decides what Enter does
     el.title = actions.map((a) => (a.note ? `${a.label} — ${a.note}` : a.label)).join("\n");
     const noted = actions.filter((a) => a.note && a.targets[0] === ref);
     if (noted.length) {
