@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.web.conftest import WebServer
 from velvet.engine.record import GameRecord
@@ -108,7 +107,9 @@ def _check_frames(tab: Tab, seat: int | None, record: dict[str, Any]) -> int:
     views: list[Any] = []
     legal: list[list[str]] = []
     for state, _, _ in GameRecord.from_json(record).steps(game):
-        views.append(json.loads(json.dumps(state.view(seat) if seat is not None else state.public_view())))
+        views.append(
+            json.loads(json.dumps(state.view(seat) if seat is not None else state.public_view()))
+        )
         mine = not state.is_terminal() and state.current_player == seat
         legal.append([str(a) for a in state.legal_actions()] if mine else [])
     for text in tab.sent:
@@ -181,9 +182,7 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     phone.close()
 
 
-def test_a_whole_vs_game_between_two_browsers(
-    server: WebServer, browser: Any, shots: Path
-) -> None:
+def test_a_whole_vs_game_between_two_browsers(server: WebServer, browser: Any, shots: Path) -> None:
     created = _create(server, seats=["human", "human"])
     room = created["room"]
     tabs = [Tab(browser, DESKTOP), Tab(browser, PHONE)]
@@ -207,10 +206,14 @@ def test_a_whole_vs_game_between_two_browsers(
         legal = tab.state()["legal"]
         assert legal, f"seat {seat} has no actions at version {version}"
         action = _pick(legal)
-        skill = action["label"].startswith("Use ")
-        if moves in (6, 30) or (skill and "skill" not in snapped):
-            name = f"vs-{len(snapped)}-move{moves}"
-            snapped.add("skill" if skill else name)
+        moment = {6: "early", 40: "later"}.get(moves)
+        if action["label"].startswith("Use "):
+            moment = "skill"
+        elif any(a["text"] == "pass" for a in legal):
+            moment = "react"
+        if moment and moment not in snapped:
+            snapped.add(moment)
+            name = f"vs-{moment}"
             for each, size in zip(tabs, ("1280x720", "390x844"), strict=True):
                 each.page.mouse.move(0, 0)
                 each.page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True)
@@ -269,9 +272,7 @@ def test_a_spectator_sees_no_hand(server: WebServer, browser: Any, shots: Path) 
     watcher.close()
 
 
-def test_keyboard_alone_plays_and_refusals_show_their_rule(
-    server: WebServer, browser: Any
-) -> None:
+def test_keyboard_alone_plays_and_refusals_show_their_rule(server: WebServer, browser: Any) -> None:
     created = _create(server, seats=["human", "human"], first="1")
     tab = Tab(browser, DESKTOP)
     page = tab.page
@@ -296,13 +297,3 @@ def test_keyboard_alone_plays_and_refusals_show_their_rule(
     tab.wait_version(1)
     assert page.locator(".log-list li").count() >= 1
     tab.close()
-
-
-@pytest.mark.parametrize("accept", ["text/html,application/xhtml+xml", "*/*"])
-def test_join_links_answer_browsers_with_the_client(server: WebServer, accept: str) -> None:
-    answer = httpx.get(f"{server.url}/join/abc", headers={"accept": accept})
-    assert answer.status_code == 200
-    if accept.startswith("text/html"):
-        assert 'src="static/app.js"' in answer.text and '<base href="/">' in answer.text
-    else:
-        assert "velvet join" in answer.text

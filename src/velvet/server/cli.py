@@ -36,7 +36,9 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     "--allow-origin", "origins", multiple=True, metavar="ORIGIN", help="Extra WebSocket origin."
 )
 @click.option(
-    "--no-browser", is_flag=True, help="Do not open the browser client (it opens when there is one)."
+    "--no-browser",
+    is_flag=True,
+    help="Do not open the browser client (it opens when there is one).",
 )
 def serve_command(
     host: str,

@@ -171,5 +171,5 @@ export function renderBoard(root, ctx) {
   const rival = 1 - me;
   ctx.compact = window.innerWidth < 700;
   root.classList.add("vs-board");
-  root.append(side(ctx, rival, "top"), centre(ctx), side(ctx, me, "bottom"), handView(ctx));
+  root.append(...[side(ctx, rival, "top"), centre(ctx), side(ctx, me, "bottom"), handView(ctx)].filter(Boolean));
 }
