@@ -59,18 +59,22 @@ export function renderLobby(main) {
   const form = createForm();
   const result = el("section", { class: "created", "aria-live": "polite" });
   const rooms = el("section", { class: "rooms" }, el("h2", {}, "Open rooms"), el("p", {}, "Loading…"));
-  const mine = mySeats();
+  let mine = mySeats();
   main.replaceChildren(
     el(
       "div",
       { class: "lobby" },
       el("section", { class: "create" }, el("h2", {}, "New game"), form.node),
-      result,
-      mine,
-      rooms,
+      el("div", { class: "lobby-right" }, result, mine, rooms),
     ),
   );
-  form.onCreated = (created, game, seats) => showCreated(result, created, game, seats);
+  form.onCreated = (created, game, seats) => {
+    showCreated(result, created, game, seats);
+    const fresh = mySeats();
+    mine.replaceWith(fresh);
+    mine = fresh;
+    loadRooms(rooms);
+  };
   loadRooms(rooms);
 }
 

@@ -276,7 +276,12 @@ export class Table {
     }
     this.wireRefs();
     this.wireCards(this.boardRoot);
-    if (keepFocus) this.boardRoot.querySelector(`[data-ref="${CSS.escape(keepFocus)}"]`)?.focus();
+    if (keepFocus) {
+      // Keep the keyboard's place across redraws, without popping the card open again.
+      popoverQuiet = true;
+      this.boardRoot.querySelector(`[data-ref="${CSS.escape(keepFocus)}"]`)?.focus();
+      popoverQuiet = false;
+    }
   }
 
   // Every element whose ref some legal action names becomes a control.
@@ -433,6 +438,8 @@ export class Table {
   }
 }
 
+let popoverQuiet = false;
+
 export function hidePopover() {
   const pop = document.getElementById("popover");
   if (pop) pop.hidden = true;
@@ -444,6 +451,7 @@ export function installPopovers(getCards) {
   if (!pop) return;
   let current = null;
   const show = (node) => {
+    if (popoverQuiet) return;
     const info = getCards()[node.dataset.card];
     if (!info) return;
     current = node;

@@ -47,8 +47,13 @@ function personaCard(ctx, id, attrs, compact = false) {
     else meta.push(el("span", { class: "weak none" }, "No weakness"));
     parts.push(el("span", { class: "cmeta" }, ...meta));
     if (!compact && d.skills?.length) parts.push(el("ul", { class: "skills" }, ...d.skills.map(skillLine)));
+    if (!compact && d.abilities?.length) {
+      parts.push(el("span", { class: "abilities" }, `Ability: ${d.abilities.map((a) => a.name).join(", ")}`));
+    }
   } else {
-    parts.push(el("span", { class: "cmeta" }, kind === "support" ? "Support" : kind === "react" ? "React" : kind));
+    const when = kind === "react" ? (d.timing === "declaration" ? " · on declaration" : " · on resolution") : "";
+    parts.push(el("span", { class: "cmeta" }, `${kind === "support" ? "Support" : kind === "react" ? "React" : kind}${when}`));
+    if (card.lines[1]) parts.push(el("span", { class: "effect" }, card.lines[1]));
   }
   return el("div", { class: `card kind-${kind}`, "data-card": id, ...attrs }, ...parts);
 }
@@ -130,7 +135,8 @@ function skillInPlay(ctx) {
   const who = ctx.names(v.turn);
   const words = skill ? [el("strong", {}, skill.name), " (", typeTag(skill.type), `, ${skill.damage} damage)`] : ["a skill"];
   const slotWord = SLOTS[SLOT_CODES.indexOf(slot)]?.toLowerCase() || slot;
-  return el("span", {}, `${who}'s ${slotWord} ${cardName(ctx, id)} uses `, ...words);
+  const whose = v.turn === ctx.seat ? "Your" : `${who}'s`;
+  return el("span", {}, `${whose} ${slotWord} ${cardName(ctx, id)} uses `, ...words);
 }
 
 function centre(ctx) {
@@ -139,9 +145,18 @@ function centre(ctx) {
   const inReact = v.step === "react-declaration" || v.step === "react-resolution";
   const skill = skillInPlay(ctx);
   if (inReact) {
-    const answering = ctx.toMove !== null ? ctx.names(ctx.toMove) : "";
+    const answering = ctx.toMove === null ? "Nobody" : ctx.toMove === ctx.seat ? "You" : ctx.names(ctx.toMove);
+    const when = v.step === "react-declaration" ? "just declared" : "resolved";
     rows.push(
-      el("p", { class: "react-window", role: "status" }, el("strong", {}, "React window: "), `${answering} may answer `, skill || "the skill", v.step === "react-declaration" ? " (just declared)." : " (after it resolved).", " ", el("span", { class: "countdown", "data-countdown": "" })),
+      el(
+        "p",
+        { class: "react-window", role: "status" },
+        el("strong", {}, "React window: "),
+        `${answering} may answer with a React or play none. `,
+        skill || "A skill",
+        ` (${when}). `,
+        el("span", { class: "countdown", "data-countdown": "" }),
+      ),
     );
   } else if (skill) {
     rows.push(el("p", { class: "skill-now" }, skill, v.dmg ? ` · damage so far ${v.dmg}` : ""));
