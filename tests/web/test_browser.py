@@ -292,9 +292,15 @@ def test_keyboard_alone_plays_and_refusals_show_their_rule(server: WebServer, br
     first.focus()
     assert page.locator("#popover").is_visible()  # the card in words, on focus
     assert page.evaluate("document.activeElement.dataset.ref").startswith("hand:")
+    # The socket drops; a move chosen meanwhile is sent once the client has reconnected.
+    page.evaluate("window.velvet.connection.ws.close()")
     page.keyboard.press("1")  # the first action: end the Planning Step
     tab.wait_version(1)
     assert page.locator(".log-list li").count() >= 1
+    welcomes = [m for m in map(json.loads, tab.received) if m["type"] == "welcome"]
+    moves = [m for m in map(json.loads, tab.sent) if m["type"] == "move"]
+    assert len(welcomes) == 2 and [m["action"] for m in moves][-1] == "end"
+    assert sum(m["type"] == "hello" for m in map(json.loads, tab.sent)) == 2
     tab.close()
 
 

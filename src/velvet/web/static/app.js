@@ -79,7 +79,7 @@ function openRoom(main, room, token) {
     room,
     seats: seats(),
     onAct: (text) => {
-      if (!page.connection.move(text)) toast("Not connected: the move was not sent; wait for the connection and try again.");
+      if (!page.connection.move(text)) toast("Not connected: the move is sent when the connection is back.", "info");
     },
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
