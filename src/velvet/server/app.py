@@ -259,10 +259,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The browser client for a browser (the token stays in the URL fragment);
         for anything else, a line saying how to join from a terminal."""
         if "text/html" in request.headers.get("accept", ""):
-            return _client_page(request)
+            page = _client_page(request)
+            page.headers["Vary"] = "Accept"
+            return page
         return PlainTextResponse(
             f"Velvet room {room_id[:64]!r}.\n"
-            f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n"
+            f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n",
+            headers={"Vary": "Accept"},
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
