@@ -46,6 +46,7 @@ def test_the_lobby_page_and_its_files_are_served(server: WebServer) -> None:
     for name in ("app.js", "net.js", "lobby.js", "table.js", "vs.js", "dom.js", "style.css"):
         answer = httpx.get(f"{server.url}/static/{name}")
         assert answer.status_code == 200, name
+        assert answer.headers["cache-control"] == "no-cache"
     assert httpx.get(f"{server.url}/static/nothing.js").status_code == 404
 
 

@@ -282,7 +282,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cards = await asyncio.to_thread(games.cards_json, room.row.game, tuple(room.row.cards))
         return JSONResponse({"game": room.row.game, "cards": cards})
 
-    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    app.mount("/static", _Static(directory=STATIC, check_dir=False), name="static")
 
     @app.get("/healthz", response_class=PlainTextResponse)
     async def health() -> str:
@@ -298,6 +298,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _session(ws, hub(), room_id[:64], settings)
 
     return app
+
+
+class _Static(StaticFiles):
+    """The client's files, revalidated on every load (ETag: a 304 when unchanged), so an
+    upgraded server never runs with last version's modules cached in a browser."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 def _client_page(request: Request) -> HTMLResponse:
