@@ -238,7 +238,15 @@ export class Table {
       el("span", {}, over.result?.text || ""),
       el("span", { class: "banner-buttons" }, ...buttons),
     );
-    this.banner.hidden = false;
+    if (this.banner.hidden) {
+      // The end is news: bring it into view (a phone may be scrolled down to its hand).
+      this.banner.hidden = false;
+      this.banner.tabIndex = -1;
+      requestAnimationFrame(() => {
+        this.banner.scrollIntoView({ block: "center" });
+        this.banner.focus({ preventScroll: true });
+      });
+    }
   }
 
   context() {
