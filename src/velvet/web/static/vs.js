@@ -63,7 +63,12 @@ function slotView(ctx, seat, slot) {
   const ref = `field:${seat}:${slot}`;
   const label = `${ctx.names(seat)}'s ${SLOTS[slot].toLowerCase()}`;
   if (!stack.length) {
-    return el("div", { class: `slot slot-${SLOT_CODES[slot]} empty`, "data-ref": ref, "aria-label": `${label}: empty` }, el("span", { class: "slot-name" }, SLOTS[slot]), el("span", { class: "empty-text" }, "empty"));
+    return el(
+      "div",
+      { class: `slot slot-${SLOT_CODES[slot]}` },
+      el("span", { class: "slot-name" }, SLOTS[slot]),
+      el("div", { class: "empty", "data-ref": ref, "aria-label": `${label}: empty` }, el("span", { class: "empty-text" }, "empty")),
+    );
   }
   const top = stack[stack.length - 1];
   const node = el("div", { class: `slot slot-${SLOT_CODES[slot]}` }, el("span", { class: "slot-name" }, SLOTS[slot]));
@@ -160,6 +165,16 @@ function centre(ctx) {
     );
   } else if (skill) {
     rows.push(el("p", { class: "skill-now" }, skill, v.dmg ? ` · damage so far ${v.dmg}` : ""));
+  }
+  const frame = v.frames?.[v.frames.length - 1];
+  if (frame && frame[0] === "pay") {
+    // ["pay", player, card, fusion mask (-1: a summon), units left, named card owed]
+    const [, payer, id, mask, left, named] = frame;
+    const who = payer === ctx.seat ? "You are" : `${ctx.names(payer)} is`;
+    const owed = named ? ` and a persona named ${named}` : "";
+    rows.push(
+      el("p", { class: "paying" }, `${who} paying for `, el("strong", { "data-card": id }, cardName(ctx, id)), ` (${mask >= 0 ? "fusion" : "summon"}): ${left} left to pay${owed}.`),
+    );
   }
   if (v.negated) rows.push(el("p", {}, "The skill's damage is negated."));
   const damage = (ctx.events || []).filter((e) => ["damage", "no_damage", "heal", "weakness", "one_more"].includes(e.kind));
