@@ -271,6 +271,20 @@ class Game(ABC, Generic[A, V]):
         """The card ``card_id`` in words and as data (raises ConfigError if unknown)."""
         return CardInfo(card_id, card_id, "card")
 
+    def action_targets(self, state: State[A, V], action: A) -> tuple[str, ...]:
+        """What ``action`` (legal in ``state``) acts on, as board refs ``"kind:key"``.
+
+        A board (the browser client's) marks each thing it draws with its ref, so that
+        clicking it offers the actions that name it; refs are the game's to choose
+        (docs/web.md lists them). The default: none, the action is a button only.
+        """
+        return ()
+
+    def action_note(self, state: State[A, V], action: A) -> str | None:
+        """A short fact a player should know before choosing ``action`` (e.g. the exact
+        chance of a check), or None. The default: none."""
+        return None
+
     def event_for(self, event: Event, seat: int | None) -> Event:
         """``event`` as ``seat`` may see it (None: a spectator), hidden cards left out.
 

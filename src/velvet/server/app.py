@@ -4,25 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import VelvetError
-from velvet.server import replay
+from velvet.server import games, replay
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus, RedisBus
 from velvet.server.protocol import (
@@ -47,6 +50,8 @@ from velvet.server.storage import Storage, StorageError, default_db_url, migrate
 log = logging.getLogger("velvet.server")
 MAX_BODY_BYTES = 1_048_576
 HELLO_TIMEOUT = 10.0
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+"""The browser client: plain ES modules, CSS and SVG (docs/web.md)."""
 
 
 @dataclass
@@ -252,12 +257,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.make_router(hub))
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
-    async def join_page(room_id: str, request: Request) -> str:
-        """What a person who opens an invite link in a browser reads."""
-        return (
+    async def join_page(room_id: str, request: Request) -> Response:
+        """The browser client for a browser (the token stays in the URL fragment);
+        for anything else, a line saying how to join from a terminal."""
+        if "text/html" in request.headers.get("accept", ""):
+            page = _client_page(request)
+            page.headers["Vary"] = "Accept"
+            return page
+        return PlainTextResponse(
             f"Velvet room {room_id[:64]!r}.\n"
-            f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n"
+            f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n",
+            headers={"Vary": "Accept"},
         )
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby_page(request: Request) -> Response:
+        """The browser client: the lobby."""
+        return _client_page(request)
+
+    @app.get("/api/rooms/{room_id}/cards", responses=problems)
+    async def room_cards(room_id: str) -> JSONResponse:
+        """Every card of the room's card set (custom cards included) in words and as data."""
+        room = await hub().get(room_id[:64])
+        if room is None:
+            return _no_room(room_id)
+        cards = await asyncio.to_thread(games.cards_json, room.row.game, tuple(room.row.cards))
+        return JSONResponse({"game": room.row.game, "cards": cards})
+
+    app.mount("/static", _Static(directory=STATIC, check_dir=False), name="static")
 
     @app.get("/healthz", response_class=PlainTextResponse)
     async def health() -> str:
@@ -273,6 +300,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _session(ws, hub(), room_id[:64], settings)
 
     return app
+
+
+class _Static(StaticFiles):
+    """The client's files, revalidated on every load (ETag: a 304 when unchanged), so an
+    upgraded server never runs with last version's modules cached in a browser."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def _client_page(request: Request) -> HTMLResponse:
+    """index.html with its base set to where the app is mounted (behind a proxy too)."""
+    try:
+        page = (STATIC / "index.html").read_text(encoding="utf-8")
+    except OSError:
+        return HTMLResponse("<p>The browser client is not installed.</p>", status_code=500)
+    base = html.escape(request.scope.get("root_path", "").rstrip("/") + "/", quote=True)
+    return HTMLResponse(page.replace("{{BASE}}", base), headers={"Cache-Control": "no-cache"})
 
 
 def _info_of(row: Any) -> RoomInfo:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
+import threading
+import webbrowser
 
 import click
 
@@ -32,6 +35,11 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
 @click.option(
     "--allow-origin", "origins", multiple=True, metavar="ORIGIN", help="Extra WebSocket origin."
 )
+@click.option(
+    "--no-browser",
+    is_flag=True,
+    help="Do not open the browser client (it opens when there is one).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -40,6 +48,7 @@ def serve_command(
     bot_workers: int,
     public_url: str | None,
     origins: tuple[str, ...],
+    no_browser: bool,
 ) -> None:
     """Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md)."""
     try:
@@ -59,7 +68,11 @@ def serve_command(
     )
     if db is not None:
         settings.db = db
+    address = public_url or f"http://{_local(host)}:{port}/"
     click.echo(f"Velvet server on http://{host}:{port} (database {settings.db.split('?')[0]})")
+    click.echo(f"Play in the browser: {address}")
+    if not no_browser and has_browser():
+        threading.Timer(1.0, webbrowser.open, (address,)).start()
     uvicorn.run(
         create_app(settings),
         host=host,
@@ -68,6 +81,25 @@ def serve_command(
         log_level="warning",
         timeout_graceful_shutdown=2,
     )
+
+
+def _local(host: str) -> str:
+    """The address a browser on this machine uses for ``host``."""
+    if host in ("0.0.0.0", "::", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def has_browser() -> bool:
+    """Whether to open a browser: a person at a terminal, with a screen to show it on.
+
+    Never under tests or in CI (output not a terminal), nor on a Linux host with no display.
+    """
+    if not sys.stdout.isatty() or os.environ.get("CI"):
+        return False
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
 
 
 @click.command("join")

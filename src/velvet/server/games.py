@@ -115,3 +115,40 @@ def event_for(game: Game[Any], event: Event, seat: int | None) -> tuple[str, str
     """(kind, sentence, data) of ``event`` as ``seat`` (None: a spectator) may see it."""
     seen = game.event_for(event, seat)
     return seen.kind, game.event_text(seen), dict(seen.data)
+
+
+def card_ids(game: Game[Any]) -> list[str]:
+    """Every card id of ``game``'s card set that ``describe_card`` accepts.
+
+    VS: player cards and cards by id. P5: ``kind:id`` of every card, and the plain
+    id too where only one kind uses it (views name cards by plain ids).
+    """
+    if isinstance(game, P5Game):
+        from velvet.p5.words import card_ids as p5_ids
+
+        keyed = p5_ids(game)
+        plain = [k.partition(":")[2] for k in keyed if not k.startswith("boss:")]
+        unique = [x for x in dict.fromkeys(plain) if plain.count(x) == 1]
+        return keyed + unique
+    from velvet.vs.game import VsGame
+
+    if isinstance(game, VsGame):
+        return list(dict.fromkeys([*game.players, *game.ids]))
+    return []
+
+
+@lru_cache(maxsize=32)
+def _cards_json(name: str, cards: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    game = _game(name, cards)
+    out: dict[str, dict[str, Any]] = {}
+    for ident in card_ids(game):
+        try:
+            out[ident] = game.describe_card(ident).to_json()
+        except VelvetError:
+            continue  # an id the game cannot describe alone is left out, not guessed
+    return out
+
+
+def cards_json(name: str, cards: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+    """``describe_card`` of every card of a room's card set, by id (cached per card set)."""
+    return _cards_json(name, tuple(cards))

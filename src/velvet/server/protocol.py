@@ -79,6 +79,8 @@ class Welcome(_Server):
     seats: list[SeatInfo]
     seed_sha256: str
     """SHA-256 of ``nonce:seed``; both are revealed with the record at the end."""
+    turn_timer: float | None = None
+    """The room's seconds per decision (a bot moves when they run out), or null."""
 
 
 class ActionOut(BaseModel):
@@ -86,6 +88,10 @@ class ActionOut(BaseModel):
     """The action's text form: send it back in a ``move``."""
     label: str
     """Words for people."""
+    targets: list[str] = Field(default_factory=list)
+    """Board refs (``"kind:key"``) of what the action acts on (``Game.action_targets``)."""
+    note: str | None = None
+    """A fact to know before choosing it, e.g. a check's exact chance (``Game.action_note``)."""
 
 
 class EventOut(BaseModel):

@@ -268,6 +268,7 @@ class Hub:
                 seat=conn.seat,
                 seats=self.seat_infos(room),
                 seed_sha256=room.row.seed_sha256,
+                turn_timer=room.row.options.get("turn_timer"),
             )
         )
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
@@ -489,8 +490,15 @@ class Hub:
         to_move = room.to_move()
         legal: list[ActionOut] = []
         if to_move is not None and to_move == seat and room.bot_for(seat) is None:
+            game = room.game
             legal = [
-                ActionOut(text=str(a), label=state.action_label(a)) for a in state.legal_actions()
+                ActionOut(
+                    text=str(a),
+                    label=state.action_label(a),
+                    targets=list(game.action_targets(state, a)),
+                    note=game.action_note(state, a),
+                )
+                for a in state.legal_actions()
             ]
         out = []
         for event in events:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, get_args
 
-from velvet.engine.core import CardInfo, Event, Game
+from velvet.engine.core import CardInfo, Event, Game, State
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
@@ -284,6 +284,15 @@ class VsGame(Game[A.VsAction, VsView]):
         from velvet.vs.words import describe_card
 
         return describe_card(self, card_id)
+
+    def action_targets(
+        self, state: State[A.VsAction, VsView], action: A.VsAction
+    ) -> tuple[str, ...]:
+        """Board refs of what ``action`` acts on (``velvet.vs.words.action_targets``)."""
+        from velvet.vs.state import VsState
+        from velvet.vs.words import action_targets
+
+        return action_targets(state, action) if isinstance(state, VsState) else ()
 
     def event_for(self, event: Event, seat: int | None) -> Event:
         """A card searched from a deck goes to a hidden hand: only its player sees which."""

@@ -254,6 +254,48 @@ def _skill(g: VsGame, c: int, k: int) -> Skill:
     return card.skills[k]
 
 
+# --- board refs -------------------------------------------------------------------------
+
+REF_KINDS = ("hand", "field", "stack", "deck", "discard", "player")
+"""The things a VS board draws and an action can name (docs/web.md):
+``hand:<index>`` a card of the deciding player's hand (0-based, in view order);
+``field:<seat>:<slot>`` the persona on top of a slot (0 main, 1 and 2 subs);
+``stack:<seat>:<slot>:<depth>`` one card of a slot's stack (0 is the base);
+``deck:<seat>``, ``discard:<seat>`` a player's piles; ``player:<seat>`` a player."""
+
+
+def action_targets(state: VsState, action: Any) -> tuple[str, ...]:
+    """The refs of what ``action`` acts on, for the deciding player (``Game.action_targets``)."""
+    g = state.game
+    me = state.current_player
+    if me not in (0, 1):
+        return ()
+    t = type(action)
+    card = getattr(action, "card", None)
+    if t in (A.Summon, A.Fuse, A.PlaySupport, A.PlayReact, A.PayHand, A.Discard):
+        c = g.index.get(card, -1) if isinstance(card, str) else -1
+        return tuple(f"hand:{i}" for i, x in enumerate(state.hand[me]) if x == c)
+    if t in (A.Change, A.Promote, A.PayField):
+        return (f"field:{me}:{action.slot}",)
+    if t is A.Target:
+        return (f"field:{action.player}:{action.slot}",)
+    if t is A.DeclareSkill:
+        stack = state.field[me][action.slot]
+        c = g.index.get(action.card, -1)
+        if stack and stack[-1] == c:
+            return (f"field:{me}:{action.slot}",)
+        return tuple(f"stack:{me}:{action.slot}:{d}" for d, x in enumerate(stack) if x == c)
+    if t is A.PayStack:
+        stack = state.field[me][action.slot]
+        c = g.index.get(action.card, -1)
+        return tuple(f"stack:{me}:{action.slot}:{d}" for d, x in enumerate(stack) if x == c)
+    if t is A.Search:
+        return (f"deck:{me}",)
+    if t is A.Recover:
+        return (f"discard:{me}",)
+    return ()
+
+
 # --- event sentences ------------------------------------------------------------------------
 
 

@@ -1,0 +1,1 @@
+"""The browser client's files (``static/``), served by ``velvet serve`` (docs/web.md)."""

@@ -1,0 +1,321 @@
+// The lobby: create a room (game, options, bots, custom decks and cards), invite links
+// with copy buttons, the open rooms to watch, and your own seats to rejoin.
+
+import { el } from "./dom.js";
+import { toast } from "./table.js";
+
+const STORE = "velvet.seats";
+const BOTS = [
+  ["human", "A person"],
+  ["easy", "Bot: easy"],
+  ["normal", "Bot: normal"],
+  ["hard", "Bot: hard"],
+  ["greedy", "Bot: greedy"],
+  ["random", "Bot: random"],
+];
+
+// --- remembered seats (localStorage) ---------------------------------------------------
+
+export function savedSeats() {
+  try {
+    const list = JSON.parse(localStorage.getItem(STORE) || "[]");
+    return Array.isArray(list) ? list.filter((s) => s && s.room && s.token) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveSeat(entry) {
+  const list = savedSeats().filter((s) => !(s.room === entry.room && s.token === entry.token));
+  list.unshift({ ...entry, saved: Date.now() });
+  try {
+    localStorage.setItem(STORE, JSON.stringify(list.slice(0, 60)));
+  } catch {
+    /* storage off: nothing remembered */
+  }
+}
+
+function forgetRoom(room) {
+  localStorage.setItem(STORE, JSON.stringify(savedSeats().filter((s) => s.room !== room)));
+}
+
+export function joinHref(room, token) {
+  return `join/${encodeURIComponent(room)}${token ? `#${token}` : ""}`;
+}
+
+async function copy(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    input?.select();
+    document.execCommand?.("copy");
+  }
+  toast("Link copied.", "info");
+}
+
+// --- the page ------------------------------------------------------------------------------
+
+export function renderLobby(main) {
+  const form = createForm();
+  const result = el("section", { class: "created", "aria-live": "polite" });
+  const rooms = el("section", { class: "rooms" }, el("h2", {}, "Open rooms"), el("p", {}, "Loading…"));
+  let mine = mySeats();
+  main.replaceChildren(
+    el(
+      "div",
+      { class: "lobby" },
+      el("section", { class: "create" }, el("h2", {}, "New game"), form.node),
+      el("div", { class: "lobby-right" }, result, mine, rooms),
+    ),
+  );
+  form.onCreated = (created, game, seats) => {
+    showCreated(result, created, game, seats);
+    const fresh = mySeats();
+    mine.replaceWith(fresh);
+    mine = fresh;
+    loadRooms(rooms);
+  };
+  loadRooms(rooms);
+}
+
+function field(label, control, id, help) {
+  control.id = id;
+  const error = el("p", { class: "field-error", id: `${id}-error`, hidden: true });
+  control.setAttribute("aria-describedby", `${id}-error`);
+  return el("div", { class: "field", dataset: { field: id } }, el("label", { for: id }, label), control, help ? el("small", {}, help) : null, error);
+}
+
+function select(options, value) {
+  return el("select", {}, ...options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
+}
+
+function createForm() {
+  const game = select([["vs", "Persona VS (2 players)"], ["p5", "Persona 5 board game (co-op, 1–2)"]], "vs");
+  const seat1 = select(BOTS, "human");
+  const seat2 = select([...BOTS, ["none", "Nobody (P5 solo)"]], "normal");
+  const pc1 = el("input", { list: "player-cards", placeholder: "p5", autocomplete: "off" });
+  const pc2 = el("input", { list: "player-cards", placeholder: "p4", autocomplete: "off" });
+  const first = select([["random", "Random"], ["1", "Player 1"], ["2", "Player 2"]], "random");
+  const deck1 = el("input", { type: "file", accept: ".toml,text/plain" });
+  const deck2 = el("input", { type: "file", accept: ".toml,text/plain" });
+  const thief1 = el("input", { placeholder: "default", autocomplete: "off" });
+  const thief2 = el("input", { placeholder: "default", autocomplete: "off" });
+  const palace = el("input", { placeholder: "default", autocomplete: "off" });
+  const cards = el("input", { type: "file", accept: ".toml,text/plain", multiple: true });
+  const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
+  const listed = el("input", { type: "checkbox", checked: true });
+  const general = el("p", { class: "form-error", role: "alert", hidden: true });
+  const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
+
+  const vsBox = el(
+    "fieldset",
+    { class: "options-vs" },
+    el("legend", {}, "Persona VS"),
+    field("Player 1's player card", pc1, "player_card_1"),
+    field("Player 2's player card", pc2, "player_card_2"),
+    field("Who goes first", first, "first"),
+    field("Player 1's deck (TOML file)", deck1, "deck_1", "Empty: the player card's built-in deck."),
+    field("Player 2's deck (TOML file)", deck2, "deck_2"),
+  );
+  const p5Box = el(
+    "fieldset",
+    { class: "options-p5", hidden: true },
+    el("legend", {}, "Persona 5 board game"),
+    field("Player 1's thief", thief1, "thief_1"),
+    field("Player 2's thief", thief2, "thief_2"),
+    field("Palace", palace, "palace"),
+  );
+  const node = el(
+    "form",
+    { class: "create-form", novalidate: true },
+    el("datalist", { id: "player-cards" }, ...["p5", "p4", "p3"].map((v) => el("option", { value: v }))),
+    field("Game", game, "game"),
+    el("div", { class: "row" }, field("Seat 1", seat1, "seat_1"), field("Seat 2", seat2, "seat_2")),
+    vsBox,
+    p5Box,
+    el(
+      "details",
+      { class: "more" },
+      el("summary", {}, "More options"),
+      field("Custom card files (TOML, up to 2)", cards, "cards", "They extend or replace the built-in cards."),
+      field("Seconds per decision", timer, "turn_timer", "When they run out a bot makes that one move."),
+      el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
+    ),
+    general,
+    submit,
+  );
+  listed.id = "listed";
+  const api = { node, onCreated: null };
+
+  game.addEventListener("change", () => {
+    const p5 = game.value === "p5";
+    vsBox.hidden = p5;
+    p5Box.hidden = !p5;
+    if (!p5 && seat2.value === "none") seat2.value = "normal";
+  });
+
+  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, palace, cards, turn_timer: timer };
+  const clear = () => {
+    general.hidden = true;
+    for (const node of document.querySelectorAll(".field-error")) node.hidden = true;
+    for (const control of Object.values(fields)) control.removeAttribute("aria-invalid");
+  };
+  const show = (message) => {
+    const id = fieldOf(message, game.value);
+    const control = id && fields[id];
+    if (control) {
+      const box = document.getElementById(`${id}-error`);
+      box.textContent = message;
+      box.hidden = false;
+      control.setAttribute("aria-invalid", "true");
+      control.closest("details")?.setAttribute("open", "");
+      control.focus();
+    } else {
+      general.textContent = message;
+      general.hidden = false;
+    }
+  };
+
+  node.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clear();
+    const isP5 = game.value === "p5";
+    const seats = [seat1.value];
+    if (seat2.value !== "none") seats.push(seat2.value);
+    if (!isP5 && seats.length < 2) return show("seats: Persona VS needs two seats");
+    const body = { game: game.value, seats, listed: listed.checked };
+    if (timer.value) body.turn_timer = Number(timer.value);
+    try {
+      const files = [...cards.files].slice(0, 2);
+      if (cards.files.length > 2) return show("cards: at most 2 custom card files");
+      if (files.length) body.cards = await Promise.all(files.map((f) => f.text()));
+      if (isP5) {
+        body.players = seats.length;
+        const thieves = [thief1.value.trim(), thief2.value.trim()].slice(0, seats.length);
+        if (thieves.some(Boolean)) {
+          if (thieves.some((t) => !t)) return show("player 1: give both thieves or neither");
+          body.thieves = thieves;
+        }
+        if (palace.value.trim()) body.palace = palace.value.trim();
+      } else {
+        const pcs = [pc1.value.trim(), pc2.value.trim()];
+        if (pcs.some(Boolean)) body.player_cards = [pcs[0] || "p5", pcs[1] || "p4"];
+        body.first = first.value;
+        const decks = [deck1.files[0], deck2.files[0]];
+        if (decks.some(Boolean)) body.decks = await Promise.all(decks.map((f) => (f ? f.text() : null)));
+      }
+    } catch (error) {
+      return show(`a file could not be read: ${error.message}`);
+    }
+    submit.disabled = true;
+    try {
+      const answer = await fetch("api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const data = await answer.json().catch(() => ({ message: `the server answered ${answer.status}` }));
+      if (!answer.ok) return show(data.message || `the server answered ${answer.status}`);
+      for (const invite of data.invites) saveSeat({ room: data.room, seat: invite.seat, token: invite.token, game: body.game });
+      api.onCreated?.(data, body.game, seats);
+    } catch (error) {
+      show(`the server could not be reached (${error.message})`);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return api;
+}
+
+// Which form field a server error names (its messages say "deck of seat 2", "seats.1", …).
+export function fieldOf(message, game) {
+  const m = message.toLowerCase();
+  let found;
+  if ((found = /deck of seat (\d)/.exec(m)) || (found = /^decks\.(\d)/.exec(m))) return `deck_${Math.min(2, Number(found[1]) + (m.startsWith("decks.") ? 1 : 0))}`;
+  if (/card file|^cards/.test(m)) return "cards";
+  if ((found = /^seats\.(\d)/.exec(m))) return `seat_${Number(found[1]) + 1}`;
+  if (/^seats|bot|seat/.test(m)) return "seat_1";
+  if (/turn_timer/.test(m)) return "turn_timer";
+  if (/^first/.test(m)) return "first";
+  if (/palace/.test(m)) return "palace";
+  if (game === "p5" && (found = /player (\d)/.exec(m))) return `thief_${found[1]}`;
+  if (/thie/.test(m)) return "thief_1";
+  if ((found = /player_cards\.(\d)/.exec(m))) return `player_card_${Number(found[1]) + 1}`;
+  if (/player card|player_card/.test(m)) {
+    const which = /'([^']+)'/.exec(message);
+    const pc2 = document.getElementById("player_card_2");
+    return which && pc2 && pc2.value.trim() === which[1] ? "player_card_2" : "player_card_1";
+  }
+  if (/^game/.test(m)) return "game";
+  return null;
+}
+
+function showCreated(box, created, game, seats) {
+  const rows = created.invites.map((invite) => {
+    const input = el("input", { readonly: true, value: invite.url, "aria-label": `${invite.name}'s invite link`, class: "link" });
+    return el(
+      "li",
+      {},
+      el("strong", {}, invite.name),
+      el("span", { class: "link-row" }, input,
+        el("button", { type: "button", onclick: () => copy(invite.url, input) }, "Copy"),
+        el("a", { class: "button primary", href: joinHref(created.room, invite.token) }, `Play as ${invite.name}`)),
+    );
+  });
+  const watch = el("input", { readonly: true, value: created.spectate, "aria-label": "Spectator link", class: "link" });
+  const bots = seats.map((s, i) => (s === "human" ? null : el("li", {}, el("strong", {}, `Player ${i + 1}`), ` is played by the ${s} bot.`)));
+  box.replaceChildren(
+    el("h2", {}, `Room ${created.room} (${game.toUpperCase()}) is ready`),
+    el("p", {}, "Each link opens one seat: keep yours, send the other to a friend (it is that seat's secret)."),
+    el("ul", { class: "invites" }, ...rows, ...bots,
+      el("li", {}, el("strong", {}, "Spectators"), el("span", { class: "link-row" }, watch,
+        el("button", { type: "button", onclick: () => copy(created.spectate, watch) }, "Copy"),
+        el("a", { class: "button", href: joinHref(created.room, null) }, "Watch")))),
+  );
+  box.querySelector("a.primary")?.focus();
+}
+
+function mySeats() {
+  const seats = savedSeats();
+  const box = el("section", { class: "mine" }, el("h2", {}, "Your games"));
+  if (!seats.length) {
+    box.append(el("p", {}, "Rooms you create or join in this browser are listed here to rejoin."));
+    return box;
+  }
+  const byRoom = new Map();
+  for (const s of seats) {
+    if (!byRoom.has(s.room)) byRoom.set(s.room, []);
+    byRoom.get(s.room).push(s);
+  }
+  const list = el("ul", { class: "room-list" });
+  for (const [room, entries] of byRoom) {
+    const item = el(
+      "li",
+      {},
+      el("span", { class: "room-name" }, `${(entries[0].game || "").toUpperCase()} room ${room}`),
+      ...entries
+        .sort((a, b) => a.seat - b.seat)
+        .map((s) => el("a", { class: "button", href: joinHref(room, s.token) }, `Rejoin as Player ${s.seat + 1}`)),
+      el("button", { type: "button", class: "quiet", onclick: () => { forgetRoom(room); item.remove(); } }, "Forget"),
+    );
+    list.append(item);
+  }
+  box.append(list);
+  return box;
+}
+
+async function loadRooms(box) {
+  let rooms = [];
+  try {
+    const answer = await fetch("api/rooms");
+    rooms = answer.ok ? await answer.json() : [];
+  } catch {
+    box.replaceChildren(el("h2", {}, "Open rooms"), el("p", {}, "The server could not be reached."));
+    return;
+  }
+  const list = el("ul", { class: "room-list" });
+  for (const room of rooms.slice(0, 30)) {
+    const seats = room.seats.map((s) => `${s.name}: ${s.who === "human" ? (s.connected ? "a person (here)" : "a person (away)") : `bot ${s.who}`}`).join(" · ");
+    list.append(
+      el("li", {}, el("span", { class: "room-name" }, `${room.game.toUpperCase()} room ${room.room}`), el("small", {}, ` move ${room.version} · ${seats} `),
+        el("a", { class: "button", href: joinHref(room.room, null) }, "Watch")),
+    );
+  }
+  box.replaceChildren(el("h2", {}, "Open rooms"), rooms.length ? list : el("p", {}, "No open rooms. Create one above."));
+}

@@ -1,0 +1,495 @@
+// The game-agnostic table: header (step, whose decision, timer), the board module's
+// drawing with clickable refs, the legal actions as buttons with shortcuts, the game log,
+// error toasts with the rule, and card popovers on hover, tap or focus.
+
+import { el } from "./dom.js";
+
+const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+
+export function toast(text, kind = "error") {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = el("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  item.append(el("button", { class: "toast-close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 9000 : 4000);
+}
+
+export class Table {
+  constructor(root, options) {
+    this.root = root;
+    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}]}
+    this.welcome = null;
+    this.state = null;
+    this.over = null;
+    this.cards = {};
+    this.board = null; // the module
+    this.boardError = null;
+    this.deadline = null;
+    this.log = [];
+    this.loggedVersion = -1;
+    this.menu = null;
+    this.build();
+    this.tick = setInterval(() => this.countdown(), 1000);
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  destroy() {
+    clearInterval(this.tick);
+    document.removeEventListener("keydown", this.onKey);
+    this.closeMenu();
+  }
+
+  build() {
+    this.title = el("h1", { class: "title" }, "Room");
+    this.turn = el("span", { class: "turn" });
+    this.who = el("button", { type: "button", class: "who", "aria-live": "polite", onclick: () => this.actions.querySelector("button")?.focus() });
+    this.timer = el("span", { class: "timer", "aria-label": "time left for this decision" });
+    this.seatBox = el("span", { class: "seats" });
+    this.tools = el("span", { class: "tools" });
+    this.banner = el("div", { class: "banner", hidden: true, role: "status" });
+    this.boardRoot = el("div", { class: "board", id: "board", "aria-label": "Board" });
+    this.actions = el("ol", { class: "action-list" });
+    this.actionsTitle = el("h2", {}, "Actions");
+    this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions" });
+    this.root.replaceChildren(
+      el(
+        "section",
+        { class: "table" },
+        el("div", { class: "bar" }, this.title, this.turn, this.who, this.timer, this.seatBox, this.tools),
+        this.banner,
+        el(
+          "div",
+          { class: "layout" },
+          this.boardRoot,
+          el(
+            "aside",
+            { class: "side" },
+            el("section", { class: "actions", "aria-labelledby": "actions-title" }, this.actionsTitle, this.actions),
+            el("section", { class: "log" }, el("h2", {}, "Game log"), this.logList),
+          ),
+        ),
+      ),
+    );
+    this.actionsTitle.id = "actions-title";
+  }
+
+  // --- inputs -------------------------------------------------------------------------
+
+  setWelcome(welcome) {
+    this.welcome = welcome;
+    const key = `velvet.log.${welcome.room}.${welcome.seat ?? "watch"}`;
+    this.logKey = key;
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(key) || "null");
+      if (saved && Array.isArray(saved.log)) {
+        this.log = saved.log;
+        this.loggedVersion = saved.version;
+      }
+    } catch {
+      /* a broken saved log is dropped */
+    }
+    this.renderLog();
+  }
+
+  setCards(cards) {
+    this.cards = cards || {};
+    this.render();
+  }
+
+  setBoard(module, error) {
+    this.board = module;
+    this.boardError = error || null;
+    this.render();
+  }
+
+  setState(state) {
+    const previous = this.state;
+    this.state = state;
+    if (!previous || previous.version !== state.version || previous.to_move !== state.to_move) {
+      const seconds = this.welcome?.turn_timer;
+      this.deadline = seconds && state.to_move !== null ? Date.now() + seconds * 1000 : null;
+    }
+    if (state.version > this.loggedVersion && state.events.length) {
+      for (const event of state.events) this.log.push({ v: state.version, text: event.text, kind: event.kind });
+      this.log = this.log.slice(-400);
+      this.loggedVersion = state.version;
+      this.saveLog();
+    } else if (state.version > this.loggedVersion) {
+      this.loggedVersion = state.version;
+    }
+    this.render();
+  }
+
+  setOver(over) {
+    this.over = over;
+    this.render();
+  }
+
+  saveLog() {
+    try {
+      sessionStorage.setItem(this.logKey, JSON.stringify({ version: this.loggedVersion, log: this.log }));
+    } catch {
+      /* storage full or off: the log lives in the page only */
+    }
+  }
+
+  error(msg) {
+    const rule = msg.rule ? ` (rule ${msg.rule})` : "";
+    toast(`${msg.message}${rule}`);
+  }
+
+  // --- drawing ------------------------------------------------------------------------
+
+  seat() {
+    return this.welcome ? this.welcome.seat : null;
+  }
+
+  name(seat) {
+    const info = this.welcome?.seats?.find((s) => s.seat === seat);
+    return info ? info.name : `Player ${seat + 1}`;
+  }
+
+  render() {
+    if (!this.welcome || !this.state) return;
+    const { state, welcome } = this;
+    const seat = this.seat();
+    const game = welcome.game.toUpperCase();
+    this.title.textContent = `${game} · room ${welcome.room}`;
+    this.turn.textContent = this.stepText();
+    if (state.status === "over" || state.to_move === null) {
+      this.who.textContent = "Game over";
+    } else if (state.to_move === seat) {
+      this.who.textContent = state.legal.length ? "Your decision" : "Your seat is played by a bot";
+    } else {
+      const info = welcome.seats.find((s) => s.seat === state.to_move);
+      const bot = info && info.who !== "human" ? ` (${info.who})` : "";
+      this.who.textContent = `${this.name(state.to_move)}${bot} decides`;
+    }
+    this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
+    this.renderTools();
+    this.renderBanner();
+    this.renderBoard();
+    this.renderActions();
+    this.renderLog();
+    this.countdown();
+  }
+
+  stepText() {
+    const ctx = this.context();
+    if (this.board?.stepText) {
+      try {
+        return this.board.stepText(ctx);
+      } catch {
+        /* fall back to the view's own words */
+      }
+    }
+    const view = this.state.view || {};
+    return [view.turn_no ? `Turn ${view.turn_no}` : "", view.step || ""].filter(Boolean).join(" · ");
+  }
+
+  renderTools() {
+    const seat = this.seat();
+    const tools = [];
+    if (this.state.status !== "over" && seat !== null) {
+      tools.push(
+        el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, "Resign"),
+      );
+    }
+    this.tools.replaceChildren(...tools);
+    const seats = this.options.seats || [];
+    if (seats.length > 1 || (seats.length === 1 && seat === null)) {
+      const select = el("select", { "aria-label": "Play as", class: "seat-picker" });
+      for (const s of seats) {
+        select.append(el("option", { value: s.token, selected: s.seat === seat }, `Play as ${this.name(s.seat)}`));
+      }
+      select.append(el("option", { value: "", selected: seat === null }, "Watch"));
+      select.addEventListener("change", () => this.options.onSeat?.(select.value));
+      this.seatBox.replaceChildren(select);
+    } else {
+      this.seatBox.replaceChildren(seat === null ? el("span", { class: "badge" }, "Spectator") : "");
+    }
+  }
+
+  confirmResign() {
+    if (window.confirm("Resign this game? The other side wins.")) this.options.onResign();
+  }
+
+  renderBanner() {
+    const over = this.over || (this.state.status === "over" ? { result: this.state.result || {} } : null);
+    if (!over) {
+      this.banner.hidden = true;
+      return;
+    }
+    const seat = this.seat();
+    const returns = over.result?.returns || [];
+    let headline = "The game is over";
+    if (seat !== null && returns.length) headline = returns[seat] > 0 ? "You win!" : returns.some((r) => r > 0) ? "You lose" : "The game is over";
+    const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
+    if (seat !== null) buttons.unshift(el("button", { type: "button", onclick: () => this.options.onRematch() }, "Rematch"));
+    if (this.over?.record) {
+      const blob = new Blob([JSON.stringify(this.over.record, null, 1)], { type: "application/json" });
+      buttons.push(el("a", { class: "button quiet", href: URL.createObjectURL(blob), download: `velvet-${this.welcome.room}.json` }, "Download the record"));
+    }
+    this.banner.replaceChildren(
+      el("strong", {}, headline),
+      " ",
+      el("span", {}, over.result?.text || ""),
+      el("span", { class: "banner-buttons" }, ...buttons),
+    );
+    if (this.banner.hidden) {
+      // The end is news: bring it into view (a phone may be scrolled down to its hand).
+      this.banner.hidden = false;
+      this.banner.tabIndex = -1;
+      requestAnimationFrame(() => {
+        this.banner.scrollIntoView({ block: "center" });
+        this.banner.focus({ preventScroll: true });
+      });
+    }
+  }
+
+  context() {
+    return {
+      game: this.welcome.game,
+      view: this.state.view,
+      seat: this.seat(),
+      toMove: this.state.to_move,
+      legal: this.state.legal,
+      cards: this.cards,
+      events: this.state.events,
+      deadline: this.deadline,
+      names: (seat) => this.name(seat),
+      act: (text) => this.act(text),
+    };
+  }
+
+  renderBoard() {
+    this.closeMenu();
+    hidePopover();
+    const keepFocus = document.activeElement?.dataset?.ref;
+    if (!this.board) {
+      const text = this.boardError || "Loading the board…";
+      this.boardRoot.replaceChildren(el("p", { class: "board-missing", role: "note" }, text));
+      return;
+    }
+    try {
+      this.boardRoot.replaceChildren();
+      this.board.renderBoard(this.boardRoot, this.context());
+    } catch (error) {
+      console.error(error);
+      this.boardRoot.replaceChildren(
+        el("p", { class: "board-missing", role: "alert" }, `The board could not be drawn (${error.message}); the actions still work.`),
+      );
+    }
+    this.wireRefs();
+    this.wireCards(this.boardRoot);
+    if (keepFocus) {
+      // Keep the keyboard's place across redraws, without popping the card open again.
+      popoverQuiet = true;
+      this.boardRoot.querySelector(`[data-ref="${CSS.escape(keepFocus)}"]`)?.focus();
+      popoverQuiet = false;
+    }
+  }
+
+  // Every element whose ref some legal action names becomes a control.
+  wireRefs() {
+    const byRef = new Map();
+    for (const action of this.state.legal) {
+      for (const ref of action.targets || []) {
+        if (!byRef.has(ref)) byRef.set(ref, []);
+        byRef.get(ref).push(action);
+      }
+    }
+    for (const node of this.boardRoot.querySelectorAll("[data-ref]")) {
+      const actions = byRef.get(node.dataset.ref);
+      if (!actions) continue;
+      node.classList.add("actable");
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      const what = node.getAttribute("aria-label") || node.textContent.trim().slice(0, 60);
+      const hint = actions.length === 1 ? actions[0].label : `${actions.length} actions`;
+      node.setAttribute("aria-label", `${what}: ${hint}`);
+      node.title = actions.map((a) => a.label).join("\n");
+      const open = node.closest("details");
+      if (open) open.open = true;
+      const go = (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        if (actions.length === 1) this.act(actions[0].text);
+        else this.openMenu(node, actions);
+      };
+      node.addEventListener("click", go);
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") go(event);
+      });
+    }
+  }
+
+  wireCards(root) {
+    for (const node of root.querySelectorAll("[data-card]")) {
+      if (!node.hasAttribute("tabindex")) node.tabIndex = 0;
+    }
+  }
+
+  openMenu(anchor, actions) {
+    this.closeMenu();
+    const menu = el("div", { class: "menu", role: "menu", "aria-label": "Choose an action" });
+    actions.forEach((action) => {
+      menu.append(
+        el(
+          "button",
+          { type: "button", role: "menuitem", onclick: () => { this.closeMenu(); this.act(action.text); } },
+          action.label,
+          action.note ? el("small", { class: "note" }, action.note) : null,
+        ),
+      );
+    });
+    menu.append(el("button", { type: "button", role: "menuitem", class: "quiet", onclick: () => this.closeMenu(anchor) }, "Cancel"));
+    menu.addEventListener("keydown", (event) => {
+      const items = [...menu.querySelectorAll("button")];
+      const i = items.indexOf(document.activeElement);
+      if (event.key === "Escape") { event.preventDefault(); this.closeMenu(anchor); }
+      else if (event.key === "ArrowDown") { event.preventDefault(); items[(i + 1) % items.length].focus(); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); items[(i - 1 + items.length) % items.length].focus(); }
+    });
+    document.body.append(menu);
+    const box = anchor.getBoundingClientRect();
+    const width = Math.min(360, window.innerWidth - 16);
+    menu.style.width = `${width}px`;
+    menu.style.left = `${Math.max(8, Math.min(box.left + window.scrollX, window.scrollX + window.innerWidth - width - 8))}px`;
+    menu.style.top = `${box.bottom + window.scrollY + 4}px`;
+    this.menu = menu;
+    this.menuOutside = (event) => { if (!menu.contains(event.target)) this.closeMenu(); };
+    setTimeout(() => document.addEventListener("pointerdown", this.menuOutside), 0);
+    menu.querySelector("button").focus();
+  }
+
+  closeMenu(returnTo) {
+    if (!this.menu) return;
+    this.menu.remove();
+    this.menu = null;
+    document.removeEventListener("pointerdown", this.menuOutside);
+    returnTo?.focus?.();
+  }
+
+  renderActions() {
+    const legal = this.state.legal;
+    const seat = this.seat();
+    this.actionsTitle.textContent = legal.length ? `Your actions (${legal.length})` : "Actions";
+    if (!legal.length) {
+      let text = "Waiting for the other side.";
+      if (seat === null) text = "You are watching: spectators see no hand and make no moves.";
+      else if (this.state.status === "over") text = "No more moves.";
+      this.actions.replaceChildren(el("li", { class: "idle" }, text));
+      return;
+    }
+    this.actions.replaceChildren(
+      ...legal.map((action, i) =>
+        el(
+          "li",
+          {},
+          el(
+            "button",
+            {
+              type: "button",
+              class: "action",
+              dataset: { action: action.text },
+              "aria-keyshortcuts": KEYS[i] || null,
+              onclick: () => this.act(action.text),
+            },
+            KEYS[i] ? el("kbd", { "aria-hidden": "true" }, KEYS[i]) : el("span", { class: "nokey" }),
+            el("span", { class: "label" }, action.label),
+            action.note ? el("small", { class: "note" }, action.note) : null,
+          ),
+        ),
+      ),
+    );
+  }
+
+  renderLog() {
+    const items = this.log.slice(-150).map((entry) => el("li", { class: `ev ev-${entry.kind}` }, entry.text));
+    this.logList.replaceChildren(...items);
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  countdown() {
+    if (!this.deadline || !this.state || this.state.to_move === null) {
+      this.timer.textContent = "";
+      for (const node of this.boardRoot.querySelectorAll("[data-countdown]")) node.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    this.timer.textContent = text;
+    this.timer.classList.toggle("urgent", left <= 10);
+    for (const node of this.boardRoot.querySelectorAll("[data-countdown]")) node.textContent = text;
+  }
+
+  act(text) {
+    if (!this.state.legal.some((a) => a.text === text)) return;
+    this.options.onAct(text);
+    // Nothing more to choose until the server answers.
+    for (const b of this.actions.querySelectorAll("button")) b.disabled = true;
+  }
+
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (this.menu) return;
+    const i = KEYS.indexOf(event.key);
+    if (i >= 0 && this.state && i < this.state.legal.length) {
+      event.preventDefault();
+      this.act(this.state.legal[i].text);
+    }
+  }
+}
+
+let popoverQuiet = false;
+
+export function hidePopover() {
+  const pop = document.getElementById("popover");
+  if (pop) pop.hidden = true;
+}
+
+// Card popovers: any element with data-card="<id>" explains the card on hover, tap or focus.
+export function installPopovers(getCards) {
+  const pop = document.getElementById("popover");
+  if (!pop) return;
+  let current = null;
+  const show = (node) => {
+    if (popoverQuiet) return;
+    const info = getCards()[node.dataset.card];
+    if (!info) return;
+    current = node;
+    pop.replaceChildren(
+      el("strong", { class: "pop-name" }, info.name),
+      el("span", { class: "pop-kind" }, ` · ${info.kind}`),
+      el("ul", {}, ...info.lines.map((line) => el("li", {}, line))),
+    );
+    pop.hidden = false;
+    const box = node.getBoundingClientRect();
+    const width = Math.min(320, window.innerWidth - 16);
+    pop.style.width = `${width}px`;
+    const left = Math.max(8, Math.min(box.left, window.innerWidth - width - 8));
+    pop.style.left = `${left + window.scrollX}px`;
+    const below = box.bottom + 6;
+    const height = pop.offsetHeight;
+    const top = below + height > window.innerHeight && box.top - height - 6 > 0 ? box.top - height - 6 : below;
+    pop.style.top = `${top + window.scrollY}px`;
+    node.setAttribute("aria-describedby", "popover");
+  };
+  const hide = (node) => {
+    if (node && node !== current) return;
+    pop.hidden = true;
+    current?.removeAttribute("aria-describedby");
+    current = null;
+  };
+  document.addEventListener("mouseover", (e) => { const n = e.target.closest?.("[data-card]"); if (n) show(n); });
+  document.addEventListener("mouseout", (e) => { const n = e.target.closest?.("[data-card]"); if (n) hide(n); });
+  document.addEventListener("focusin", (e) => { const n = e.target.closest?.("[data-card]"); if (n) show(n); else hide(); });
+  document.addEventListener("focusout", (e) => { const n = e.target.closest?.("[data-card]"); if (n) hide(n); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hide(); });
+  window.addEventListener("scroll", () => hide(), { passive: true });
+}

@@ -1,0 +1,119 @@
+"""Fixtures for the browser client: a live server on a free port and headless Chromium.
+
+Chromium is Debian's package (``apt-get install chromium``), driven by Playwright for
+Python with ``executable_path``; no browser is ever downloaded. Without it these tests
+skip, saying so, unless VELVET_REQUIRE_SERVICES=1 (CI), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "fastapi", reason="the server needs the [server] extra: pip install -e '.[server]'"
+)
+
+import uvicorn
+
+from velvet.server.app import Settings, create_app
+from velvet.server.protocol import MAX_MESSAGE_BYTES
+
+REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+HOW = (
+    "needs Debian's chromium (apt-get install -y chromium) and playwright==1.65.2 "
+    "(pip install -e '.[test]'); VELVET_REQUIRE_SERVICES=1 makes this mandatory"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class WebServer:
+    """``create_app`` under uvicorn in a thread of this process, SQLite in a tmp folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = _free_port()
+        settings = Settings(
+            db=f"sqlite:///{folder / 'web.sqlite3'}", bot_workers=0, rate=1000, http_rate=1000
+        )
+        config = uvicorn.Config(
+            create_app(settings),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="error",
+            ws_max_size=MAX_MESSAGE_BYTES,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> WebServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the live server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    with WebServer(tmp_path_factory.mktemp("web")) as live:
+        yield live
+
+
+def _need_browser() -> str:
+    path = shutil.which("chromium")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        if REQUIRED:
+            pytest.fail(f"VELVET_REQUIRE_SERVICES=1 but the browser is missing: {HOW}")
+        pytest.skip(HOW)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium under Playwright (one per test module)."""
+    path = _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    """Where screenshots go: $VELVET_SCREENSHOTS, else a tmp folder."""
+    folder = Path(os.environ.get("VELVET_SCREENSHOTS") or tempfile.mkdtemp(prefix="velvet-shots-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
