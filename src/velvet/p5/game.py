@@ -23,6 +23,7 @@ from velvet.p5.cards import (
     Effect,
     load_cardset,
 )
+from velvet.p5.cards import slug as _slug
 from velvet.p5.flow import apply_unchecked, legal_actions, new_state
 from velvet.p5.illegal import explain
 from velvet.p5.state import (
@@ -52,10 +53,6 @@ bind_rules(  # the rules of a P5State: turn flow, views and labels, explanations
 
 def _vec(table: Mapping[Any, int], keys: Sequence[str]) -> tuple[int, ...]:
     return tuple(int(table.get(k, 0)) for k in keys)
-
-
-def _slug(name: str) -> str:
-    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
 
 
 class P5Game(Game[A.P5Action, P5View]):
