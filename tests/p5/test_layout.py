@@ -143,3 +143,13 @@ def test_the_rules_import_downwards() -> None:
         above = {f"{PACKAGE}.{m}" for m in LAYERS[i + 1 :]}
         wrong = edges[f"{PACKAGE}.{low}"] & above
         assert not wrong, f"{low}.py imports {sorted(wrong)} from above it"
+
+
+def test_the_game_binds_every_rule_of_the_state() -> None:
+    """state.py delegates to the rules that game.py binds: each one is there, from its layer."""
+    from velvet.p5 import game, state
+
+    assert game.P5Game is not None
+    for name in state.Rules.__slots__:
+        fn = getattr(state.RULES, name)
+        assert fn.__module__ in RULES, f"{name} comes from {fn.__module__}"

@@ -262,6 +262,9 @@ def bind_rules(
 
 
 class P5State(State[A.P5Action, P5View]):
+    """One match: the fields of ``_FIELDS`` (declared once, checked by
+    tests/engine/test_state_fields.py); its rules are delegates to :data:`RULES`."""
+
     __slots__ = (*_FIELDS, "_game")
 
     _game: P5Game
