@@ -34,7 +34,13 @@ from typing import TypeVar, cast
 ROOT = Path(__file__).resolve().parent.parent
 
 MODULES: dict[str, list[str]] = {
-    "p5": ["velvet/p5/state.py", "velvet/p5/illegal.py"],
+    "p5": [
+        "velvet/p5/state.py",
+        "velvet/p5/effects.py",
+        "velvet/p5/flow.py",
+        "velvet/p5/view.py",
+        "velvet/p5/illegal.py",
+    ],
     "vs": ["velvet/vs/state.py"],
 }
 """The rules modules of each game (paths under ``src/``)."""

@@ -20,6 +20,7 @@ import pytest
 from velvet.engine.core import Game, State
 from velvet.engine.rng import Rng
 from velvet.p5 import state as p5_state
+from velvet.p5 import view as p5_view
 from velvet.p5.game import load_p5_game
 from velvet.p5.state import P5State
 from velvet.vs.game import load_vs_game
@@ -62,7 +63,7 @@ def test_p5_every_path_names_every_field() -> None:
     assert declared == set(p5_state._FIELDS) and len(p5_state._FIELDS) == len(declared)
     assert attrs(P5State.clone, "o", written=True) - {"_game"} == declared
     # to_json and state_from_json iterate _FIELDS itself; determinize writes each field
-    assert attrs(p5_state.determinize, "s", written=True) - {"_game"} == declared
+    assert attrs(p5_view.determinize, "s", written=True) - {"_game"} == declared
     assert set(P5State.__annotations__) - {"_game"} == declared
 
 

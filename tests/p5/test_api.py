@@ -207,6 +207,34 @@ def test_corrupt_state_json(game: P5Game, data: object) -> None:
         game.state_from_json(data)
 
 
+@pytest.mark.parametrize(
+    ("toml", "ident", "words"),
+    [
+        (  # a set-up ability only gains tokens or raises stats (checked on load, by field)
+            '[[thief]]\nid = "sophia"\nname = "Sophia"\n'
+            "stats = { knowledge = 3, guts = 3, proficiency = 3, compassion = 3, charm = 3 }\n"
+            'passive = { name = "Luck", trigger = "setup", effects = [{ op = "dice" }] }\n',
+            "sophia",
+            "set-up abilities may only gain or raise stats",
+        ),
+        (  # actions name abilities by key: a shadow may not share a thief's id
+            '[[shadow]]\nid = "joker"\nname = "Joker Shade"\nhealth = { stamina = 1 }\n'
+            'persona = { name = "Goo", trigger = "auto", amp = "ice" }\n',
+            "joker",
+            "ability key 'joker' is used twice",
+        ),
+    ],
+)
+def test_card_files_are_checked_on_load(tmp_path: Path, toml: str, ident: str, words: str) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(toml)
+    for check in (check_card_files, load_p5_game):
+        with pytest.raises(CardDataError) as info:
+            check([bad])
+        assert "bad.toml" in str(info.value) and ident in str(info.value)
+        assert words in str(info.value)
+
+
 def test_card_files(tmp_path: Path) -> None:
     extra = tmp_path / "extra.toml"
     extra.write_text(

@@ -11,6 +11,7 @@ from tests.p5.helpers import first, kinds, make, play, position, rem, texts, tot
 from velvet.engine.core import Event
 from velvet.engine.errors import IllegalActionError
 from velvet.engine.rng import Rng
+from velvet.p5.effects import check
 from velvet.p5.game import P5Game
 from velvet.p5.state import P5State
 
@@ -222,4 +223,4 @@ def test_ryuji_guts_four_rolls_four_dice(game: P5Game) -> None:
     # rule: P5-CHECK-1
     s = position(game, [{"thief": "skull", "persona": "goemon"}], dice=[1, 1, 1, 6])
     events: list[Event] = []
-    assert s._check(0, 1, events) and len(events[0].data["dice"]) == 4
+    assert check(s, 0, 1, events) and len(events[0].data["dice"]) == 4

@@ -11,6 +11,7 @@ from tests.p5.helpers import dice, first, give, kinds, make, play, position, rem
 from velvet.engine.core import Event
 from velvet.engine.errors import IllegalActionError
 from velvet.p5.cards import STATS
+from velvet.p5.effects import check
 from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.state import FIGHT, IN_PALACE, P5State
 
@@ -131,7 +132,7 @@ def test_stat_check_rolls_stat_dice(game: P5Game, value: int, faces: list[int], 
     s.stats[0][0] = value
     dice(s, *faces)
     events: list[Event] = []
-    assert s._check(0, 0, events) is ok
+    assert check(s, 0, 0, events) is ok
     assert events[0].data["dice"] == faces and s.rng.scripted == ()
 
 
@@ -153,7 +154,7 @@ def test_check_bonus_dice_add_to_the_stat(
     s.conf[0] = [game.conf_index[c] for c in confidants]
     dice(s, *[1] * 10)
     events: list[Event] = []
-    s._check(0, STATS.index(stat), events)
+    check(s, 0, STATS.index(stat), events)
     assert len(events[0].data["dice"]) == count
 
 

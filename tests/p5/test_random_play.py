@@ -8,6 +8,7 @@ import pytest
 
 from tests.p5.helpers import total_tokens
 from velvet.engine.rng import Rng
+from velvet.p5.effects import party_limit
 from velvet.p5.game import P5Game
 from velvet.p5.state import P5State
 
@@ -41,7 +42,7 @@ def check(state: P5State, total: list[int]) -> None:
         assert all(0 <= v <= g.stat_cap for v in state.stats[p])
         granted = [sum(gr[k] for gr in state.grants[p]) for k in range(3)]
         assert all(granted[k] <= state.fresh[p][k] + state.spent[p][k] for k in range(3))
-        assert len(state.party[p]) <= state.party_limit(p)
+        assert len(state.party[p]) <= party_limit(state, p)
     assert all(sum(r) > 0 for r in state.rem)  # defeated shadows leave at once
     assert 1 <= state.day <= g.days + 1
 

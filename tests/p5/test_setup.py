@@ -7,6 +7,7 @@ import pytest
 from tests.p5.helpers import dice, give, make, play, reveal, total_tokens
 from velvet.engine.core import Event
 from velvet.p5.cards import RESOURCES, STATS, card_rows
+from velvet.p5.effects import check, gain, raise_stat
 from velvet.p5.game import P5Game
 from velvet.p5.state import OFF
 
@@ -41,7 +42,7 @@ def test_supply_is_finite_and_spent_tokens_stay(game: P5Game) -> None:
     give(s, sp=0, spent_sp=s.supply[1] + 1)  # every SP token spent, held by the player
     assert s.supply[1] == 0
     before = total_tokens(s)
-    s._gain(0, (0, 2, 0, 0), [])
+    gain(s, 0, (0, 2, 0, 0), [])
     assert s.fresh[0][1] == 0 and s.supply[1] == 0  # nothing to gain
     assert total_tokens(s) == before
     supply = {str(k): v for k, v in game.cards.rules.supply.items()}
@@ -53,7 +54,7 @@ def test_stats_capped_by_game_data(game: P5Game, start: int, gain: int, after: i
     # rule: P5-COMP-4
     s = make(game)
     s.stats[0][1] = start
-    s._raise_stat(0, 1, gain, [])
+    raise_stat(s, 0, 1, gain, [])
     assert s.stats[0][1] == after == min(game.stat_cap, start + gain)
 
 
@@ -64,7 +65,7 @@ def test_die_success_faces(game: P5Game, face: int) -> None:
     s.stats[0][0] = 1
     dice(s, face)
     events: list[Event] = []
-    assert s._check(0, 0, events) is (face >= 5)
+    assert check(s, 0, 0, events) is (face >= 5)
     assert events[0].data["dice"] == [face]
 
 

@@ -152,6 +152,10 @@ class Ability(Model):
             self.amp or self.check_bonus or self.party_bonus or self.grant
         ):
             raise ValueError("amp, check_bonus, party_bonus and grant need trigger = 'auto'")
+        if self.trigger == "setup" and any(
+            e.op not in ("gain", "stat") for e in _effects_in(self.effects)
+        ):
+            raise ValueError("set-up abilities may only gain or raise stats")
         if self.trigger == "use" and not (self.damage or self.effects):
             raise ValueError("an activated ability needs damage or effects")
         if self.trigger == "use" and self.limit is None and _pays_for_itself(self):
@@ -393,6 +397,7 @@ def build_cardset(files: Sequence[CardFile]) -> CardSet:
     rules = acc["rules"][-1]
     assert isinstance(rules, Rules)
     _check_types(rules, acc, origin)
+    _check_ability_keys(acc, origin)
     locations = [c for c in acc["location"] if isinstance(c, Location)]
     if not any(loc.start for loc in locations):
         raise CardDataError(last, None, "location", "no starting location (start = true)")
@@ -447,17 +452,43 @@ def _check_types(rules: Rules, acc: dict[str, list[BaseModel]], origin: dict[str
                         fail(section, ident, "boss.weak", w)
 
 
+def slug(name: str) -> str:
+    """``"Eiha (Arsène)"`` → ``"eiha-ars-ne"``: a skill's name as part of its ability key."""
+    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+
+
+def _check_ability_keys(acc: dict[str, list[BaseModel]], origin: dict[str, str]) -> None:
+    """Each ability has a key (``persona.skill-name``, or the id of the thief, confidant or
+    shadow it is printed on) that actions name, so keys must be unique, and not ``boss``."""
+    seen = {"boss"}
+    keys: list[tuple[str, str, str]] = []
+    for section in ("persona", "thief", "confidant", "shadow"):
+        for card in acc[section]:
+            ident = str(getattr(card, "id", ""))
+            if isinstance(card, Persona):
+                keys += [(section, ident, f"{ident}.{slug(a.name)}") for a in card.skills]
+            else:
+                keys.append((section, ident, ident))
+    for section, ident, key in keys:
+        if key in seen:
+            raise CardDataError(
+                origin.get(f"{section}:{ident}", "<cards>"),
+                ident,
+                "id",
+                f"ability key '{key}' is used twice (ids must be unique "
+                "across thieves, confidants and shadows)",
+            )
+        seen.add(key)
+
+
 def load_cardset(paths: Iterable[Path | str] = ()) -> CardSet:
     return build_cardset(builtin_files() + load_card_files(paths))
 
 
 def check_card_files(paths: Iterable[Path | str]) -> str:
     """Validate custom card files with the built-in set; raise CardDataError on the first fault."""
-    from velvet.p5.game import P5Game
-
     paths = list(paths)
-    game = P5Game(load_cardset(paths))
-    cs = game.cards
+    cs = load_cardset(paths)
     return (
         f"ok: {len(paths)} file(s); {len(cs.thieves)} thieves, {len(cs.personas)} personas, "
         f"{len(cs.confidants)} confidants, {len(cs.shadows)} shadows, {len(cs.palaces)} palaces, "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any
 
 from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import CardDataError, ConfigError, InvalidActionError, RecordError
@@ -21,29 +21,38 @@ from velvet.p5.cards import (
     Ability,
     CardSet,
     Effect,
-    EffectOp,
     load_cardset,
 )
+from velvet.p5.cards import slug as _slug
+from velvet.p5.flow import apply_unchecked, legal_actions, new_state
+from velvet.p5.illegal import explain
+from velvet.p5.state import (
+    ABIL_SRC,
+    BOSS,
+    BOSS_SRC,
+    OP,
+    ROW_SRC,
+    TRIGGERS,
+    P5State,
+    bind_rules,
+    state_from_json,
+)
+from velvet.p5.state import OPS as OPS
+from velvet.p5.view import action_label, determinize, make_view, public_view
 from velvet.p5.views import P5View
 
-if TYPE_CHECKING:
-    from velvet.p5.state import P5State
-
-OPS: tuple[str, ...] = get_args(EffectOp)
-OP = {name: i for i, name in enumerate(OPS)}
-TRIGGERS = {"use": 0, "auto": 1, "setup": 2, "recruit": 3, "palace_enter": 4}
-ROW_SRC = 100_000
-BOSS_SRC = 200_000
-ABIL_SRC = 300_000
-BOSS = -1  # target key of the boss
+bind_rules(  # the rules of a P5State: turn flow, views and labels, explanations of illegal moves
+    legal_actions=legal_actions,
+    apply_unchecked=apply_unchecked,
+    explain=explain,
+    view=make_view,
+    public_view=public_view,
+    label=action_label,
+)
 
 
 def _vec(table: Mapping[Any, int], keys: Sequence[str]) -> tuple[int, ...]:
     return tuple(int(table.get(k, 0)) for k in keys)
-
-
-def _slug(name: str) -> str:
-    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
 
 
 class P5Game(Game[A.P5Action, P5View]):
@@ -392,15 +401,11 @@ class P5Game(Game[A.P5Action, P5View]):
         return thieves, personas, self.palace_index[str(palace)]
 
     def new_state(self, config: Mapping[str, Any], seed: int) -> P5State:
-        from velvet.p5.state import new_state
-
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ConfigError("seed must be an integer")
         return new_state(self, config, seed)
 
     def state_from_json(self, data: Any) -> P5State:
-        from velvet.p5.state import state_from_json
-
         try:
             return state_from_json(self, data)
         except RecordError:
@@ -409,8 +414,6 @@ class P5Game(Game[A.P5Action, P5View]):
             raise RecordError(f"p5 state: corrupt or not a state ({error!r})") from None
 
     def determinize(self, view: P5View, player: int, rng: Rng) -> P5State:
-        from velvet.p5.state import determinize
-
         try:
             return determinize(self, view, player, rng)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:

@@ -7,6 +7,8 @@ from typing import Any
 from velvet.engine.errors import IllegalActionError
 from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES
+from velvet.p5.effects import abilities, rem_of
+from velvet.p5.flow import can_use
 from velvet.p5.state import (
     AFTER,
     D_ALLOC,
@@ -135,7 +137,7 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
         return IllegalActionError("P5-ARSENE-3", "the active party is full or already holds it")
     if isinstance(action, A.Use):
         a = g.ab_index.get(action.skill)
-        if a is None or a not in s.abilities(p) or g.ab_trigger[a] != T_USE:
+        if a is None or a not in abilities(s, p) or g.ab_trigger[a] != T_USE:
             return IllegalActionError("P5-COMBAT-3", f"you have no usable skill '{action.skill}'")
         lim = g.ab_limit[a]
         if lim == 1 and a in s.used_day[p]:
@@ -152,7 +154,7 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
             return IllegalActionError(
                 "P5-TERM-PALACE", f"{action.skill} is 1/Palace: already used on this entry"
             )
-        if not s._can_use(p, a, s.phase == FIGHT):
+        if not can_use(s, p, a, s.phase == FIGHT):
             return IllegalActionError("P5-COMBAT-3", f"you cannot pay the cost of {action.skill}")
         return IllegalActionError(
             "P5-COMBAT-1", f"'{action.target}' is not a shadow you can target"
@@ -161,7 +163,7 @@ def explain(s: P5State, action: Any) -> IllegalActionError:
         if action.res not in RESOURCES:
             return IllegalActionError("P5-COMBAT-2", f"unknown resource '{action.res}'")
         t = g.shadow_index.get(action.target, -2) if action.target != "boss" else -1
-        rem = s._rem_of(t) if t != -2 else None
+        rem = rem_of(s, t) if t != -2 else None
         if rem is None:
             return IllegalActionError("P5-COMBAT-1", f"'{action.target}' is not a revealed shadow")
         k = RESOURCES.index(action.res)

@@ -14,6 +14,7 @@ from typing import Any
 
 from velvet.p5 import actions as A
 from velvet.p5.cards import STATS
+from velvet.p5.effects import dice_bonus, target_of, targets, weak
 from velvet.p5.state import O_CHECK, O_DICE, P5State
 
 DIE_SUCCESS = Fraction(2, 6)
@@ -39,7 +40,7 @@ def percent(chance: Fraction) -> str:
 def stat_dice(state: P5State, player: int, stat: str) -> int:
     """The dice a check of ``stat`` rolls for ``player`` now (stat plus bonus dice)."""
     k = STATS.index(stat)
-    return int(state.stats[player][k]) + state.dice_bonus(player, k)
+    return int(state.stats[player][k]) + dice_bonus(state, player, k)
 
 
 def stat_odds(state: P5State, player: int, stat: str) -> str:
@@ -93,8 +94,8 @@ def action_odds(state: P5State, action: Any) -> list[str]:
         if not g.ab_dice[a]:
             return []
         if g.ab_attack[a]:
-            targets = [state._target(action.target)] if action.target else state.targets()
-            if targets and all(state._weak(t, g.ab_type[a]) for t in targets):
+            hit = [target_of(state, action.target)] if action.target else targets(state)
+            if hit and all(weak(state, t, g.ab_type[a]) for t in hit):
                 return ["Dice: 100 % (weakness)"]
         return [f"Dice: {percent(DIE_SUCCESS)}"]
     return []

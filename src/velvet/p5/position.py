@@ -103,6 +103,7 @@ def _ids(table: Mapping[str, int], names: list[str], where: str, what: str) -> l
 
 def build_position(g: P5Game, raw: Mapping[str, Any]) -> P5State:
     """The state that ``raw`` describes; ConfigError names the first wrong field."""
+    from velvet.p5.effects import abilities, party_limit
     from velvet.p5.state import AFTER, FIGHT, IN_PALACE, MAIN, OFF, ORDER, P5State
 
     if not isinstance(raw, Mapping):
@@ -244,9 +245,9 @@ def build_position(g: P5Game, raw: Mapping[str, Any]) -> P5State:
                 )
     for p, ps in enumerate(spec.players):
         at = f"players.{p}"
-        if len(s.party[p]) > s.party_limit(p):
-            raise _fail(f"{at}.party", f"holds at most {s.party_limit(p)} personas")
-        mine = s.abilities(p)
+        if len(s.party[p]) > party_limit(s, p):
+            raise _fail(f"{at}.party", f"holds at most {party_limit(s, p)} personas")
+        mine = abilities(s, p)
         for field, keys in (("used_day", ps.used_day), ("used_palace", ps.used_palace)):
             got = _ids(g.ab_index, keys, f"{at}.{field}", "ability")
             limit = 1 if field == "used_day" else 2
