@@ -229,12 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per subject")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--only", metavar="TEXT", help="run only the subjects whose label contains TEXT"
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
     results: list[Result] = []
     skipped: list[str] = []
     for label, run in subjects(args.seconds):
+        if args.only and args.only not in label:
+            continue
         try:
             results.append(run())
         except ImportError as error:
@@ -245,10 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     for note in skipped:
         print(f"skipped: {note}")
     raw = {r.name.split()[1]: r for r in results if r.kind == KIND_RAW and "view" not in r.name}
+    if not raw:
+        return 0
     print("\nAdapter cost (raw engine decisions/s over adapter decisions/s; aim <= 2x):")
     for r in results:
         if r.kind == KIND_ADAPTER:
             game = "vs" if " vs" in r.name or "_vs" in r.name else "p5"
+            if game not in raw:
+                continue
             print(f"  {r.name:<42} {raw[game].decisions_per_s / r.decisions_per_s:5.2f}x")
     peers = [r for r in results if r.kind == KIND_PEER]
     if peers:

@@ -14,7 +14,17 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from velvet.adapters._engine import VS_STEP_NAMES, Game, p5_card_ids, vs_card_ids
+from velvet.adapters._engine import (
+    P5_PHASE_NAMES,
+    VS_FRAME_NAMES,
+    VS_SLOT_NAMES,
+    VS_STEP_NAMES,
+    ConfigError,
+    Game,
+    p5_card_ids,
+    p5_describe_decision,
+    vs_card_ids,
+)
 
 Vector = npt.NDArray[np.float32]
 
@@ -23,6 +33,8 @@ VS_STEPS = VS_STEP_NAMES
 VS_FRAMES = ("pay", "promote", "target", "discard", "search", "recover")
 VS_SLOTS = ("m", "s1", "s2")
 VS_SCALARS = 48
+VS_SCALARS_USED = 18
+"""Scalars in use at the head of the VS scalar block (then the step one-hot)."""
 """Width of the VS scalar block (the unused tail is zero, kept for later fields)."""
 
 P5_PHASES = ("order", "main", "discover", "fight", "ending", "over", "after")
@@ -46,6 +58,8 @@ class Encoder(Protocol):
     size: int
 
     def encode(self, view: Mapping[str, Any], seat: int) -> Vector: ...
+
+    def encode_state(self, state: Any, seat: int) -> Vector: ...
 
 
 class VsEncoder:
@@ -75,6 +89,20 @@ class VsEncoder:
         self.offsets = offsets
         self.size = at
         self._decklists: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
+        self._bases: dict[Any, npt.NDArray[np.int64]] = {}
+        self._skill_at = offsets["skill_card"]
+        self._paying_at = offsets["paying_card"]
+        self._hand_at = offsets["my_hand"]
+        mine, theirs = offsets["my_unseen"], offsets["opponent_unseen"]
+        self._unseen_of = ((mine, theirs), (theirs, mine))
+        self._discard_at = (offsets["my_discard"], offsets["opponent_discard"])
+        self._field_at = (offsets["my_field_tops"], offsets["opponent_field_tops"])
+        # The state's own numbering, mapped onto this layout (fast path).
+        self._slot_pos = [VS_SLOTS.index(name) for name in VS_SLOT_NAMES]
+        self._frame_kind = {t: VS_FRAMES.index(name) for t, name in VS_FRAME_NAMES.items()}
+        self._pay_frame: type = next(t for t, name in VS_FRAME_NAMES.items() if name == "pay")
+        if tuple(VS_STEPS) != tuple(VS_STEP_NAMES):
+            raise ValueError("the VS step names changed: the observation layout needs a look")
 
     def _decklist_counts(self, decklist: Sequence[str]) -> npt.NDArray[np.int64]:
         key = tuple(decklist)
@@ -173,6 +201,137 @@ class VsEncoder:
             out[base : base + n] = np.maximum(unseen, 0) * 0.5
         return out
 
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """``encode(state.view(seat), seat)``, read straight from the state's fields.
+
+        The same vector, element for element (tests/adapters/test_encoding.py checks
+        it over many random positions), without building the view's JSON first. It
+        reads only what ``view(seat)`` shows: :data:`VS_STATE_FIELDS`, and of the
+        hands only the seat's own (and the size of the other).
+
+        How: every entry but the scalars is a count of halves (a one-hot is two), so
+        one ``bincount`` of "half" indices, plus the decklists' counts in the unseen
+        blocks, minus one ``bincount`` of the cards each seat has in the open, gives
+        them all; the scalars are written last.
+        """
+        s = state
+        n = self.n
+        me, opp = seat, 1 - seat
+        hand = s.hand
+        deck = s.deck
+        frames = s.frames
+        effq = s.effq
+        mine = hand[me]
+        unseen = self._unseen_of[seat]  # by player: where its unseen block starts
+        at = VS_SCALARS_USED
+        plus = [at + s.step] * 2
+        minus: list[int] = []
+        at += len(VS_STEPS)
+        if s.sk_c >= 0:
+            k = s.sk_k
+            plus += [
+                at,
+                at + 1 + self._slot_pos[s.sk_slot],
+                at + 4 + (k if k < 2 else 2),
+                self._skill_at + s.sk_c,
+            ] * 2
+        at += 7
+        paying = -1.0
+        if frames:
+            top = frames[-1]
+            kind = self._frame_kind[type(top)]
+            plus += [at + kind] * 2
+            if top[0] == me:
+                plus += [at + 6] * 2
+            if kind == 0:  # a cost being paid: (player, card, mask, left, extra)
+                plus += [self._paying_at + top[1]] * 2
+                paying = float(top[3]) / 5.0
+            pay: Any = self._pay_frame
+            for fr in frames:
+                if type(fr) is pay:
+                    minus.append(unseen[fr[0]] + fr[1])
+        for p, e, _ctx, card in effq:
+            if e < 0:
+                minus.append(unseen[p] + card)
+        hand_at = self._hand_at
+        plus += [hand_at + c for c in mine]
+        mine_at = unseen[me]
+        minus += [mine_at + c for c in mine]
+        disc = s.disc
+        field = s.field
+        for p, d_at, f_at in (
+            (me, self._discard_at[0], self._field_at[0]),
+            (opp, self._discard_at[1], self._field_at[1]),
+        ):
+            pile = disc[p]
+            plus += [d_at + c for c in pile]
+            u = unseen[p]
+            minus += [u + c for c in pile]
+            for stack in field[p]:
+                if stack:
+                    minus += [u + c for c in stack]
+                    top_at = f_at + stack[-1]
+                    plus += [top_at, top_at]
+                f_at += n
+        # One bincount: the halves to add, then (past ``size``) the ones to take away.
+        size = self.size
+        base = self._base(s.decklists, s.open_lists, seat)
+        if minus:
+            plus += [size + i for i in minus]
+            counts = np.bincount(plus, minlength=2 * size)
+            halves = base + counts[:size]
+            halves -= counts[size:]
+            np.maximum(halves, 0, out=halves)
+        else:
+            halves = base + np.bincount(plus, minlength=size)
+        out = halves.astype(np.float32)
+        out *= 0.5
+        hp = s.hp
+        hp_me, hp_opp = hp[me], hp[opp]
+        out[:VS_SCALARS_USED] = [
+            (hp_me if hp_me > 0 else 0) / 30.0,
+            (hp_opp if hp_opp > 0 else 0) / 30.0,
+            len(mine) / 10.0,
+            len(hand[opp]) / 10.0,
+            len(deck[me]) / 40.0,
+            len(deck[opp]) / 40.0,
+            1.0 if s.turn == me else 0.0,
+            s.turn_no / 200.0,
+            1.0 if s.current_player == me else 0.0,
+            1.0 if s.more_used else 0.0,
+            1.0 if s.more_pending else 0.0,
+            1.0 if s.negated else 0.0,
+            s.dmg / 30.0,
+            len(s.rmods) / 4.0,
+            len(s.tmods) / 4.0,
+            len(s.mods) / 4.0,
+            len(effq) / 4.0,
+            len(frames) / 4.0,
+        ]
+        if paying >= 0.0:
+            out[at + 7] = paying
+        return out
+
+    def _base(
+        self, decklists: tuple[tuple[int, ...], ...], open_lists: tuple[bool, ...], seat: int
+    ) -> npt.NDArray[np.int64]:
+        """The decklists' counts (in halves: 0.5 a copy) in the unseen blocks.
+
+        The rival's only if its decklist is public. Cached; the caller must not change it.
+        """
+        key = (decklists, open_lists, seat)
+        base = self._bases.get(key)
+        if base is None:
+            base = np.zeros(self.size, dtype=np.int64)
+            for p in (seat, 1 - seat):
+                if p == seat or open_lists[p]:
+                    at = self._unseen_of[seat][p]
+                    base[at : at + self.n] = np.bincount(decklists[p], minlength=self.n)
+            if len(self._bases) > 64:
+                self._bases.clear()
+            self._bases[key] = base
+        return base
+
 
 class P5Encoder:
     """The P5 board game (co-operative, open): every seat's thief, the board and the palace."""
@@ -213,6 +372,9 @@ class P5Encoder:
             + 3
         )
         self.size = players * self.player_width + self.board_width
+        self._phase_name = tuple(P5_PHASE_NAMES)
+        if set(self._phase_name) != set(P5_PHASES):
+            raise ValueError("the P5 phase names changed: the observation layout needs a look")
 
     def _player(self, out: Vector, at: int, p: Mapping[str, Any]) -> None:
         ix, c = self.ix, self.counts
@@ -300,6 +462,112 @@ class P5Encoder:
             decks["locations"] / 20.0,
             decks["confidants"] / 20.0,
             decks["shadows"] / 40.0,
+        ]
+        return out
+
+    def _player_state(self, out: Vector, at: int, s: Any, p: int) -> None:
+        c = self.counts
+        out[at + s.thief[p]] = 1.0
+        at += c["thieves"]
+        out[at + s.persona[p]] = 1.0
+        at += c["personas"]
+        for k, v in enumerate(s.stats[p]):
+            out[at + k] = v / 10.0
+        at += len(P5_STATS)
+        for k, v in enumerate(s.fresh[p]):
+            out[at + k] = v / 10.0
+        at += len(P5_RESOURCES)
+        spent = s.spent[p]
+        for k in range(3):
+            out[at + k] = spent[k] / 10.0
+        at += 3
+        loc = s.loc[p]
+        out[at + (loc if loc >= 0 else c["locations"])] = 1.0  # off the board, or in the palace
+        at += c["locations"] + 1
+        for conf in s.conf[p]:
+            out[at + conf] = 1.0
+        at += c["confidants"]
+        for zone in (s.held[p], s.drawn[p], s.party[p], s.taken[p]):
+            for sh in zone:
+                out[at + sh] += 1.0
+            at += c["shadows"]
+        out[at] = len(s.grants[p]) / 4.0
+        out[at + 1] = len(s.used_day[p]) / 4.0
+        out[at + 2] = len(s.used_pal[p]) / 4.0
+        out[at + 3] = 1.0 if s.went[p] else 0.0
+
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """``encode(state.view(seat), seat)``, read straight from the state's fields.
+
+        The same vector (tests/adapters/test_encoding.py checks it over many random
+        positions) without building the view first; it reads :data:`P5_STATE_FIELDS`,
+        none of them hidden (the view hides only deck orders, and reads their sizes).
+        """
+        s = state
+        out = np.zeros(self.size, dtype=np.float32)
+        n = s.n
+        if not 0 <= seat < n:
+            raise ConfigError(f"no player {seat}: players are 0..{n - 1}")
+        order = [seat, *(p for p in range(n) if p != seat)]
+        for slot, p in enumerate(order[: self.players]):
+            self._player_state(out, slot * self.player_width, s, p)
+        c = self.counts
+        at = self.players * self.player_width
+        phase = self._phase_name[s.phase]
+        if phase == "over":
+            kind, decider = "over", None
+        elif not s.dec:
+            kind, decider = phase, s.current_player
+        else:
+            decision = p5_describe_decision(s)
+            kind, decider = decision["kind"], decision.get("player")
+        result = s.result
+        out[at : at + 6] = [
+            s.day / max(1, s.game.days),
+            1.0 if s.turn == seat else 0.0,
+            1.0 if decider == seat else 0.0,
+            float(result > 0),
+            float(result < 0),
+            1.0 if s.party_set else 0.0,
+        ]
+        at += 6
+        out[at + P5_PHASES.index(phase)] = 1.0
+        at += len(P5_PHASES)
+        out[at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS))] = 1.0
+        at += len(P5_DECISIONS) + 1
+        for k, v in enumerate(s.supply):
+            out[at + k] = v / 20.0
+        at += len(P5_RESOURCES)
+        conf_at = at + c["locations"]
+        for place, conf in zip(s.locs, s.loc_conf, strict=True):
+            out[at + place] = 1.0
+            if conf >= 0:
+                out[conf_at + conf] = 1.0
+        at += c["locations"] + c["confidants"]
+        if s.disc >= 0:
+            out[at + s.disc] = 1.0
+        at += c["locations"]
+        out[at + s.palace] = 1.0
+        at += c["palaces"]
+        out[at] = s.alert * 25 / 100.0
+        at += 1
+        need_at = at + c["shadows"]
+        for k, (shadow, remaining) in enumerate(zip(s.rev, s.rem, strict=True)):
+            out[at + shadow] = 1.0
+            slot = need_at + min(k, P5_REVEALED - 1) * len(P5_RESOURCES)
+            for r, v in enumerate(remaining):
+                out[slot + r] += v / 10.0
+        at += c["shadows"] + P5_REVEALED * len(P5_RESOURCES)
+        boss = s.boss_rem
+        if boss:
+            out[at] = 1.0
+            for r, v in enumerate(boss):
+                out[at + 1 + r] = v / 10.0
+        at += 1 + len(P5_RESOURCES)
+        out[at : at + 3] = [
+            len(s.loc_deck) / 20.0,
+            len(s.conf_deck) / 20.0,
+            len(s.shadow_deck) / 40.0,
         ]
         return out
 

@@ -128,7 +128,7 @@ class _Table:
 
     def observe(self, seat: int) -> Obs:
         return {
-            "observation": self.encoder.encode(self.state.view(seat), seat),
+            "observation": self.encoder.encode_state(self.state, seat),
             "action_mask": self.mask(seat),
         }
 
