@@ -76,7 +76,8 @@ def test_openspiel_tensors_and_strings_of_seat_0_ignore_seat_1_hidden_cards() ->
     states = []
     for engine_state in (a, b):
         state = game.new_initial_state()
-        state.apply_action(0)
+        while state.is_chance_node():  # the deal
+            state.apply_action(0)
         state._m.state = engine_state.clone()
         states.append(state)
     sa, sb = states
