@@ -465,36 +465,36 @@ class P5Encoder:
         ]
         return out
 
-    def _player_state(self, out: Vector, at: int, s: Any, p: int) -> None:
+    def _player_state(self, out: Vector, ones: list[int], at: int, s: Any, p: int) -> None:
+        """Player ``p``'s block at ``at``: scalars written, one-hot indices added to ``ones``."""
         c = self.counts
-        out[at + s.thief[p]] = 1.0
+        ones.append(at + s.thief[p])
         at += c["thieves"]
-        out[at + s.persona[p]] = 1.0
+        ones.append(at + s.persona[p])
         at += c["personas"]
-        for k, v in enumerate(s.stats[p]):
-            out[at + k] = v / 10.0
-        at += len(P5_STATS)
-        for k, v in enumerate(s.fresh[p]):
-            out[at + k] = v / 10.0
-        at += len(P5_RESOURCES)
         spent = s.spent[p]
-        for k in range(3):
-            out[at + k] = spent[k] / 10.0
-        at += 3
+        tokens = [*s.stats[p], *s.fresh[p], spent[0], spent[1], spent[2]]
+        width = len(P5_STATS) + len(P5_RESOURCES) + 3
+        out[at : at + width] = [v / 10.0 for v in tokens]
+        at += width
         loc = s.loc[p]
-        out[at + (loc if loc >= 0 else c["locations"])] = 1.0  # off the board, or in the palace
+        ones.append(at + (loc if loc >= 0 else c["locations"]))  # off the board, or in the palace
         at += c["locations"] + 1
-        for conf in s.conf[p]:
-            out[at + conf] = 1.0
+        ones += [at + conf for conf in s.conf[p]]
         at += c["confidants"]
         for zone in (s.held[p], s.drawn[p], s.party[p], s.taken[p]):
-            for sh in zone:
-                out[at + sh] += 1.0
+            if len(set(zone)) == len(zone):  # each shadow once: its count is 1
+                ones += [at + sh for sh in zone]
+            else:
+                for sh in zone:
+                    out[at + sh] += 1.0
             at += c["shadows"]
-        out[at] = len(s.grants[p]) / 4.0
-        out[at + 1] = len(s.used_day[p]) / 4.0
-        out[at + 2] = len(s.used_pal[p]) / 4.0
-        out[at + 3] = 1.0 if s.went[p] else 0.0
+        out[at : at + 4] = [
+            len(s.grants[p]) / 4.0,
+            len(s.used_day[p]) / 4.0,
+            len(s.used_pal[p]) / 4.0,
+            1.0 if s.went[p] else 0.0,
+        ]
 
     def encode_state(self, state: Any, seat: int) -> Vector:
         """``encode(state.view(seat), seat)``, read straight from the state's fields.
@@ -509,8 +509,9 @@ class P5Encoder:
         if not 0 <= seat < n:
             raise ConfigError(f"no player {seat}: players are 0..{n - 1}")
         order = [seat, *(p for p in range(n) if p != seat)]
+        ones: list[int] = []
         for slot, p in enumerate(order[: self.players]):
-            self._player_state(out, slot * self.player_width, s, p)
+            self._player_state(out, ones, slot * self.player_width, s, p)
         c = self.counts
         at = self.players * self.player_width
         phase = self._phase_name[s.phase]
@@ -531,44 +532,47 @@ class P5Encoder:
             1.0 if s.party_set else 0.0,
         ]
         at += 6
-        out[at + P5_PHASES.index(phase)] = 1.0
+        ones.append(at + P5_PHASES.index(phase))
         at += len(P5_PHASES)
-        out[at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS))] = 1.0
+        ones.append(at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS)))
         at += len(P5_DECISIONS) + 1
-        for k, v in enumerate(s.supply):
-            out[at + k] = v / 20.0
+        out[at : at + len(P5_RESOURCES)] = [v / 20.0 for v in s.supply]
         at += len(P5_RESOURCES)
+        ones += [at + place for place in s.locs]
         conf_at = at + c["locations"]
-        for place, conf in zip(s.locs, s.loc_conf, strict=True):
-            out[at + place] = 1.0
-            if conf >= 0:
-                out[conf_at + conf] = 1.0
+        ones += [conf_at + conf for conf in s.loc_conf if conf >= 0]
         at += c["locations"] + c["confidants"]
         if s.disc >= 0:
-            out[at + s.disc] = 1.0
+            ones.append(at + s.disc)
         at += c["locations"]
-        out[at + s.palace] = 1.0
+        ones.append(at + s.palace)
         at += c["palaces"]
         out[at] = s.alert * 25 / 100.0
         at += 1
+        rev, rem = s.rev, s.rem
+        ones += [at + shadow for shadow in rev]
         need_at = at + c["shadows"]
-        for k, (shadow, remaining) in enumerate(zip(s.rev, s.rem, strict=True)):
-            out[at + shadow] = 1.0
-            slot = need_at + min(k, P5_REVEALED - 1) * len(P5_RESOURCES)
-            for r, v in enumerate(remaining):
-                out[slot + r] += v / 10.0
+        head = min(len(rev), P5_REVEALED - 1)
+        if head:
+            out[need_at : need_at + head * len(P5_RESOURCES)] = [
+                v / 10.0 for need in rem[:head] for v in need
+            ]
+        if len(rev) >= P5_REVEALED:  # the last slot sums the rest, in float32 as encode does
+            slot = need_at + (P5_REVEALED - 1) * len(P5_RESOURCES)
+            acc = out[slot : slot + len(P5_RESOURCES)]
+            for need in rem[P5_REVEALED - 1 :]:
+                acc += np.array([v / 10.0 for v in need], np.float32)
         at += c["shadows"] + P5_REVEALED * len(P5_RESOURCES)
         boss = s.boss_rem
         if boss:
-            out[at] = 1.0
-            for r, v in enumerate(boss):
-                out[at + 1 + r] = v / 10.0
+            out[at : at + 1 + len(P5_RESOURCES)] = [1.0, *(v / 10.0 for v in boss)]
         at += 1 + len(P5_RESOURCES)
         out[at : at + 3] = [
             len(s.loc_deck) / 20.0,
             len(s.conf_deck) / 20.0,
             len(s.shadow_deck) / 40.0,
         ]
+        out[ones] = 1.0
         return out
 
 
