@@ -169,6 +169,38 @@ def test_every_later_draw_is_a_uniform_chance_node_that_decides_the_outcome() ->
     pytest.fail("no chance node after the deal in 40 random P5 games")
 
 
+@pytest.mark.parametrize("name", ["python_velvet_p5", "python_velvet_vs"])
+def test_chance_nodes_replay_the_engine_game_draw_for_draw(name: str) -> None:
+    # Answer each chance node with what the engine's own RNG draws for that range, and
+    # play the same moves in both: the games stay identical to the end. So every draw
+    # (dice, each swap of a shuffle, random discards) is a chance node of the right range.
+    game = pyspiel.load_game(name)
+    velvet = load_game("vs" if "vs" in name else "p5")
+    for seed in range(3):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        engine = velvet.new_state(default_config(velvet, game.num_players()), seed)
+        if "p5" in name:
+            state.apply_action(seed)  # the deal: the game set up from this seed
+            mirror = Rng.from_json(engine.to_json()["rng"])  # its RNG after the set-up
+        else:
+            mirror = Rng(seed)  # the deal's draws too are chance nodes
+        draws = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(mirror.randbelow(len(state.chance_outcomes())))
+                draws += 1
+                continue
+            action = int(rng.choice(state.legal_actions()))
+            engine.apply(velvet.action_from_id(action))
+            state.apply_action(action)
+        assert engine.is_terminal()
+        got, want = state.velvet_state.to_json(), engine.to_json()
+        del got["rng"], want["rng"]
+        assert got == want
+        assert draws > 0
+
+
 def test_serialization_round_trips_mid_game() -> None:
     game = pyspiel.load_game("python_velvet_vs")
     rng = np.random.RandomState(4)

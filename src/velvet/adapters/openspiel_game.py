@@ -21,8 +21,8 @@ A game longer than :data:`MAX_GAME_LENGTH` moves ends there as a draw (utility 0
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, MutableSequence
+from typing import Any, TypeVar
 
 import numpy as np
 import pyspiel
@@ -55,7 +55,9 @@ MAX_GAME_LENGTH = 20_000
 SEED_SCALE = 1 << 62
 
 
+T = TypeVar("T")
 _CONFIGS: dict[tuple[str, int], dict[str, Any]] = {}
+_GAMES: dict[str, Game[Any]] = {}
 _DEALERS: dict[str, Callable[[Rng], State[Any]]] = {}
 
 
@@ -76,28 +78,46 @@ def _vs_deal(rng: Rng) -> State[Any]:
 
 
 class _NeedDraw(Exception):
-    """Raised by :class:`_ProbeRng` at the first draw that chance has not decided yet."""
+    """Raised by :class:`_ProbeRng` at the first draw that chance has not decided yet.
 
-    def __init__(self, bound: int) -> None:
+    ``ahead``: the ranges of the draws that must follow (the rest of a shuffle), known
+    before their outcomes, so they need no new trial of the move.
+    """
+
+    def __init__(self, bound: int, ahead: tuple[int, ...] = ()) -> None:
         super().__init__(bound)
         self.bound = bound
+        self.ahead = ahead
 
 
 class _ProbeRng(Rng):
     """An RNG that returns the decided outcomes, then stops at the next draw."""
 
-    __slots__ = ()
+    __slots__ = ("_shuffling",)
+
+    def __init__(self, seed: int, script: list[int]) -> None:
+        super().__init__(seed, script)
+        self._shuffling = False
 
     def randbelow(self, n: int) -> int:
         if not self._script:
-            raise _NeedDraw(n)
+            # Rng.shuffle is Fisher-Yates: after a draw below n come n-1, n-2, ..., 2.
+            raise _NeedDraw(n, tuple(range(n - 1, 1, -1)) if self._shuffling else ())
         return super().randbelow(n)
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        self._shuffling = True
+        try:
+            super().shuffle(items)
+        finally:
+            self._shuffling = False
 
 
 class _Match:
     """The Velvet side of one OpenSpiel state; copied by ``clone`` and pickled by value."""
 
     __slots__ = (
+        "ahead",
         "bound",
         "game_name",
         "moves",
@@ -117,6 +137,8 @@ class _Match:
         self.outcomes: list[int] = []
         self.bound = DEALS
         """Outcomes of the pending chance node."""
+        self.ahead: list[int] = []
+        """Outcomes of the chance nodes known to follow this one (the rest of a shuffle)."""
         self.moves = 0
         self.own: list[list[int]] = [[] for _ in range(players)]
         """Each seat's own actions so far (ids): the perfect-recall part of its infostate."""
@@ -127,6 +149,7 @@ class _Match:
         other.pending = self.pending
         other.outcomes = self.outcomes.copy()
         other.bound = self.bound
+        other.ahead = self.ahead.copy()
         other.moves = self.moves
         other.own = [xs.copy() for xs in self.own]
         return other
@@ -145,6 +168,7 @@ class _Match:
                 self.bound,
                 self.moves,
                 self.own,
+                self.ahead,
             ),
         )
 
@@ -158,6 +182,7 @@ def _rebuild(
     bound: int,
     moves: int,
     own: list[list[int]],
+    ahead: list[int],
 ) -> _Match:
     game = load_game(game_name)
     match = _Match(game_name, players)
@@ -167,6 +192,7 @@ def _rebuild(
     match.bound = bound
     match.moves = moves
     match.own = [list(xs) for xs in own]
+    match.ahead = list(ahead)
     return match
 
 
@@ -252,7 +278,11 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def _velvet(self) -> Game[Any]:
-        return load_game(self._m.game_name)
+        name = self._m.game_name
+        game = _GAMES.get(name)
+        if game is None:
+            game = _GAMES[name] = load_game(name)
+        return game
 
     # --- the engine state, for search beside OpenSpiel's API --------------------------
 
@@ -291,6 +321,9 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         if m.state is None:
             if m.game_name == "vs":
                 m.outcomes.append(int(action))
+                if m.ahead:  # the next draw of the same shuffle
+                    m.bound = m.ahead.pop(0)
+                    return
                 self._deal()
             else:
                 m.state = self._velvet.new_state(_config(m.game_name, m.players), int(action))
@@ -301,6 +334,9 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
             m.outcomes = []
         else:
             m.outcomes.append(int(action))
+            if m.ahead:
+                m.bound = m.ahead.pop(0)
+                return
         self._resolve()
 
     def _deal(self) -> None:
@@ -309,19 +345,21 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         try:
             state = _vs_deal(_ProbeRng(0, m.outcomes))
         except _NeedDraw as need:
-            self._ask_chance(need.bound)
+            self._ask_chance(need)
             return
         set_seat_rng(state, Rng(0))
         m.state = state
         m.outcomes = []
 
-    def _ask_chance(self, bound: int) -> None:
+    def _ask_chance(self, need: _NeedDraw) -> None:
+        bound = need.bound
         if bound > self.get_game().max_chance_outcomes():
             raise pyspiel.SpielError(
                 f"a draw over {bound} outcomes exceeds the game's "
                 f"max_chance_outcomes ({self.get_game().max_chance_outcomes()})"
             )
         self._m.bound = bound
+        self._m.ahead = list(need.ahead)
 
     def _resolve(self) -> None:
         """Play the pending action if every draw it makes is decided; else ask chance."""
@@ -333,7 +371,7 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         try:
             trial.apply_unchecked(m.pending)
         except _NeedDraw as need:
-            self._ask_chance(need.bound)
+            self._ask_chance(need)
             return
         set_seat_rng(trial, Rng(0))
         m.state = trial
