@@ -36,6 +36,7 @@ __all__ = [
     "canonical_json",
     "default_config",
     "determinize",
+    "id_table",
     "legal_ids",
     "load_game",
     "make_opponent",
@@ -131,9 +132,21 @@ def set_seat_rng(state: State[Any], rng: Rng) -> None:
     state.rng = rng  # type: ignore[attr-defined]
 
 
+_ID_TABLES: dict[int, tuple[Game[Any], dict[Any, int]]] = {}
+
+
+def id_table(game: Game[Any]) -> dict[Any, int]:
+    """Action -> stable id for every action of ``game`` (built once per game object)."""
+    entry = _ID_TABLES.get(id(game))
+    if entry is None or entry[0] is not game:
+        table = {game.action_from_id(i): i for i in range(len(game.action_ids()))}
+        entry = _ID_TABLES[id(game)] = (game, table)
+    return entry[1]
+
+
 def legal_ids(game: Game[Any], state: State[Any]) -> list[int]:
     """The stable ids of the legal actions, in the engine's legal order."""
-    return list(map(game.action_to_id, state.legal_actions()))
+    return list(map(id_table(game).__getitem__, state.legal_actions()))
 
 
 def vs_hit_points(state: State[Any]) -> list[int]:

@@ -89,12 +89,14 @@ class VsEncoder:
         self.offsets = offsets
         self.size = at
         self._decklists: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
-        self._bases: dict[Any, npt.NDArray[np.int64]] = {}
+        self._bases: dict[Any, tuple[Any, npt.NDArray[np.int64]]] = {}
         self._skill_at = offsets["skill_card"]
         self._paying_at = offsets["paying_card"]
         self._hand_at = offsets["my_hand"]
         mine, theirs = offsets["my_unseen"], offsets["opponent_unseen"]
         self._unseen_of = ((mine, theirs), (theirs, mine))
+        size = self.size
+        self._taken_of = ((size + mine, size + theirs), (size + theirs, size + mine))
         self._discard_at = (offsets["my_discard"], offsets["opponent_discard"])
         self._field_at = (offsets["my_field_tops"], offsets["opponent_field_tops"])
         # The state's own numbering, mapped onto this layout (fast path).
@@ -222,10 +224,12 @@ class VsEncoder:
         frames = s.frames
         effq = s.effq
         mine = hand[me]
-        unseen = self._unseen_of[seat]  # by player: where its unseen block starts
+        # One list of indices: below ``size`` a half to add, from ``size`` on (``unseen``)
+        # a card taken away from the player's unseen block.
+        unseen = self._taken_of[seat]  # by player
         at = VS_SCALARS_USED
         plus = [at + s.step] * 2
-        minus: list[int] = []
+        minus = plus
         at += len(VS_STEPS)
         if s.sk_c >= 0:
             k = s.sk_k
@@ -273,17 +277,11 @@ class VsEncoder:
                     top_at = f_at + stack[-1]
                     plus += [top_at, top_at]
                 f_at += n
-        # One bincount: the halves to add, then (past ``size``) the ones to take away.
         size = self.size
-        base = self._base(s.decklists, s.open_lists, seat)
-        if minus:
-            plus += [size + i for i in minus]
-            counts = np.bincount(plus, minlength=2 * size)
-            halves = base + counts[:size]
-            halves -= counts[size:]
-            np.maximum(halves, 0, out=halves)
-        else:
-            halves = base + np.bincount(plus, minlength=size)
+        counts = np.bincount(plus, minlength=2 * size)
+        halves = self._base(s.decklists, s.open_lists, seat) + counts[:size]
+        halves -= counts[size:]
+        np.maximum(halves, 0, out=halves)
         out = halves.astype(np.float32)
         out *= 0.5
         hp = s.hp
@@ -319,17 +317,20 @@ class VsEncoder:
 
         The rival's only if its decklist is public. Cached; the caller must not change it.
         """
-        key = (decklists, open_lists, seat)
-        base = self._bases.get(key)
-        if base is None:
-            base = np.zeros(self.size, dtype=np.int64)
-            for p in (seat, 1 - seat):
-                if p == seat or open_lists[p]:
-                    at = self._unseen_of[seat][p]
-                    base[at : at + self.n] = np.bincount(decklists[p], minlength=self.n)
-            if len(self._bases) > 64:
-                self._bases.clear()
-            self._bases[key] = base
+        # Keyed by the tuples' identity (a state and its clones share them; hashing two
+        # 40-card tuples each call would cost more than the rest), checked on a hit.
+        key = (id(decklists), open_lists, seat)
+        hit = self._bases.get(key)
+        if hit is not None and hit[0] is decklists:
+            return hit[1]
+        base = np.zeros(self.size, dtype=np.int64)
+        for p in (seat, 1 - seat):
+            if p == seat or open_lists[p]:
+                at = self._unseen_of[seat][p]
+                base[at : at + self.n] = np.bincount(decklists[p], minlength=self.n)
+        if len(self._bases) > 64:
+            self._bases.clear()
+        self._bases[key] = (decklists, base)
         return base
 
 
