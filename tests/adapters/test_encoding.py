@@ -17,7 +17,13 @@ import pytest
 
 from tests.adapters.conftest import rebuilt
 from velvet.adapters._engine import ConfigError, State, default_config, load_game
-from velvet.adapters.encoding import P5Encoder, VsEncoder, encoder_for
+from velvet.adapters.encoding import (
+    P5_STATE_FIELDS,
+    VS_STATE_FIELDS,
+    P5Encoder,
+    VsEncoder,
+    encoder_for,
+)
 
 
 def positions(game_name: str, players: int, games: int, every: int) -> list[State[Any]]:
@@ -123,3 +129,11 @@ def test_p5_fast_encoding_names_a_seat_that_is_not_there() -> None:
     assert isinstance(encoder, P5Encoder)
     with pytest.raises(ConfigError, match="no player 3"):
         encoder.encode_state(state, 3)
+
+
+def test_the_fields_the_fast_path_reads_exist_on_the_states() -> None:
+    # A rename in the engine's state shows here, by name, before any vector differs.
+    for game_name, fields in (("vs", VS_STATE_FIELDS), ("p5", P5_STATE_FIELDS)):
+        state = positions(game_name, 2, games=1, every=1000)[0]
+        missing = [f for f in fields if not hasattr(state, f)]
+        assert not missing, f"{game_name} state lacks {missing}"

@@ -1,9 +1,13 @@
-"""Fixed-size observation vectors made from a seat's ``view`` (and nothing else).
+"""Fixed-size observation vectors of what one seat may see.
 
-Each encoder reads only the JSON-able view the engine gives a seat, so an
-observation can never hold what that seat may not see (principle 4). Seats are
-relative: block "me" is always the observing seat. docs/rl.md lists every block.
-Values are scaled to roughly ``[0, 1]``; the layout depends only on the card set.
+The encoding is defined on the JSON-able view the engine gives a seat
+(``encode(view, seat)``), so an observation can never hold what that seat may not
+see (principle 4). The adapters use the fast path ``encode_state(state, seat)``,
+which reads the same information straight from the state's fields (only those the
+view shows: :data:`VS_STATE_FIELDS`, :data:`P5_STATE_FIELDS`) and gives the same
+vector, element for element (tests/adapters/test_encoding.py). Seats are relative:
+block "me" is always the observing seat. docs/rl.md lists every block. Values are
+scaled to roughly ``[0, 1]``; the layout depends only on the card set.
 """
 
 from __future__ import annotations
@@ -48,6 +52,68 @@ P5_DECISIONS = (
 )
 P5_RESOURCES = ("stamina", "sp", "bullet", "cash")
 P5_STATS = ("knowledge", "guts", "proficiency", "compassion", "charm")
+VS_STATE_FIELDS = (
+    "hp",
+    "turn",
+    "turn_no",
+    "step",
+    "more_used",
+    "more_pending",
+    "negated",
+    "dmg",
+    "rmods",
+    "tmods",
+    "mods",
+    "effq",
+    "frames",
+    "sk_c",
+    "sk_k",
+    "sk_slot",
+    "disc",
+    "field",
+    "decklists",
+    "open_lists",
+    "hand",  # the seat's own hand; of the other only its size
+    "deck",  # sizes only
+)
+"""The VS state fields ``encode_state`` reads (read-only), beside ``current_player``."""
+P5_STATE_FIELDS = (
+    "n",
+    "day",
+    "phase",
+    "turn",
+    "result",
+    "party_set",
+    "dec",
+    "thief",
+    "persona",
+    "stats",
+    "fresh",
+    "spent",
+    "loc",
+    "conf",
+    "held",
+    "drawn",
+    "party",
+    "taken",
+    "grants",
+    "used_day",
+    "used_pal",
+    "went",
+    "supply",
+    "locs",
+    "loc_conf",
+    "disc",
+    "palace",
+    "alert",
+    "rev",
+    "rem",
+    "boss_rem",
+    "loc_deck",  # sizes only, as the deck orders are hidden
+    "conf_deck",
+    "shadow_deck",
+)
+"""The P5 state fields ``encode_state`` reads (read-only), beside ``current_player``."""
 P5_REVEALED = 4
 """Revealed palace shadows encoded one by one (more are summed into the last slot)."""
 
