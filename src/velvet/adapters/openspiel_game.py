@@ -58,6 +58,8 @@ SEED_SCALE = 1 << 62
 T = TypeVar("T")
 _CONFIGS: dict[tuple[str, int], dict[str, Any]] = {}
 _GAMES: dict[str, Game[Any]] = {}
+_FIRST_DRAW: list[_NeedDraw] = []
+"""The first draw of the VS deal (the same for every initial state), once known."""
 _DEALERS: dict[str, Callable[[Rng], State[Any]]] = {}
 
 
@@ -342,9 +344,14 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
     def _deal(self) -> None:
         """VS: set up with the draws decided so far, or make the next draw a chance node."""
         m = self._m
+        if not m.outcomes and _FIRST_DRAW:  # OpenSpiel makes an initial state per tensor call
+            self._ask_chance(_FIRST_DRAW[0])
+            return
         try:
             state = _vs_deal(_ProbeRng(0, m.outcomes))
         except _NeedDraw as need:
+            if not m.outcomes:
+                _FIRST_DRAW.append(need)
             self._ask_chance(need)
             return
         set_seat_rng(state, Rng(0))
