@@ -58,11 +58,31 @@ def action_index(action: Any) -> int:
     return int(action)
 
 
-def _mask(ids: list[int], size: int) -> npt.NDArray[np.int8]:
-    """1 at each of ``ids`` (the legal action ids), else 0."""
-    mask = np.zeros(size, dtype=np.int8)
-    mask[ids] = 1
-    return mask
+class MaskMaker:
+    """Masks of ``size`` entries, 1 at each of the legal ids given, else 0.
+
+    The same lists of legal ids come back again and again (end the turn, pass, ...), so
+    each mask is built once and copied after: every call returns a new array, since
+    callers keep what an env returns.
+    """
+
+    LIMIT = 4096
+    """Masks kept; past this many the store starts afresh."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._made: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
+
+    def __call__(self, ids: list[int]) -> npt.NDArray[np.int8]:
+        key = tuple(ids)
+        mask = self._made.get(key)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[ids] = 1
+            if len(self._made) >= self.LIMIT:
+                self._made.clear()
+            self._made[key] = mask
+        return mask.copy()
 
 
 class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
@@ -121,6 +141,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         self.illegal = illegal
         self.encoder = encoder_for(self.game, players)
         self.n_actions = num_action_ids(self.game)
+        self._masks = MaskMaker(self.n_actions)
         self.action_space = spaces.Discrete(self.n_actions)
         self.observation_space = spaces.Dict(
             {
@@ -265,7 +286,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
 
     def observe(self) -> tuple[Obs, dict[str, Any]]:
         """The observation and info of the agent's seat now (both carry the action mask)."""
-        mask = _mask(self._legal_ids(), self.n_actions)  # new each call: callers keep it
+        mask = self._masks(self._legal_ids())  # a new array each call: callers keep it
         obs: Obs = {
             "observation": self.encoder.encode_state(self.state, self.seat),
             "action_mask": mask,
