@@ -13,8 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import velvet.adapters  # noqa: F401  (registers the ids)
 from tests.adapters.conftest import mid_game
 from velvet.adapters._engine import legal_ids
-from velvet.adapters.gym_env import MaskMaker
-from velvet.adapters.gym_env import VelvetEnv
+from velvet.adapters.gym_env import MaskMaker, VelvetEnv
 from velvet.engine.errors import ConfigError, IllegalActionError
 
 
