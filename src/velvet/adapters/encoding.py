@@ -159,10 +159,13 @@ class VsEncoder:
         self._skill_at = offsets["skill_card"]
         self._paying_at = offsets["paying_card"]
         self._hand_at = offsets["my_hand"]
-        mine, theirs = offsets["my_unseen"], offsets["opponent_unseen"]
-        self._unseen_of = ((mine, theirs), (theirs, mine))
+        self._unseen_at = offsets["my_unseen"]
+        if offsets["opponent_unseen"] != self._unseen_at + n:
+            raise ValueError("the two unseen blocks must be side by side")
         size = self.size
-        self._taken_of = ((size + mine, size + theirs), (size + theirs, size + mine))
+        # Past ``size``: the unseen blocks again (mine, then the rival's), for the cards
+        # taken away from them; by player, for each observing seat.
+        self._taken_of = ((size, size + n), (size + n, size))
         self._discard_at = (offsets["my_discard"], offsets["opponent_discard"])
         self._field_at = (offsets["my_field_tops"], offsets["opponent_field_tops"])
         # The state's own numbering, mapped onto this layout (fast path).
@@ -344,12 +347,12 @@ class VsEncoder:
                     plus += [top_at, top_at]
                 f_at += n
         size = self.size
-        counts = np.bincount(plus, minlength=2 * size)
-        halves = self._base(s.decklists, s.open_lists, seat) + counts[:size]
-        halves -= counts[size:]
-        np.maximum(halves, 0, out=halves)
-        out = halves.astype(np.float32)
-        out *= 0.5
+        counts = np.bincount(plus, minlength=size + 2 * n)
+        unseen_left = self._base(s.decklists, s.open_lists, seat) - counts[size:]
+        np.maximum(unseen_left, 0, out=unseen_left)
+        lo = self._unseen_at
+        counts[lo : lo + 2 * n] = unseen_left  # no half is added there
+        out = np.multiply(counts[:size], 0.5, dtype=np.float32)
         hp = s.hp
         hp_me, hp_opp = hp[me], hp[opp]
         out[:VS_SCALARS_USED] = [
@@ -379,9 +382,10 @@ class VsEncoder:
     def _base(
         self, decklists: tuple[tuple[int, ...], ...], open_lists: tuple[bool, ...], seat: int
     ) -> npt.NDArray[np.int64]:
-        """The decklists' counts (in halves: 0.5 a copy) in the unseen blocks.
+        """The decklists' counts (in halves: 0.5 a copy) of the two unseen blocks.
 
-        The rival's only if its decklist is public. Cached; the caller must not change it.
+        Mine, then the rival's (zero if its decklist is private). Cached; the caller must
+        not change it.
         """
         # Keyed by the tuples' identity (a state and its clones share them; hashing two
         # 40-card tuples each call would cost more than the rest), checked on a hit.
@@ -389,11 +393,11 @@ class VsEncoder:
         hit = self._bases.get(key)
         if hit is not None and hit[0] is decklists:
             return hit[1]
-        base = np.zeros(self.size, dtype=np.int64)
-        for p in (seat, 1 - seat):
-            if p == seat or open_lists[p]:
-                at = self._unseen_of[seat][p]
-                base[at : at + self.n] = np.bincount(decklists[p], minlength=self.n)
+        n = self.n
+        base = np.zeros(2 * n, dtype=np.int64)
+        base[:n] = np.bincount(decklists[seat], minlength=n)
+        if open_lists[1 - seat]:
+            base[n:] = np.bincount(decklists[1 - seat], minlength=n)
         if len(self._bases) > 64:
             self._bases.clear()
         self._bases[key] = (decklists, base)
