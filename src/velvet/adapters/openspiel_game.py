@@ -4,17 +4,19 @@ Importing this module registers both with ``pyspiel``; then
 ``pyspiel.load_game("python_velvet_vs")`` (or ``"python_velvet_p5(players=2)"``)
 works in any OpenSpiel code. Player actions are the game's stable action ids.
 
-Chance. The deal is one chance node with :data:`DEALS` equally likely outcomes: outcome
-``k`` is the game set up from seed ``k`` (Velvet's set-up shuffles cannot be driven
-draw by draw from outside, so the deal is a uniform sample of 65,536 deals, not every
-possible deal). Every later random draw (a die, each swap of a shuffle, a random
-discard) is its own chance node with ``n`` equally likely outcomes, exactly the
-engine's ``randbelow(n)``: the adapter tries the chosen action on a copy whose RNG
-stops at the first draw not yet decided, and asks chance for it.
+Chance. Every random draw is its own chance node with ``n`` equally likely outcomes,
+exactly the engine's ``randbelow(n)`` (a die, each swap of a shuffle, a random
+discard): the adapter tries the chosen action on a copy whose RNG stops at the first
+draw not yet decided, and asks chance for it; the rest of a shuffle's ranges are known
+ahead (Fisher-Yates). The VS deal is drawn the same way (77 nodes: two shuffles of 39
+cards, then who goes first), through the engine's own set-up. The P5 deal is still one
+*sampled* node with :data:`DEALS` outcomes, outcome ``k`` being the game set up from seed
+``k``: P5's set-up makes its RNG inside and takes none, so its shuffles cannot be driven
+draw by draw from outside.
 
-Observations and information states are the encoded view of a seat (docs/rl.md),
-and their strings the view as canonical JSON: a seat's view keeps what it has seen
-that still matters (discard piles, open fields), but it is not perfect recall.
+Observations are the encoded view of a seat (docs/rl.md) and their strings the view as
+canonical JSON. Information states add the seat's own past actions (perfect recall; a
+fixed-size tensor, see :class:`VelvetObserver`).
 ``resample_from_infostate`` samples the hidden cards with the game's ``determinize``.
 A game longer than :data:`MAX_GAME_LENGTH` moves ends there as a draw (utility 0).
 """
