@@ -86,9 +86,9 @@ def evaluate(
             if not (terminated or truncated):
                 live[i] = obs
                 continue
-            if reward > 0:
+            if float(reward) > 0:
                 wins += 1
-            elif reward < 0:
+            elif float(reward) < 0:
                 losses += 1
             else:
                 draws += 1
@@ -142,7 +142,9 @@ class CurveCallback(BaseCallback):
         return self.deadline is None or time.monotonic() < self.deadline
 
     def record(self) -> None:
-        result = evaluate(self.model, "random", self.games, self.seed + 10_000 * len(self.rows))
+        model = self.model
+        assert isinstance(model, MaskablePPO)
+        result = evaluate(model, "random", self.games, self.seed + 10_000 * len(self.rows))
         recent = self.outcomes[-TRAIN_WINDOW:]
         row = {
             "steps": self.num_timesteps,

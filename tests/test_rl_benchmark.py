@@ -47,3 +47,17 @@ def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
     assert set(VELVET_SUBJECTS) <= names
     peers = [r for r in data["results"] if r["kind"] == "peer"]
     assert len(peers) + len(data["skipped"]) == 6  # every peer measured or said skipped
+
+
+def test_rl_speed_only_runs_the_subjects_named(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_rl_speed_only", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    assert module.main(["--seconds", "0.05", "--only", "raw vs,gym vs"]) == 0
+    out = capsys.readouterr().out
+    starts = ("velvet", "pettingzoo", "rlcard")
+    rows = [line.split("  ")[0] for line in out.splitlines() if line.startswith(starts)]
+    assert rows == ["velvet vs raw engine", "velvet vs raw engine + view", "velvet gymnasium vs-v0"]
+    assert "velvet gymnasium vs-v0" in out.split("Adapter cost")[1]

@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import velvet.adapters  # noqa: F401  (registers the ids)
 from tests.adapters.conftest import mid_game
 from velvet.adapters._engine import legal_ids
-from velvet.adapters.gym_env import VelvetEnv
+from velvet.adapters.gym_env import MaskMaker, VelvetEnv
 from velvet.engine.errors import ConfigError, IllegalActionError
 
 
@@ -161,3 +161,14 @@ def test_restore_to_a_bot_decision_lets_the_bot_play_to_the_agents_turn() -> Non
     assert env.state.is_terminal() or env.state.current_player == 0
     obs, _ = env.observe()
     assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal_ids(env.game, env.state))
+
+
+def test_masks_are_new_arrays_even_when_the_legal_ids_repeat() -> None:
+    make = MaskMaker(10)
+    first = make([1, 4])
+    assert first.tolist() == [0, 1, 0, 0, 1, 0, 0, 0, 0, 0]
+    first[:] = 1  # a caller writes into what it was given
+    again = make([1, 4])
+    assert again is not first
+    assert again.tolist() == [0, 1, 0, 0, 1, 0, 0, 0, 0, 0]
+    assert not make([]).any()

@@ -43,6 +43,9 @@ def test_vs_encoder_sees_nothing_of_the_other_seats_hidden_cards() -> None:
     encoder = encoder_for(a.game)
     assert np.array_equal(encoder.encode(a.view(0), 0), encoder.encode(b.view(0), 0))
     assert not np.array_equal(encoder.encode(a.view(1), 1), encoder.encode(b.view(1), 1))
+    # the fast path, read from the state's fields, too
+    assert np.array_equal(encoder.encode_state(a, 0), encoder.encode_state(b, 0))
+    assert not np.array_equal(encoder.encode_state(a, 1), encoder.encode_state(b, 1))
 
 
 def test_gymnasium_observation_of_seat_0_ignores_seat_1_hidden_cards() -> None:
@@ -76,7 +79,8 @@ def test_openspiel_tensors_and_strings_of_seat_0_ignore_seat_1_hidden_cards() ->
     states = []
     for engine_state in (a, b):
         state = game.new_initial_state()
-        state.apply_action(0)
+        while state.is_chance_node():  # the deal
+            state.apply_action(0)
         state._m.state = engine_state.clone()
         states.append(state)
     sa, sb = states
@@ -98,3 +102,4 @@ def test_p5_observations_ignore_the_deck_orders() -> None:
         assert np.array_equal(
             encoder.encode(state.view(seat), seat), encoder.encode(other.view(seat), seat)
         )
+        assert np.array_equal(encoder.encode_state(state, seat), encoder.encode_state(other, seat))

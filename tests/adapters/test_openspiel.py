@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import velvet.adapters.openspiel_game as osg
-from velvet.adapters._engine import default_config, load_game
+from velvet.adapters._engine import Rng, default_config, load_game, vs_dealer
+from velvet.adapters.encoding import encoder_for
 
 
 @pytest.mark.parametrize(
@@ -51,19 +54,95 @@ def test_openspiel_ismcts_plays_a_whole_vs_game() -> None:
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def test_the_deal_is_a_chance_node_whose_outcome_is_the_seed() -> None:
+def test_the_vs_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal() -> None:
+    # Answering each chance node of the deal with what Rng(seed) draws for that range
+    # gives exactly the engine's own deal from that seed: the same draws, one by one.
     game = pyspiel.load_game("python_velvet_vs")
+    velvet = load_game("vs")
+    for seed in (0, 1234, 99):
+        state = game.new_initial_state()
+        drawer = Rng(seed)
+        bounds = []
+        while state.velvet_state is None:
+            assert state.is_chance_node()
+            outcomes = state.chance_outcomes()
+            assert [k for k, _ in outcomes] == list(range(len(outcomes)))
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            bounds.append(len(outcomes))
+            state.apply_action(drawer.randbelow(len(outcomes)))
+        # two shuffles of the 39 cards left after each starter, then who goes first
+        assert bounds == [*range(39, 1, -1), *range(39, 1, -1), 2]
+        assert max(bounds) <= game.max_chance_outcomes() == osg.VS_MAX_DRAW
+        want = velvet.new_state(default_config(velvet, 2), seed).to_json()
+        got = state.velvet_state.to_json()
+        # the state's own RNG is not used after the deal: every later draw is a chance node
+        del want["rng"], got["rng"]
+        assert got == want
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {},
+        {"first_player": 1},
+        {"open_decklists": True},
+    ],
+)
+def test_vs_dealer_is_new_state_with_the_rng_given(config: dict[str, object]) -> None:
+    velvet = load_game("vs")
+    full = {**default_config(velvet, 2), **config}
+    deal = vs_dealer(velvet, full)
+    for seed in range(5):
+        assert deal(Rng(seed)).to_json() == velvet.new_state(full, seed).to_json()
+
+
+def test_the_p5_deal_is_a_chance_node_whose_outcome_is_the_seed() -> None:
+    game = pyspiel.load_game("python_velvet_p5(players=2)")
     state = game.new_initial_state()
     outcomes = state.chance_outcomes()
     assert len(outcomes) == osg.DEALS
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
     state.apply_action(1234)
-    velvet = load_game("vs")
+    velvet = load_game("p5")
     want = velvet.new_state(default_config(velvet, 2), 1234)
     assert state.velvet_state is not None
-    # the state's own RNG is not used after the deal: every later draw is a chance node
     assert state.velvet_state.view(0) == want.view(0)
-    assert state.velvet_state.view(1) == want.view(1)
+
+
+def test_information_state_is_perfect_recall_of_the_seat_own_actions() -> None:
+    game = pyspiel.load_game("python_velvet_vs")
+    size = encoder_for(load_game("vs")).size
+    assert game.observation_tensor_size() == size
+    assert game.information_state_tensor_size() == size + 1 + osg.OWN_ACTIONS
+    rng = np.random.RandomState(6)
+    state = game.new_initial_state()
+    own: list[list[int]] = [[], []]
+    while not state.is_terminal() and len(own[0]) < 30:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            continue
+        player = state.current_player()
+        action = int(rng.choice(state.legal_actions()))
+        own[player].append(action)
+        state.apply_action(action)
+    assert own[0] and own[1]
+    for player in (0, 1):
+        tensor = np.asarray(state.information_state_tensor(player), np.float32)
+        assert np.array_equal(tensor[:size], np.asarray(state.observation_tensor(player)))
+        assert tensor[size] == 0.0  # no overflow
+        history = tensor[size + 1 :]
+        ids = np.rint(history[: len(own[player])] * game.num_distinct_actions() - 1)
+        assert ids.astype(int).tolist() == own[player]
+        assert not history[len(own[player]) :].any()
+        text = json.loads(state.information_state_string(player))
+        assert text["own_actions"] == own[player]
+        assert text["view"] == json.loads(state.observation_string(player))
+    # the same position reached by other own actions is another information state
+    other = state.clone()
+    other._m.own[0][0] = (own[0][0] + 1) % game.num_distinct_actions()
+    assert other.information_state_string(0) != state.information_state_string(0)
+    assert other.information_state_tensor(0) != state.information_state_tensor(0)
+    assert other.observation_tensor(0) == state.observation_tensor(0)
 
 
 def test_every_later_draw_is_a_uniform_chance_node_that_decides_the_outcome() -> None:
@@ -90,27 +169,62 @@ def test_every_later_draw_is_a_uniform_chance_node_that_decides_the_outcome() ->
     pytest.fail("no chance node after the deal in 40 random P5 games")
 
 
+@pytest.mark.parametrize("name", ["python_velvet_p5", "python_velvet_vs"])
+def test_chance_nodes_replay_the_engine_game_draw_for_draw(name: str) -> None:
+    # Answer each chance node with what the engine's own RNG draws for that range, and
+    # play the same moves in both: the games stay identical to the end. So every draw
+    # (dice, each swap of a shuffle, random discards) is a chance node of the right range.
+    game = pyspiel.load_game(name)
+    velvet = load_game("vs" if "vs" in name else "p5")
+    for seed in range(3):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        engine = velvet.new_state(default_config(velvet, game.num_players()), seed)
+        if "p5" in name:
+            state.apply_action(seed)  # the deal: the game set up from this seed
+            mirror = Rng.from_json(engine.to_json()["rng"])  # its RNG after the set-up
+        else:
+            mirror = Rng(seed)  # the deal's draws too are chance nodes
+        draws = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(mirror.randbelow(len(state.chance_outcomes())))
+                draws += 1
+                continue
+            action = int(rng.choice(state.legal_actions()))
+            engine.apply(velvet.action_from_id(action))
+            state.apply_action(action)
+        assert engine.is_terminal()
+        got, want = state.velvet_state.to_json(), engine.to_json()
+        del got["rng"], want["rng"]
+        assert got == want
+        assert draws > 0
+
+
 def test_serialization_round_trips_mid_game() -> None:
     game = pyspiel.load_game("python_velvet_vs")
     rng = np.random.RandomState(4)
     state = game.new_initial_state()
-    for _ in range(60):
+    for _ in range(140):  # the deal is 77 chance nodes, then about 60 moves
         if state.is_chance_node():
             state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.velvet_state is not None and state.information_state_string(0)
     text = pyspiel.serialize_game_and_state(game, state)
     _, again = pyspiel.deserialize_game_and_state(text)
     assert str(again) == str(state)
     assert again.history() == state.history()
     assert again.legal_actions() == state.legal_actions()
+    for player in (0, 1):  # the own-action histories came along
+        assert again.information_state_tensor(player) == state.information_state_tensor(player)
 
 
 def test_resample_from_infostate_keeps_the_seat_information_state() -> None:
     game = pyspiel.load_game("python_velvet_vs")
     rng = np.random.RandomState(5)
     state = game.new_initial_state()
-    for _ in range(50):
+    for _ in range(130):  # the deal is 77 chance nodes, then about 50 moves
         if state.is_chance_node():
             state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
         else:

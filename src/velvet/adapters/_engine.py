@@ -7,17 +7,24 @@ is fixed here once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from velvet.bots import Bot, make_bot
+from velvet.bots import Bot, RandomBot, make_bot
 from velvet.engine.core import Game, State, canonical_json
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.games import get_game
+from velvet.p5.state import PHASES as P5_PHASE_NAMES
+from velvet.p5.state import describe_decision as p5_describe_decision
+from velvet.vs.actions import SLOT_NAMES as VS_SLOT_NAMES
+from velvet.vs.state import FRAME_NAMES as VS_FRAME_NAMES
 from velvet.vs.state import STEP_NAMES as VS_STEP_NAMES
 
 __all__ = [
+    "P5_PHASE_NAMES",
+    "VS_FRAME_NAMES",
+    "VS_SLOT_NAMES",
     "VS_STEP_NAMES",
     "Bot",
     "ConfigError",
@@ -25,16 +32,21 @@ __all__ = [
     "Rng",
     "State",
     "action_from_id",
+    "bot_reads_view",
     "canonical_json",
     "default_config",
     "determinize",
+    "id_table",
     "legal_ids",
     "load_game",
     "make_opponent",
     "num_action_ids",
     "p5_card_ids",
+    "p5_describe_decision",
     "set_seat_rng",
     "vs_card_ids",
+    "vs_dealer",
+    "vs_hit_points",
 ]
 
 SEED_RANGE = 1 << 62
@@ -75,9 +87,41 @@ def determinize(game: Game[Any], view: Mapping[str, Any], player: int, rng: Rng)
     return state
 
 
+def vs_dealer(game: Game[Any], config: Mapping[str, Any]) -> Callable[[Rng], State[Any]]:
+    """A function that sets up the VS game of ``config`` with every draw from a given Rng.
+
+    ``game.new_state(config, seed)`` is exactly ``vs_dealer(game, config)(Rng(seed))``
+    (tested); this form lets the OpenSpiel adapter hand each draw of the deal to
+    chance. The config is checked once, here, by ``new_state``. Past the contract:
+    calls the VS state's own set-up, ``VsState.setup`` (rules VS-SETUP-1..4).
+    """
+    from velvet.vs.state import VsState
+
+    checked = game.new_state(config, 0)  # a bad config fails here, with the game's error
+    players = config["players"]
+    pcs = [str(p["player_card"]) for p in players]
+    check_deck = game.check_deck  # type: ignore[attr-defined]
+    decks = [check_deck(pc, p["deck"]) for pc, p in zip(pcs, players, strict=True)]
+    first = config.get("first_player")
+    public = checked.open_lists  # type: ignore[attr-defined]
+
+    def deal(rng: Rng) -> State[Any]:
+        return VsState.setup(game, pcs, [d[:] for d in decks], first, rng, public)  # type: ignore[arg-type]
+
+    return deal
+
+
 def make_opponent(spec: str, game: Game[Any]) -> Bot:
     """A fresh bot from a spec such as ``random``, ``greedy``, ``normal`` or ``mcts:200``."""
     return make_bot(spec, game.name)
+
+
+def bot_reads_view(bot: Bot) -> bool:
+    """Whether ``bot`` looks at the view it is given (the random bot does not).
+
+    The envs skip building a view nobody reads; every other bot gets its seat's view.
+    """
+    return type(bot) is not RandomBot
 
 
 def set_seat_rng(state: State[Any], rng: Rng) -> None:
@@ -88,10 +132,30 @@ def set_seat_rng(state: State[Any], rng: Rng) -> None:
     state.rng = rng  # type: ignore[attr-defined]
 
 
+_ID_TABLES: dict[int, tuple[Game[Any], dict[Any, int]]] = {}
+
+
+def id_table(game: Game[Any]) -> dict[Any, int]:
+    """Action -> stable id for every action of ``game`` (built once per game object)."""
+    entry = _ID_TABLES.get(id(game))
+    if entry is None or entry[0] is not game:
+        table = {game.action_from_id(i): i for i in range(len(game.action_ids()))}
+        entry = _ID_TABLES[id(game)] = (game, table)
+    return entry[1]
+
+
 def legal_ids(game: Game[Any], state: State[Any]) -> list[int]:
     """The stable ids of the legal actions, in the engine's legal order."""
-    to_id = game.action_to_id
-    return [to_id(a) for a in state.legal_actions()]
+    return list(map(id_table(game).__getitem__, state.legal_actions()))
+
+
+def vs_hit_points(state: State[Any]) -> list[int]:
+    """Both seats' HP in a VS state: ``view(seat)["hp"]`` of any seat, without the view.
+
+    Past the contract: reads the state's ``hp`` field (public in every view).
+    """
+    hp: list[int] = state.hp  # type: ignore[attr-defined]
+    return hp
 
 
 def vs_card_ids(game: Game[Any]) -> tuple[str, ...]:

@@ -1,9 +1,13 @@
-"""Fixed-size observation vectors made from a seat's ``view`` (and nothing else).
+"""Fixed-size observation vectors of what one seat may see.
 
-Each encoder reads only the JSON-able view the engine gives a seat, so an
-observation can never hold what that seat may not see (principle 4). Seats are
-relative: block "me" is always the observing seat. docs/rl.md lists every block.
-Values are scaled to roughly ``[0, 1]``; the layout depends only on the card set.
+The encoding is defined on the JSON-able view the engine gives a seat
+(``encode(view, seat)``), so an observation can never hold what that seat may not
+see (principle 4). The adapters use the fast path ``encode_state(state, seat)``,
+which reads the same information straight from the state's fields (only those the
+view shows: :data:`VS_STATE_FIELDS`, :data:`P5_STATE_FIELDS`) and gives the same
+vector, element for element (tests/adapters/test_encoding.py). Seats are relative:
+block "me" is always the observing seat. docs/rl.md lists every block. Values are
+scaled to roughly ``[0, 1]``; the layout depends only on the card set.
 """
 
 from __future__ import annotations
@@ -14,7 +18,17 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from velvet.adapters._engine import VS_STEP_NAMES, Game, p5_card_ids, vs_card_ids
+from velvet.adapters._engine import (
+    P5_PHASE_NAMES,
+    VS_FRAME_NAMES,
+    VS_SLOT_NAMES,
+    VS_STEP_NAMES,
+    ConfigError,
+    Game,
+    p5_card_ids,
+    p5_describe_decision,
+    vs_card_ids,
+)
 
 Vector = npt.NDArray[np.float32]
 
@@ -23,6 +37,8 @@ VS_STEPS = VS_STEP_NAMES
 VS_FRAMES = ("pay", "promote", "target", "discard", "search", "recover")
 VS_SLOTS = ("m", "s1", "s2")
 VS_SCALARS = 48
+VS_SCALARS_USED = 18
+"""Scalars in use at the head of the VS scalar block (then the step one-hot)."""
 """Width of the VS scalar block (the unused tail is zero, kept for later fields)."""
 
 P5_PHASES = ("order", "main", "discover", "fight", "ending", "over", "after")
@@ -36,6 +52,68 @@ P5_DECISIONS = (
 )
 P5_RESOURCES = ("stamina", "sp", "bullet", "cash")
 P5_STATS = ("knowledge", "guts", "proficiency", "compassion", "charm")
+VS_STATE_FIELDS = (
+    "hp",
+    "turn",
+    "turn_no",
+    "step",
+    "more_used",
+    "more_pending",
+    "negated",
+    "dmg",
+    "rmods",
+    "tmods",
+    "mods",
+    "effq",
+    "frames",
+    "sk_c",
+    "sk_k",
+    "sk_slot",
+    "disc",
+    "field",
+    "decklists",
+    "open_lists",
+    "hand",  # the seat's own hand; of the other only its size
+    "deck",  # sizes only
+)
+"""The VS state fields ``encode_state`` reads (read-only), beside ``current_player``."""
+P5_STATE_FIELDS = (
+    "n",
+    "day",
+    "phase",
+    "turn",
+    "result",
+    "party_set",
+    "dec",
+    "thief",
+    "persona",
+    "stats",
+    "fresh",
+    "spent",
+    "loc",
+    "conf",
+    "held",
+    "drawn",
+    "party",
+    "taken",
+    "grants",
+    "used_day",
+    "used_pal",
+    "went",
+    "supply",
+    "locs",
+    "loc_conf",
+    "disc",
+    "palace",
+    "alert",
+    "rev",
+    "rem",
+    "boss_rem",
+    "loc_deck",  # sizes only, as the deck orders are hidden
+    "conf_deck",
+    "shadow_deck",
+)
+"""The P5 state fields ``encode_state`` reads (read-only), beside ``current_player``."""
 P5_REVEALED = 4
 """Revealed palace shadows encoded one by one (more are summed into the last slot)."""
 
@@ -46,6 +124,8 @@ class Encoder(Protocol):
     size: int
 
     def encode(self, view: Mapping[str, Any], seat: int) -> Vector: ...
+
+    def encode_state(self, state: Any, seat: int) -> Vector: ...
 
 
 class VsEncoder:
@@ -75,6 +155,25 @@ class VsEncoder:
         self.offsets = offsets
         self.size = at
         self._decklists: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
+        self._bases: dict[Any, tuple[Any, npt.NDArray[np.int64]]] = {}
+        self._skill_at = offsets["skill_card"]
+        self._paying_at = offsets["paying_card"]
+        self._hand_at = offsets["my_hand"]
+        self._unseen_at = offsets["my_unseen"]
+        if offsets["opponent_unseen"] != self._unseen_at + n:
+            raise ValueError("the two unseen blocks must be side by side")
+        size = self.size
+        # Past ``size``: the unseen blocks again (mine, then the rival's), for the cards
+        # taken away from them; by player, for each observing seat.
+        self._taken_of = ((size, size + n), (size + n, size))
+        self._discard_at = (offsets["my_discard"], offsets["opponent_discard"])
+        self._field_at = (offsets["my_field_tops"], offsets["opponent_field_tops"])
+        # The state's own numbering, mapped onto this layout (fast path).
+        self._slot_pos = [VS_SLOTS.index(name) for name in VS_SLOT_NAMES]
+        self._frame_kind = {t: VS_FRAMES.index(name) for t, name in VS_FRAME_NAMES.items()}
+        self._pay_frame: type = next(t for t, name in VS_FRAME_NAMES.items() if name == "pay")
+        if tuple(VS_STEPS) != tuple(VS_STEP_NAMES):
+            raise ValueError("the VS step names changed: the observation layout needs a look")
 
     def _decklist_counts(self, decklist: Sequence[str]) -> npt.NDArray[np.int64]:
         key = tuple(decklist)
@@ -173,6 +272,137 @@ class VsEncoder:
             out[base : base + n] = np.maximum(unseen, 0) * 0.5
         return out
 
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """``encode(state.view(seat), seat)``, read straight from the state's fields.
+
+        The same vector, element for element (tests/adapters/test_encoding.py checks
+        it over many random positions), without building the view's JSON first. It
+        reads only what ``view(seat)`` shows: :data:`VS_STATE_FIELDS`, and of the
+        hands only the seat's own (and the size of the other).
+
+        How: every entry but the scalars is a count of halves (a one-hot is two), so
+        one ``bincount`` of "half" indices, plus the decklists' counts in the unseen
+        blocks, minus one ``bincount`` of the cards each seat has in the open, gives
+        them all; the scalars are written last.
+        """
+        s = state
+        n = self.n
+        me, opp = seat, 1 - seat
+        hand = s.hand
+        deck = s.deck
+        frames = s.frames
+        effq = s.effq
+        mine = hand[me]
+        # One list of indices: below ``size`` a half to add, from ``size`` on (``unseen``)
+        # a card taken away from the player's unseen block.
+        unseen = self._taken_of[seat]  # by player
+        at = VS_SCALARS_USED
+        plus = [at + s.step] * 2
+        minus = plus
+        at += len(VS_STEPS)
+        if s.sk_c >= 0:
+            k = s.sk_k
+            plus += [
+                at,
+                at + 1 + self._slot_pos[s.sk_slot],
+                at + 4 + (k if k < 2 else 2),
+                self._skill_at + s.sk_c,
+            ] * 2
+        at += 7
+        paying = -1.0
+        if frames:
+            top = frames[-1]
+            kind = self._frame_kind[type(top)]
+            plus += [at + kind] * 2
+            if top[0] == me:
+                plus += [at + 6] * 2
+            if kind == 0:  # a cost being paid: (player, card, mask, left, extra)
+                plus += [self._paying_at + top[1]] * 2
+                paying = float(top[3]) / 5.0
+            pay: Any = self._pay_frame
+            for fr in frames:
+                if type(fr) is pay:
+                    minus.append(unseen[fr[0]] + fr[1])
+        for p, e, _ctx, card in effq:
+            if e < 0:
+                minus.append(unseen[p] + card)
+        hand_at = self._hand_at
+        plus += [hand_at + c for c in mine]
+        mine_at = unseen[me]
+        minus += [mine_at + c for c in mine]
+        disc = s.disc
+        field = s.field
+        for p, d_at, f_at in (
+            (me, self._discard_at[0], self._field_at[0]),
+            (opp, self._discard_at[1], self._field_at[1]),
+        ):
+            pile = disc[p]
+            plus += [d_at + c for c in pile]
+            u = unseen[p]
+            minus += [u + c for c in pile]
+            for stack in field[p]:
+                if stack:
+                    minus += [u + c for c in stack]
+                    top_at = f_at + stack[-1]
+                    plus += [top_at, top_at]
+                f_at += n
+        size = self.size
+        counts = np.bincount(plus, minlength=size + 2 * n)
+        unseen_left = self._base(s.decklists, s.open_lists, seat) - counts[size:]
+        np.maximum(unseen_left, 0, out=unseen_left)
+        lo = self._unseen_at
+        counts[lo : lo + 2 * n] = unseen_left  # no half is added there
+        out = np.multiply(counts[:size], 0.5, dtype=np.float32)
+        hp = s.hp
+        hp_me, hp_opp = hp[me], hp[opp]
+        out[:VS_SCALARS_USED] = [
+            (hp_me if hp_me > 0 else 0) / 30.0,
+            (hp_opp if hp_opp > 0 else 0) / 30.0,
+            len(mine) / 10.0,
+            len(hand[opp]) / 10.0,
+            len(deck[me]) / 40.0,
+            len(deck[opp]) / 40.0,
+            1.0 if s.turn == me else 0.0,
+            s.turn_no / 200.0,
+            1.0 if s.current_player == me else 0.0,
+            1.0 if s.more_used else 0.0,
+            1.0 if s.more_pending else 0.0,
+            1.0 if s.negated else 0.0,
+            s.dmg / 30.0,
+            len(s.rmods) / 4.0,
+            len(s.tmods) / 4.0,
+            len(s.mods) / 4.0,
+            len(effq) / 4.0,
+            len(frames) / 4.0,
+        ]
+        if paying >= 0.0:
+            out[at + 7] = paying
+        return out
+
+    def _base(
+        self, decklists: tuple[tuple[int, ...], ...], open_lists: tuple[bool, ...], seat: int
+    ) -> npt.NDArray[np.int64]:
+        """The decklists' counts (in halves: 0.5 a copy) of the two unseen blocks.
+
+        Mine, then the rival's (zero if its decklist is private). Cached; the caller must
+        not change it.
+        """
+        # Keyed by the tuples' identity (a state and its clones share them; hashing two
+        # 40-card tuples each call would cost more than the rest), checked on a hit.
+        key = (id(decklists), open_lists, seat)
+        hit = self._bases.get(key)
+        if hit is not None and hit[0] is decklists:
+            return hit[1]
+        n = self.n
+        base = np.zeros(2 * n, dtype=np.int64)
+        base[:n] = np.bincount(decklists[seat], minlength=n)
+        if open_lists[1 - seat]:
+            base[n:] = np.bincount(decklists[1 - seat], minlength=n)
+        if len(self._bases) > 64:
+            self._bases.clear()
+        self._bases[key] = (decklists, base)
+        return base
+
 
 class P5Encoder:
     """The P5 board game (co-operative, open): every seat's thief, the board and the palace."""
@@ -213,6 +443,9 @@ class P5Encoder:
             + 3
         )
         self.size = players * self.player_width + self.board_width
+        self._phase_name = tuple(P5_PHASE_NAMES)
+        if set(self._phase_name) != set(P5_PHASES):
+            raise ValueError("the P5 phase names changed: the observation layout needs a look")
 
     def _player(self, out: Vector, at: int, p: Mapping[str, Any]) -> None:
         ix, c = self.ix, self.counts
@@ -301,6 +534,116 @@ class P5Encoder:
             decks["confidants"] / 20.0,
             decks["shadows"] / 40.0,
         ]
+        return out
+
+    def _player_state(self, out: Vector, ones: list[int], at: int, s: Any, p: int) -> None:
+        """Player ``p``'s block at ``at``: scalars written, one-hot indices added to ``ones``."""
+        c = self.counts
+        ones.append(at + s.thief[p])
+        at += c["thieves"]
+        ones.append(at + s.persona[p])
+        at += c["personas"]
+        spent = s.spent[p]
+        tokens = [*s.stats[p], *s.fresh[p], spent[0], spent[1], spent[2]]
+        width = len(P5_STATS) + len(P5_RESOURCES) + 3
+        out[at : at + width] = [v / 10.0 for v in tokens]
+        at += width
+        loc = s.loc[p]
+        ones.append(at + (loc if loc >= 0 else c["locations"]))  # off the board, or in the palace
+        at += c["locations"] + 1
+        ones += [at + conf for conf in s.conf[p]]
+        at += c["confidants"]
+        for zone in (s.held[p], s.drawn[p], s.party[p], s.taken[p]):
+            if len(set(zone)) == len(zone):  # each shadow once: its count is 1
+                ones += [at + sh for sh in zone]
+            else:
+                for sh in zone:
+                    out[at + sh] += 1.0
+            at += c["shadows"]
+        out[at : at + 4] = [
+            len(s.grants[p]) / 4.0,
+            len(s.used_day[p]) / 4.0,
+            len(s.used_pal[p]) / 4.0,
+            1.0 if s.went[p] else 0.0,
+        ]
+
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """``encode(state.view(seat), seat)``, read straight from the state's fields.
+
+        The same vector (tests/adapters/test_encoding.py checks it over many random
+        positions) without building the view first; it reads :data:`P5_STATE_FIELDS`,
+        none of them hidden (the view hides only deck orders, and reads their sizes).
+        """
+        s = state
+        out = np.zeros(self.size, dtype=np.float32)
+        n = s.n
+        if not 0 <= seat < n:
+            raise ConfigError(f"no player {seat}: players are 0..{n - 1}")
+        order = [seat, *(p for p in range(n) if p != seat)]
+        ones: list[int] = []
+        for slot, p in enumerate(order[: self.players]):
+            self._player_state(out, ones, slot * self.player_width, s, p)
+        c = self.counts
+        at = self.players * self.player_width
+        phase = self._phase_name[s.phase]
+        if phase == "over":
+            kind, decider = "over", None
+        elif not s.dec:
+            kind, decider = phase, s.current_player
+        else:
+            decision = p5_describe_decision(s)
+            kind, decider = decision["kind"], decision.get("player")
+        result = s.result
+        out[at : at + 6] = [
+            s.day / max(1, s.game.days),
+            1.0 if s.turn == seat else 0.0,
+            1.0 if decider == seat else 0.0,
+            float(result > 0),
+            float(result < 0),
+            1.0 if s.party_set else 0.0,
+        ]
+        at += 6
+        ones.append(at + P5_PHASES.index(phase))
+        at += len(P5_PHASES)
+        ones.append(at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS)))
+        at += len(P5_DECISIONS) + 1
+        out[at : at + len(P5_RESOURCES)] = [v / 20.0 for v in s.supply]
+        at += len(P5_RESOURCES)
+        ones += [at + place for place in s.locs]
+        conf_at = at + c["locations"]
+        ones += [conf_at + conf for conf in s.loc_conf if conf >= 0]
+        at += c["locations"] + c["confidants"]
+        if s.disc >= 0:
+            ones.append(at + s.disc)
+        at += c["locations"]
+        ones.append(at + s.palace)
+        at += c["palaces"]
+        out[at] = s.alert * 25 / 100.0
+        at += 1
+        rev, rem = s.rev, s.rem
+        ones += [at + shadow for shadow in rev]
+        need_at = at + c["shadows"]
+        head = min(len(rev), P5_REVEALED - 1)
+        if head:
+            out[need_at : need_at + head * len(P5_RESOURCES)] = [
+                v / 10.0 for need in rem[:head] for v in need
+            ]
+        if len(rev) >= P5_REVEALED:  # the last slot sums the rest, in float32 as encode does
+            slot = need_at + (P5_REVEALED - 1) * len(P5_RESOURCES)
+            acc = out[slot : slot + len(P5_RESOURCES)]
+            for need in rem[P5_REVEALED - 1 :]:
+                acc += np.array([v / 10.0 for v in need], np.float32)
+        at += c["shadows"] + P5_REVEALED * len(P5_RESOURCES)
+        boss = s.boss_rem
+        if boss:
+            out[at : at + 1 + len(P5_RESOURCES)] = [1.0, *(v / 10.0 for v in boss)]
+        at += 1 + len(P5_RESOURCES)
+        out[at : at + 3] = [
+            len(s.loc_deck) / 20.0,
+            len(s.conf_deck) / 20.0,
+            len(s.shadow_deck) / 40.0,
+        ]
+        out[ones] = 1.0
         return out
 
 

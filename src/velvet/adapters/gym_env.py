@@ -27,11 +27,13 @@ from velvet.adapters._engine import (
     Rng,
     State,
     action_from_id,
+    bot_reads_view,
     default_config,
     legal_ids,
     load_game,
     make_opponent,
     num_action_ids,
+    vs_hit_points,
 )
 from velvet.adapters.encoding import encoder_for
 
@@ -56,11 +58,31 @@ def action_index(action: Any) -> int:
     return int(action)
 
 
-def _mask(ids: list[int], size: int) -> npt.NDArray[np.int8]:
-    """1 at each of ``ids`` (the legal action ids), else 0."""
-    mask = np.zeros(size, dtype=np.int8)
-    mask[ids] = 1
-    return mask
+class MaskMaker:
+    """Masks of ``size`` entries, 1 at each of the legal ids given, else 0.
+
+    The same lists of legal ids come back again and again (end the turn, pass, ...), so
+    each mask is built once and copied after: every call returns a new array, since
+    callers keep what an env returns.
+    """
+
+    LIMIT = 4096
+    """Masks kept; past this many the store starts afresh."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._made: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
+
+    def __call__(self, ids: list[int]) -> npt.NDArray[np.int8]:
+        key = tuple(ids)
+        mask = self._made.get(key)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[ids] = 1
+            if len(self._made) >= self.LIMIT:
+                self._made.clear()
+            self._made[key] = mask
+        return mask.copy()
 
 
 class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
@@ -119,6 +141,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         self.illegal = illegal
         self.encoder = encoder_for(self.game, players)
         self.n_actions = num_action_ids(self.game)
+        self._masks = MaskMaker(self.n_actions)
         self.action_space = spaces.Discrete(self.n_actions)
         self.observation_space = spaces.Dict(
             {
@@ -135,6 +158,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         """Decisions of this episode, the agent's and the bots' together."""
         self._legal: list[int] | None = None
         """Ids of the legal actions now (None: not listed yet)."""
+        self._bot_views: dict[int, bool] = {}
         self._done = False
 
     # --- the state, for search and analysis beside the gym API -----------------------
@@ -157,7 +181,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         if state.game is not self.game:
             raise ConfigError("restore: the state is of another game or card set")
         self._state = state.clone()
-        self._legal = None
+        self._forget_legal()
         self._play_others()
         self._done = self._state.is_terminal()
         self._potential = self._hp_potential()
@@ -170,13 +194,14 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         engine_seed = int(self.np_random.integers(SEED_RANGE))
         self._state = self.game.new_state(self.config, engine_seed)
-        self._legal = None
+        self._forget_legal()
         self._bot_rng = Rng(int(self.np_random.integers(SEED_RANGE)))
         self._bots = {
             p: make_opponent(self.opponent_spec, self.game)
             for p in range(self.players)
             if p != self.seat
         }
+        self._bot_views = {p: bot_reads_view(bot) for p, bot in self._bots.items()}
         self._steps = 0
         self.decisions = 0
         self._done = False
@@ -201,7 +226,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
             self._done = True
             return obs, ILLEGAL_REWARD, True, False, info
         state.apply_unchecked(chosen)
-        self._legal = None
+        self._forget_legal()
         self._steps += 1
         self.decisions += 1
         self._play_others()
@@ -232,7 +257,9 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as booleans (the name sb3-contrib's MaskablePPO calls)."""
-        return _mask(self._legal_ids(), self.n_actions).astype(bool)
+        mask = np.zeros(self.n_actions, dtype=np.bool_)
+        mask[self._legal_ids()] = True
+        return mask
 
     def _legal_ids(self) -> list[int]:
         if self._legal is None:
@@ -240,24 +267,28 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
             self._legal = [] if state.is_terminal() else legal_ids(self.game, state)
         return self._legal
 
+    def _forget_legal(self) -> None:
+        self._legal = None
+
     # --- helpers -----------------------------------------------------------------------
 
     def _play_others(self) -> None:
         state = self.state
         game = self.game
+        views = self._bot_views
         while not state.is_terminal() and state.current_player != self.seat:
             p = state.current_player
-            action = self._bots[p].choose(game, state.view(p), state.legal_actions(), self._bot_rng)
+            view = state.view(p) if views[p] else {}
+            action = self._bots[p].choose(game, view, state.legal_actions(), self._bot_rng)
             state.apply_unchecked(action)
-            self._legal = None
+            self._forget_legal()
             self.decisions += 1
 
     def observe(self) -> tuple[Obs, dict[str, Any]]:
         """The observation and info of the agent's seat now (both carry the action mask)."""
-        state = self.state
-        mask = _mask(self._legal_ids(), self.n_actions)
+        mask = self._masks(self._legal_ids())  # a new array each call: callers keep it
         obs: Obs = {
-            "observation": self.encoder.encode(state.view(self.seat), self.seat),
+            "observation": self.encoder.encode_state(self.state, self.seat),
             "action_mask": mask,
         }
         return obs, {"action_mask": mask}
@@ -265,7 +296,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
     def _hp_potential(self) -> float:
         if not self.shaping:
             return 0.0
-        hp = self.state.view(self.seat)["hp"]
+        hp = vs_hit_points(self.state)
         return float(hp[self.seat] - hp[1 - self.seat]) / 30.0
 
 

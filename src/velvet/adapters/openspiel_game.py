@@ -4,24 +4,27 @@ Importing this module registers both with ``pyspiel``; then
 ``pyspiel.load_game("python_velvet_vs")`` (or ``"python_velvet_p5(players=2)"``)
 works in any OpenSpiel code. Player actions are the game's stable action ids.
 
-Chance. The deal is one chance node with :data:`DEALS` equally likely outcomes: outcome
-``k`` is the game set up from seed ``k`` (Velvet's set-up shuffles cannot be driven
-draw by draw from outside, so the deal is a uniform sample of 65,536 deals, not every
-possible deal). Every later random draw (a die, each swap of a shuffle, a random
-discard) is its own chance node with ``n`` equally likely outcomes, exactly the
-engine's ``randbelow(n)``: the adapter tries the chosen action on a copy whose RNG
-stops at the first draw not yet decided, and asks chance for it.
+Chance. Every random draw is its own chance node with ``n`` equally likely outcomes,
+exactly the engine's ``randbelow(n)`` (a die, each swap of a shuffle, a random
+discard): the adapter tries the chosen action on a copy whose RNG stops at the first
+draw not yet decided, and asks chance for it; the rest of a shuffle's ranges are known
+ahead (Fisher-Yates). The VS deal is drawn the same way (77 nodes: two shuffles of 39
+cards, then who goes first), through the engine's own set-up. The P5 deal is still one
+*sampled* node with :data:`DEALS` outcomes, outcome ``k`` being the game set up from seed
+``k``: P5's set-up makes its RNG inside and takes none, so its shuffles cannot be driven
+draw by draw from outside.
 
-Observations and information states are the encoded view of a seat (docs/rl.md),
-and their strings the view as canonical JSON: a seat's view keeps what it has seen
-that still matters (discard piles, open fields), but it is not perfect recall.
+Observations are the encoded view of a seat (docs/rl.md) and their strings the view as
+canonical JSON. Information states add the seat's own past actions (perfect recall; a
+fixed-size tensor, see :class:`VelvetObserver`).
 ``resample_from_infostate`` samples the hidden cards with the game's ``determinize``.
 A game longer than :data:`MAX_GAME_LENGTH` moves ends there as a draw (utility 0).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, MutableSequence
+from typing import Any, TypeVar
 
 import numpy as np
 import pyspiel
@@ -38,17 +41,28 @@ from velvet.adapters._engine import (
     legal_ids,
     load_game,
     set_seat_rng,
+    vs_dealer,
 )
 from velvet.adapters.encoding import encoder_for
 
 DEALS = 1 << 16
-"""Outcomes of the first chance node: the seeds of the deals it can make."""
+"""P5: outcomes of the first chance node, the seeds of the deals it can make."""
+VS_MAX_DRAW = 64
+"""VS: the most outcomes a chance node can have (a draw is at most over a 40-card deck)."""
+OWN_ACTIONS = 1024
+"""Own past actions kept in an information-state tensor (random play: at most ~100 in VS,
+~460 in P5); a longer history sets the overflow entry and keeps the first ones."""
 MAX_GAME_LENGTH = 20_000
 """Moves (chance and player) after which a game is cut off as a draw."""
 SEED_SCALE = 1 << 62
 
 
+T = TypeVar("T")
 _CONFIGS: dict[tuple[str, int], dict[str, Any]] = {}
+_GAMES: dict[str, Game[Any]] = {}
+_FIRST_DRAW: list[_NeedDraw] = []
+"""The first draw of the VS deal (the same for every initial state), once known."""
+_DEALERS: dict[str, Callable[[Rng], State[Any]]] = {}
 
 
 def _config(game_name: str, players: int) -> dict[str, Any]:
@@ -59,29 +73,64 @@ def _config(game_name: str, players: int) -> dict[str, Any]:
     return _CONFIGS[key]
 
 
-class _NeedDraw(Exception):
-    """Raised by :class:`_ProbeRng` at the first draw that chance has not decided yet."""
+def _vs_deal(rng: Rng) -> State[Any]:
+    """The VS deal of the default config, every draw from ``rng`` (set-up checked once)."""
+    deal = _DEALERS.get("vs")
+    if deal is None:
+        deal = _DEALERS["vs"] = vs_dealer(load_game("vs"), _config("vs", 2))
+    return deal(rng)
 
-    def __init__(self, bound: int) -> None:
+
+class _NeedDraw(Exception):
+    """Raised by :class:`_ProbeRng` at the first draw that chance has not decided yet.
+
+    ``ahead``: the ranges of the draws that must follow (the rest of a shuffle), known
+    before their outcomes, so they need no new trial of the move.
+    """
+
+    def __init__(self, bound: int, ahead: tuple[int, ...] = ()) -> None:
         super().__init__(bound)
         self.bound = bound
+        self.ahead = ahead
 
 
 class _ProbeRng(Rng):
     """An RNG that returns the decided outcomes, then stops at the next draw."""
 
-    __slots__ = ()
+    __slots__ = ("_shuffling",)
+
+    def __init__(self, seed: int, script: list[int]) -> None:
+        super().__init__(seed, script)
+        self._shuffling = False
 
     def randbelow(self, n: int) -> int:
         if not self._script:
-            raise _NeedDraw(n)
+            # Rng.shuffle is Fisher-Yates: after a draw below n come n-1, n-2, ..., 2.
+            raise _NeedDraw(n, tuple(range(n - 1, 1, -1)) if self._shuffling else ())
         return super().randbelow(n)
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        self._shuffling = True
+        try:
+            super().shuffle(items)
+        finally:
+            self._shuffling = False
 
 
 class _Match:
     """The Velvet side of one OpenSpiel state; copied by ``clone`` and pickled by value."""
 
-    __slots__ = ("bound", "game_name", "moves", "outcomes", "pending", "players", "state")
+    __slots__ = (
+        "ahead",
+        "bound",
+        "game_name",
+        "moves",
+        "outcomes",
+        "own",
+        "pending",
+        "players",
+        "state",
+    )
 
     def __init__(self, game_name: str, players: int) -> None:
         self.game_name = game_name
@@ -92,7 +141,11 @@ class _Match:
         self.outcomes: list[int] = []
         self.bound = DEALS
         """Outcomes of the pending chance node."""
+        self.ahead: list[int] = []
+        """Outcomes of the chance nodes known to follow this one (the rest of a shuffle)."""
         self.moves = 0
+        self.own: list[list[int]] = [[] for _ in range(players)]
+        """Each seat's own actions so far (ids): the perfect-recall part of its infostate."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
         other = _Match(self.game_name, self.players)
@@ -100,7 +153,9 @@ class _Match:
         other.pending = self.pending
         other.outcomes = self.outcomes.copy()
         other.bound = self.bound
+        other.ahead = self.ahead.copy()
         other.moves = self.moves
+        other.own = [xs.copy() for xs in self.own]
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -108,7 +163,17 @@ class _Match:
         pending = None if self.pending is None else str(self.pending)
         return (
             _rebuild,
-            (self.game_name, self.players, data, pending, self.outcomes, self.bound, self.moves),
+            (
+                self.game_name,
+                self.players,
+                data,
+                pending,
+                self.outcomes,
+                self.bound,
+                self.moves,
+                self.own,
+                self.ahead,
+            ),
         )
 
 
@@ -120,6 +185,8 @@ def _rebuild(
     outcomes: list[int],
     bound: int,
     moves: int,
+    own: list[list[int]],
+    ahead: list[int],
 ) -> _Match:
     game = load_game(game_name)
     match = _Match(game_name, players)
@@ -128,6 +195,8 @@ def _rebuild(
     match.outcomes = list(outcomes)
     match.bound = bound
     match.moves = moves
+    match.own = [list(xs) for xs in own]
+    match.ahead = list(ahead)
     return match
 
 
@@ -170,7 +239,7 @@ class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
         coop = game_name == "p5"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.n_actions,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=VS_MAX_DRAW if game_name == "vs" else DEALS,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -187,7 +256,8 @@ class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
     ) -> VelvetObserver:
         if params:
             raise ValueError(f"observer parameters are not supported; got {params}")
-        return VelvetObserver(self)
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return VelvetObserver(self, perfect_recall)
 
 
 class VsSpielGame(VelvetSpielGame):
@@ -207,10 +277,16 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         # Only ``_m`` lives in __dict__: OpenSpiel deep-copies and pickles __dict__.
         self._m = _Match(game.game_name, game.players)
+        if game.game_name == "vs":
+            self._deal()  # the first draw of the deal is the first chance node
 
     @property
     def _velvet(self) -> Game[Any]:
-        return load_game(self._m.game_name)
+        name = self._m.game_name
+        game = _GAMES.get(name)
+        if game is None:
+            game = _GAMES[name] = load_game(name)
+        return game
 
     # --- the engine state, for search beside OpenSpiel's API --------------------------
 
@@ -238,6 +314,8 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         bound = self._m.bound
+        if self.current_player() != pyspiel.PlayerId.CHANCE:
+            raise pyspiel.SpielError("chance_outcomes: this is not a chance node")
         p = 1.0 / bound
         return [(k, p) for k in range(bound)]
 
@@ -245,14 +323,52 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         m = self._m
         m.moves += 1
         if m.state is None:
-            m.state = self._velvet.new_state(_config(m.game_name, m.players), int(action))
+            if m.game_name == "vs":
+                m.outcomes.append(int(action))
+                if m.ahead:  # the next draw of the same shuffle
+                    m.bound = m.ahead.pop(0)
+                    return
+                self._deal()
+            else:
+                m.state = self._velvet.new_state(_config(m.game_name, m.players), int(action))
             return
         if m.pending is None:
+            m.own[m.state.current_player].append(int(action))
             m.pending = action_from_id(self._velvet, int(action))
             m.outcomes = []
         else:
             m.outcomes.append(int(action))
+            if m.ahead:
+                m.bound = m.ahead.pop(0)
+                return
         self._resolve()
+
+    def _deal(self) -> None:
+        """VS: set up with the draws decided so far, or make the next draw a chance node."""
+        m = self._m
+        if not m.outcomes and _FIRST_DRAW:  # OpenSpiel makes an initial state per tensor call
+            self._ask_chance(_FIRST_DRAW[0])
+            return
+        try:
+            state = _vs_deal(_ProbeRng(0, m.outcomes))
+        except _NeedDraw as need:
+            if not m.outcomes:
+                _FIRST_DRAW.append(need)
+            self._ask_chance(need)
+            return
+        set_seat_rng(state, Rng(0))
+        m.state = state
+        m.outcomes = []
+
+    def _ask_chance(self, need: _NeedDraw) -> None:
+        bound = need.bound
+        if bound > self.get_game().max_chance_outcomes():
+            raise pyspiel.SpielError(
+                f"a draw over {bound} outcomes exceeds the game's "
+                f"max_chance_outcomes ({self.get_game().max_chance_outcomes()})"
+            )
+        self._m.bound = bound
+        self._m.ahead = list(need.ahead)
 
     def _resolve(self) -> None:
         """Play the pending action if every draw it makes is decided; else ask chance."""
@@ -264,7 +380,7 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         try:
             trial.apply_unchecked(m.pending)
         except _NeedDraw as need:
-            m.bound = need.bound
+            self._ask_chance(need)
             return
         set_seat_rng(trial, Rng(0))
         m.state = trial
@@ -273,7 +389,9 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}" if self._m.state is None else f"draw {action}"
+            if self._m.state is not None:
+                return f"draw {action}"
+            return f"deal draw {action}" if self._m.game_name == "vs" else f"deal {action}"
         return str(action_from_id(self._velvet, int(action)))
 
     def is_terminal(self) -> bool:
@@ -307,25 +425,55 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class VelvetObserver:
-    """Observation and information-state tensors and strings from a seat's view."""
+    """Observation and information-state tensors and strings from a seat's view.
 
-    def __init__(self, game: VelvetSpielGame) -> None:
+    The observation is the encoded view of the seat. The information state (OpenSpiel
+    asks for it with ``perfect_recall=True``) appends the seat's own past actions, so
+    two histories the seat could tell apart never share an information state: one
+    overflow entry (1 if the seat took more than :data:`OWN_ACTIONS` actions), then
+    :data:`OWN_ACTIONS` entries, the ``k``-th being ``(id + 1) / distinct actions`` of
+    the seat's ``k``-th action and 0 after its last. The string is the view and the list
+    of those ids, as canonical JSON.
+    """
+
+    def __init__(self, game: VelvetSpielGame, perfect_recall: bool = False) -> None:
         self.encoder = game.encoder
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.perfect_recall = perfect_recall
+        self.n_actions = game.n_actions
+        size = self.encoder.size
+        extra = 1 + OWN_ACTIONS if perfect_recall else 0
+        self.tensor = np.zeros(size + extra, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["own_actions_overflow"] = self.tensor[size : size + 1]
+            self.dict["own_actions"] = self.tensor[size + 1 :]
 
     def set_from(self, state: VelvetSpielState, player: int) -> None:
         velvet = state.velvet_state
+        tensor = self.tensor
+        size = self.encoder.size
         if velvet is None:
-            self.tensor.fill(0.0)
-            return
-        self.tensor[:] = self.encoder.encode(velvet.view(player), player)
+            tensor.fill(0.0)
+        else:
+            tensor[:size] = self.encoder.encode_state(velvet, player)
+        if self.perfect_recall:
+            own = state._m.own[player]
+            history = tensor[size + 1 :]
+            history.fill(0.0)
+            tensor[size] = 1.0 if len(own) > OWN_ACTIONS else 0.0
+            kept = own[:OWN_ACTIONS]
+            if kept:
+                history[: len(kept)] = (np.asarray(kept, np.float64) + 1.0) / self.n_actions
 
     def string_from(self, state: VelvetSpielState, player: int) -> str:
         velvet = state.velvet_state
         if velvet is None:
-            return f"player {player}: before the deal"
-        return canonical_json(velvet.view(player))
+            view: Any = f"player {player}: before the deal"
+        else:
+            view = velvet.view(player)
+        if not self.perfect_recall:
+            return view if isinstance(view, str) else canonical_json(view)
+        return canonical_json({"view": view, "own_actions": state._m.own[player]})
 
 
 pyspiel.register_game(VS_TYPE, VsSpielGame)

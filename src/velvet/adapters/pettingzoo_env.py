@@ -41,7 +41,7 @@ from velvet.adapters._engine import (
     load_game,
 )
 from velvet.adapters.encoding import encoder_for
-from velvet.adapters.gym_env import OBS_HIGH, action_index
+from velvet.adapters.gym_env import OBS_HIGH, MaskMaker, action_index
 
 ORDERS = ("decision", "round_robin")
 ILLEGAL = ("lose", "ignore", "raise")
@@ -78,6 +78,7 @@ class _Table:
         self.n_actions = len(self.game.action_ids())
         self.wait = self.n_actions if wait else None
         self.space_size = self.n_actions + (1 if wait else 0)
+        self._masks = MaskMaker(self.space_size)
         self.agents = [f"player_{p}" for p in range(players)]
         self.observation_space = spaces.Dict(
             {
@@ -116,19 +117,16 @@ class _Table:
         return self.state.current_player
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self.space_size, dtype=np.int8)
         state = self.state
         if state.is_terminal():
-            return mask
+            return self._masks([])
         if state.current_player == seat:
-            mask[self.legal()] = 1
-        elif self.wait is not None:
-            mask[self.wait] = 1
-        return mask
+            return self._masks(self.legal())
+        return self._masks([] if self.wait is None else [self.wait])
 
     def observe(self, seat: int) -> Obs:
         return {
-            "observation": self.encoder.encode(self.state.view(seat), seat),
+            "observation": self.encoder.encode_state(self.state, seat),
             "action_mask": self.mask(seat),
         }
 

@@ -1,0 +1,139 @@
+"""The fast path (``encode_state``) gives exactly the encoding of the seat's view.
+
+Every adapter encodes observations with ``encode_state(state, seat)``, which reads the
+state's fields instead of building ``view(seat)`` first. These tests walk many seeded
+random games of both games and compare, at every position and for every seat, the fast
+vector with ``encode(state.view(seat), seat)`` element for element.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.adapters.conftest import rebuilt
+from velvet.adapters._engine import ConfigError, State, default_config, load_game
+from velvet.adapters.encoding import (
+    P5_STATE_FIELDS,
+    VS_STATE_FIELDS,
+    P5Encoder,
+    VsEncoder,
+    encoder_for,
+)
+
+
+def positions(game_name: str, players: int, games: int, every: int) -> list[State[Any]]:
+    """Every ``every``-th position of ``games`` seeded random games, ends included."""
+    game = load_game(game_name)
+    config = default_config(game, players)
+    out: list[State[Any]] = []
+    for seed in range(games):
+        state = game.new_state(config, seed)
+        rng = random.Random(seed)
+        k = 0
+        while not state.is_terminal() and k < 3000:
+            if k % every == 0:
+                out.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+            k += 1
+        out.append(state)
+    return out
+
+
+def assert_same(encoder: VsEncoder | P5Encoder, state: State[Any], seat: int) -> None:
+    slow = encoder.encode(state.view(seat), seat)
+    fast = encoder.encode_state(state, seat)
+    assert fast.dtype == slow.dtype == np.float32
+    assert fast.shape == slow.shape == (encoder.size,)
+    differ = np.flatnonzero(fast != slow)
+    assert differ.size == 0, f"seat {seat}: entries {differ[:10]} differ"
+
+
+def test_vs_fast_encoding_equals_the_encoded_view_over_many_positions() -> None:
+    states = positions("vs", 2, games=40, every=3)
+    assert len(states) > 1500
+    encoder = encoder_for(states[0].game)
+    assert isinstance(encoder, VsEncoder)
+    kinds = set()
+    for state in states:
+        for seat in (0, 1):
+            assert_same(encoder, state, seat)
+        view = state.view(0)
+        kinds.add(view["frames"][-1][0] if view["frames"] else view["step"])
+        if view["skill"] is not None:
+            kinds.add("skill")
+    # The walk reached pay frames, declared skills and the end, not only plain steps.
+    assert {"pay", "skill", "over"} <= kinds
+
+
+def test_vs_fast_encoding_hides_a_private_decklist_as_the_view_does() -> None:
+    game = load_game("vs")
+    encoder = encoder_for(game)
+    assert isinstance(encoder, VsEncoder)
+    for state in positions("vs", 2, games=4, every=7):
+        data = copy.deepcopy(state.to_json())
+        data["open_decklists"] = [False, False]
+        private = rebuilt(state, data)
+        assert private.view(0)["decklists"][1] is None
+        for seat in (0, 1):
+            assert_same(encoder, private, seat)
+            opponent = encoder.offsets["opponent_unseen"]
+            block = encoder.encode_state(private, seat)[opponent : opponent + encoder.n]
+            assert not block.any()
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_p5_fast_encoding_equals_the_encoded_view_over_many_positions(players: int) -> None:
+    states = positions("p5", players, games=8, every=5)
+    assert len(states) > 300
+    encoder = encoder_for(states[0].game, players)
+    assert isinstance(encoder, P5Encoder)
+    kinds = set()
+    for state in states:
+        for seat in range(players):
+            assert_same(encoder, state, seat)
+        kinds.add(state.view(0)["decision"]["kind"])
+    assert {"main", "fight", "over"} <= kinds
+    if players == 2:
+        assert "order" in kinds
+
+
+def test_p5_fast_encoding_of_the_boss_and_many_revealed_shadows() -> None:
+    # Random play seldom raises the alert to the boss: set it, and more shadows than
+    # the encoding lists one by one (the rest are summed into the last slot).
+    encoder = encoder_for(load_game("p5"), 2)
+    assert isinstance(encoder, P5Encoder)
+    for state in positions("p5", 2, games=3, every=20):
+        data = copy.deepcopy(state.to_json())
+        data["alert"] = 4
+        data["boss_rem"] = [2, 1, 0, 3]
+        deck = data["shadow_deck"]
+        while len(data["rev"]) < 6 and deck:
+            data["rev"].append(deck.pop())
+            data["rem"].append([1, 0, 2, 1])
+        boss = rebuilt(state, data)
+        assert boss.view(0)["palace"]["boss"] is not None
+        assert len(boss.view(0)["palace"]["shadows"]) == 6
+        for seat in (0, 1):
+            assert_same(encoder, boss, seat)
+
+
+def test_p5_fast_encoding_names_a_seat_that_is_not_there() -> None:
+    state = positions("p5", 1, games=1, every=1000)[0]
+    encoder = encoder_for(state.game, 1)
+    assert isinstance(encoder, P5Encoder)
+    with pytest.raises(ConfigError, match="no player 3"):
+        encoder.encode_state(state, 3)
+
+
+def test_the_fields_the_fast_path_reads_exist_on_the_states() -> None:
+    # A rename in the engine's state shows here, by name, before any vector differs.
+    for game_name, fields in (("vs", VS_STATE_FIELDS), ("p5", P5_STATE_FIELDS)):
+        state = positions(game_name, 2, games=1, every=1000)[0]
+        missing = [f for f in fields if not hasattr(state, f)]
+        assert not missing, f"{game_name} state lacks {missing}"
