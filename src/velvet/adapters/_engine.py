@@ -16,7 +16,7 @@ from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.games import get_game
 from velvet.p5.state import PHASES as P5_PHASE_NAMES
-from velvet.p5.state import describe_decision as p5_describe_decision
+from velvet.p5.view import describe_decision as p5_describe_decision
 from velvet.vs.actions import SLOT_NAMES as VS_SLOT_NAMES
 from velvet.vs.state import FRAME_NAMES as VS_FRAME_NAMES
 from velvet.vs.state import STEP_NAMES as VS_STEP_NAMES
