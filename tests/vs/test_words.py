@@ -17,9 +17,7 @@ from velvet.vs.game import load_vs_game
 G = load_vs_game()
 E = ((), (), ())
 RULES_SOURCE = "".join(
-    (Path(__file__).parents[2] / "src" / "velvet" / "vs" / f"{name}.py").read_text(
-        encoding="utf-8"
-    )
+    (Path(__file__).parents[2] / "src" / "velvet" / "vs" / f"{name}.py").read_text(encoding="utf-8")
     for name in ("effects", "flow")
 )
 EVENT_KINDS = set(re.findall(r'Event\(\s*"(\w+)"', RULES_SOURCE))
