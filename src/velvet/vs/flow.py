@@ -154,13 +154,18 @@ def _can_play(state: VsState, p: int, c: int, mask: int) -> bool:
     """Whether a summon (mask -1) or fuse of hand card ``c`` can be paid in full."""
     g = state._game
     h = len(state.hand[p]) - 1
-    f = sum(1 for s, st in enumerate(state.field[p]) if st and not (mask >= 0 and mask >> s & 1))
+    f = free = 0  # personas that can pay (not fusion materials); free slots
+    for s, st in enumerate(state.field[p]):
+        if not st:
+            free += 1
+        elif mask < 0 or not mask >> s & 1:
+            f += 1
     summon = mask < 0
     cost = g.cost[c]
     if g.extra[c] < 0:
-        return _reg_ok(h, f, cost, summon and free_after(state, p, 0) == 0)
+        return _reg_ok(h, f, cost, summon and free == 0)
     for _, dh, df, freed in extra_options(state, p, c, mask if mask >= 0 else 0, True):
-        if _reg_ok(h - dh, f - df, cost, summon and free_after(state, p, freed) == 0):
+        if _reg_ok(h - dh, f - df, cost, summon and free + freed == 0):
             return True
     return False
 
