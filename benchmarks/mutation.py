@@ -35,7 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MODULES: dict[str, list[str]] = {
     "p5": ["velvet/p5/state.py", "velvet/p5/illegal.py"],
-    "vs": ["velvet/vs/state.py"],
+    "vs": [
+        "velvet/vs/state.py",
+        "velvet/vs/effects.py",
+        "velvet/vs/flow.py",
+        "velvet/vs/view.py",
+        "velvet/vs/illegal.py",
+    ],
 }
 """The rules modules of each game (paths under ``src/``)."""
 

@@ -78,15 +78,17 @@ if TYPE_CHECKING:
     from velvet.vs.state import VsState
 
 
-# --- helpers -----------------------------------------------------------------------
+# --- the field -----------------------------------------------------------------------
 
 
 def has_persona(state: VsState, p: int) -> bool:
+    """Whether ``p`` controls a persona (no persona: no Skill Step, VS-SKILL-4)."""
     f = state.field[p]
     return bool(f[0] or f[1] or f[2])
 
 
 def top_names(state: VsState, p: int, skip_mask: int = 0) -> set[int]:
+    """The name numbers of ``p``'s personas (stack tops), but those in ``skip_mask``."""
     name_of = state._game.name_of
     return {name_of[st[-1]] for i, st in enumerate(state.field[p]) if st and not skip_mask >> i & 1}
 
@@ -95,6 +97,8 @@ def top_names(state: VsState, p: int, skip_mask: int = 0) -> set[int]:
 
 
 def _reg_ok(h: int, f: int, r: int, need_field: bool) -> bool:
+    """Whether ``h`` hand cards and ``f`` personas can pay ``r`` (one from the field if
+    ``need_field``: a summon onto a full field must free a slot)."""
     if r <= 0:
         return not need_field
     if need_field:
@@ -103,6 +107,7 @@ def _reg_ok(h: int, f: int, r: int, need_field: bool) -> bool:
 
 
 def free_after(state: VsState, p: int, freed: int) -> int:
+    """Free field slots of ``p`` once ``freed`` more have left (VS-FIELD-1)."""
     return sum(1 for st in state.field[p] if not st) + freed
 
 
@@ -275,6 +280,7 @@ def _place(state: VsState, p: int, c: int, mask: int, ev: list[Event]) -> None:
 
 
 def legal_actions(state: VsState) -> list[Any]:
+    """Every action the player to decide may take now, in a stable order."""
     if state.winner != -1:
         return []
     if state.frames:
@@ -422,6 +428,7 @@ def _frame_actions(state: VsState, fr: Frame) -> list[Any]:
 
 
 def apply_unchecked(state: VsState, action: Any) -> list[Event]:
+    """Apply a legal ``action``, then run the turn on until the next decision."""
     ev: list[Event] = []
     g = state._game
     t = type(action)

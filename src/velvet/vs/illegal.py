@@ -37,10 +37,8 @@ if TYPE_CHECKING:
     from velvet.vs.state import VsState
 
 
-# --- illegal actions --------------------------------------------------------------------
-
-
 def explain_illegal(state: VsState, action: Any) -> IllegalActionError:
+    """Why ``action`` (not among the legal ones) is illegal now, with the rule it breaks."""
     g = state._game
     if state.winner != -1:
         return state.game_over_error()

@@ -415,7 +415,7 @@ class VsState(State[A.VsAction, VsView]):
         """Words for ``action`` with card names (``velvet.vs.words``)."""
         return self._game.rules.action_label(self, action)
 
-    # --- JSON and views -----------------------------------------------------------------------
+    # --- JSON and queries ---------------------------------------------------------------------
 
     def _frame_json(self, fr: Frame) -> list[Any]:
         g = self._game
