@@ -46,52 +46,6 @@ Name = Annotated[str, Field(min_length=1, max_length=80)]
 Text = Annotated[str, Field(max_length=500)]
 MAX_EFFECTS = 12
 """Most effects on one card part (the built-in cards use at most 3)."""
-DECK_SIZE = 40
-MAX_COPIES = 2
-"""VS-DECK-1: a deck is exactly ``DECK_SIZE`` cards, at most ``MAX_COPIES`` of one name."""
-
-# The card data's words as small ints, each derived by name from the schema's words: the
-# game compiles cards into these codes (game.py) and the rules compare codes, never text.
-OPS: tuple[str, ...] = get_args(Op)
-OP_HEAL = OPS.index("heal")
-OP_DAMAGE = OPS.index("damage")
-OP_DRAW = OPS.index("draw")
-OP_DISCARD = OPS.index("discard")
-OP_DISCARD_RANDOM = OPS.index("discard_random")
-OP_BOUNCE = OPS.index("bounce")
-OP_DESTROY = OPS.index("destroy")
-OP_SWAP = OPS.index("swap")
-OP_MODIFY = OPS.index("modify")
-OP_NEGATE = OPS.index("negate")
-OP_SEARCH = OPS.index("search")
-OP_RECOVER = OPS.index("recover")
-WHO = ("self", "opponent")
-WHO_SELF = WHO.index("self")
-MODES = ("add", "mul", "half")
-MODE_ADD = MODES.index("add")
-MODE_MUL = MODES.index("mul")
-SLOT_FILTERS = ("main", "sub", "any")
-SLOT_MAIN = SLOT_FILTERS.index("main")
-SLOT_SUB = SLOT_FILTERS.index("sub")
-KINDS = ("persona", "support", "react", "any")
-PERSONA = KINDS.index("persona")
-SUPPORT = KINDS.index("support")
-REACT = KINDS.index("react")
-ANY_KIND = KINDS.index("any")
-TIMINGS = ("declaration", "resolution")
-DECLARATION = TIMINGS.index("declaration")
-RESOLUTION = TIMINGS.index("resolution")
-
-
-def apply_mod(dmg: int, mode: int, amount: int) -> int:
-    """What one damage modifier of ``mode`` (a code of ``MODES``) does; never below 0."""
-    if mode == MODE_ADD:
-        dmg += amount
-    elif mode == MODE_MUL:
-        dmg *= amount
-    else:
-        dmg //= 2
-    return dmg if dmg > 0 else 0
 
 
 class _Model(BaseModel):

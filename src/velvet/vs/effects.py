@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Event
 from velvet.vs import actions as A
-from velvet.vs.cards import (
+from velvet.vs.cards import HP_START
+from velvet.vs.state import (
     ANY_KIND,
-    HP_START,
+    CTX_SUPPORT,
     MODE_ADD,
     MODES,
     OP_BOUNCE,
@@ -31,14 +32,10 @@ from velvet.vs.cards import (
     OP_SEARCH,
     OP_SWAP,
     OPS,
+    OVER,
     SLOT_MAIN,
     SLOT_SUB,
     WHO_SELF,
-    apply_mod,
-)
-from velvet.vs.state import (
-    CTX_SUPPORT,
-    OVER,
     DiscardFrame,
     Mod,
     ModSource,
@@ -46,6 +43,7 @@ from velvet.vs.state import (
     RecoverFrame,
     SearchFrame,
     TargetFrame,
+    apply_mod,
 )
 
 if TYPE_CHECKING:

@@ -15,25 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Event
 from velvet.vs import actions as A
-from velvet.vs.cards import (
-    DAMAGE_TYPES,
-    DECLARATION,
-    LOWHP,
-    MODES,
-    OP_BOUNCE,
-    OP_DESTROY,
-    OP_DISCARD,
-    OP_DISCARD_RANDOM,
-    OP_RECOVER,
-    OP_SEARCH,
-    OP_SWAP,
-    OPS,
-    PERSONA,
-    RESOLUTION,
-    SUPPORT,
-    WHO_SELF,
-    apply_mod,
-)
+from velvet.vs.cards import DAMAGE_TYPES, LOWHP
 from velvet.vs.effects import (
     apply_target,
     damage_steps,
@@ -52,16 +34,30 @@ from velvet.vs.state import (
     CTX_PLAIN,
     CTX_REACT,
     CTX_SUPPORT,
+    DECLARATION,
     DECLARE,
     DRAW_RESULT,
     ENDSKILL,
     HAND_SIZE,
+    MODES,
+    OP_BOUNCE,
+    OP_DESTROY,
+    OP_DISCARD,
+    OP_DISCARD_RANDOM,
+    OP_RECOVER,
+    OP_SEARCH,
+    OP_SWAP,
+    OPS,
     ORDER,
+    PERSONA,
     PLAN,
     REACT1,
     REACT2,
+    RESOLUTION,
     RESOLVE,
+    SUPPORT,
     TURN_CAP,
+    WHO_SELF,
     DiscardFrame,
     ExtraPayment,
     Frame,
@@ -72,6 +68,7 @@ from velvet.vs.state import (
     SearchFrame,
     TargetFrame,
     Work,
+    apply_mod,
 )
 
 if TYPE_CHECKING:

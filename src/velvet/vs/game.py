@@ -3,7 +3,7 @@
 :class:`VsGame` is immutable: it compiles the validated cards into small
 tuples indexed by card number so the rules (:mod:`velvet.vs.flow`,
 :mod:`velvet.vs.effects`) never look at a card by name, and binds those rules
-for its states (:attr:`VsGame.rules`). :func:`load_vs_game` caches the built-in game.
+for its states (``bind_rules``). :func:`load_vs_game` caches the built-in game.
 """
 
 from __future__ import annotations
@@ -18,13 +18,6 @@ from velvet.engine.core import CardInfo, Event, Game
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
-from velvet.vs import effects, flow, illegal
-from velvet.vs import view as vs_view
-
-# The codes of the card data (ANY_KIND ... WHO_SELF) lived here before the rules were
-# split into modules; the rules take them from velvet.vs.cards, and they stay importable
-# from here.
-from velvet.vs.cards import ANY_KIND as ANY_KIND
 from velvet.vs.cards import (
     DAMAGE_TYPES,
     AnyCard,
@@ -36,44 +29,52 @@ from velvet.vs.cards import (
     Support,
     build_card_set,
 )
-from velvet.vs.cards import DECK_SIZE as DECK_SIZE
-from velvet.vs.cards import DECLARATION as DECLARATION
-from velvet.vs.cards import KINDS as KINDS
-from velvet.vs.cards import MAX_COPIES as MAX_COPIES
-from velvet.vs.cards import MODE_ADD as MODE_ADD
-from velvet.vs.cards import MODE_MUL as MODE_MUL
-from velvet.vs.cards import MODES as MODES
-from velvet.vs.cards import OP_BOUNCE as OP_BOUNCE
-from velvet.vs.cards import OP_DAMAGE as OP_DAMAGE
-from velvet.vs.cards import OP_DESTROY as OP_DESTROY
-from velvet.vs.cards import OP_DISCARD as OP_DISCARD
-from velvet.vs.cards import OP_DISCARD_RANDOM as OP_DISCARD_RANDOM
-from velvet.vs.cards import OP_DRAW as OP_DRAW
-from velvet.vs.cards import OP_HEAL as OP_HEAL
-from velvet.vs.cards import OP_MODIFY as OP_MODIFY
-from velvet.vs.cards import OP_NEGATE as OP_NEGATE
-from velvet.vs.cards import OP_RECOVER as OP_RECOVER
-from velvet.vs.cards import OP_SEARCH as OP_SEARCH
-from velvet.vs.cards import OP_SWAP as OP_SWAP
-from velvet.vs.cards import OPS as OPS
-from velvet.vs.cards import PERSONA as PERSONA
-from velvet.vs.cards import REACT as REACT
-from velvet.vs.cards import RESOLUTION as RESOLUTION
-from velvet.vs.cards import SLOT_FILTERS as SLOT_FILTERS
-from velvet.vs.cards import SLOT_MAIN as SLOT_MAIN
-from velvet.vs.cards import SLOT_SUB as SLOT_SUB
-from velvet.vs.cards import SUPPORT as SUPPORT
-from velvet.vs.cards import TIMINGS as TIMINGS
-from velvet.vs.cards import WHO as WHO
-from velvet.vs.cards import WHO_SELF as WHO_SELF
-from velvet.vs.state import Rules, VsState
+from velvet.vs.effects import mod_sources
+from velvet.vs.flow import apply_unchecked, legal_actions
+from velvet.vs.illegal import explain_illegal
+
+# The codes (ANY_KIND ... WHO_SELF) were defined here before the rules were split into
+# modules; they live in velvet.vs.state now and stay importable from here.
+from velvet.vs.state import ANY_KIND as ANY_KIND
+from velvet.vs.state import DECK_SIZE as DECK_SIZE
+from velvet.vs.state import DECLARATION as DECLARATION
+from velvet.vs.state import KINDS as KINDS
+from velvet.vs.state import MAX_COPIES as MAX_COPIES
+from velvet.vs.state import MODE_ADD as MODE_ADD
+from velvet.vs.state import MODE_MUL as MODE_MUL
+from velvet.vs.state import MODES as MODES
+from velvet.vs.state import OP_BOUNCE as OP_BOUNCE
+from velvet.vs.state import OP_DAMAGE as OP_DAMAGE
+from velvet.vs.state import OP_DESTROY as OP_DESTROY
+from velvet.vs.state import OP_DISCARD as OP_DISCARD
+from velvet.vs.state import OP_DISCARD_RANDOM as OP_DISCARD_RANDOM
+from velvet.vs.state import OP_DRAW as OP_DRAW
+from velvet.vs.state import OP_HEAL as OP_HEAL
+from velvet.vs.state import OP_MODIFY as OP_MODIFY
+from velvet.vs.state import OP_NEGATE as OP_NEGATE
+from velvet.vs.state import OP_RECOVER as OP_RECOVER
+from velvet.vs.state import OP_SEARCH as OP_SEARCH
+from velvet.vs.state import OP_SWAP as OP_SWAP
+from velvet.vs.state import OPS as OPS
+from velvet.vs.state import PERSONA as PERSONA
+from velvet.vs.state import REACT as REACT
+from velvet.vs.state import RESOLUTION as RESOLUTION
+from velvet.vs.state import SLOT_FILTERS as SLOT_FILTERS
+from velvet.vs.state import SLOT_MAIN as SLOT_MAIN
+from velvet.vs.state import SLOT_SUB as SLOT_SUB
+from velvet.vs.state import SUPPORT as SUPPORT
+from velvet.vs.state import TIMINGS as TIMINGS
+from velvet.vs.state import WHO as WHO
+from velvet.vs.state import WHO_SELF as WHO_SELF
+from velvet.vs.state import VsState, bind_rules
+from velvet.vs.view import determinize, make_view, public_view
 from velvet.vs.views import VsView
 
 RULES_VERSION = "vs-1.1"
 
 
 class CompiledEffect(NamedTuple):
-    """One effect of the card data as small ints (indexes into the tuples above)."""
+    """One effect of the card data as small ints (the codes of ``velvet.vs.state``)."""
 
     op: int
     who: int
@@ -95,9 +96,21 @@ class CompiledSkill(NamedTuple):
 
 
 def _action_label(state: VsState, action: A.VsAction) -> str:
+    """Words for ``action`` (``velvet.vs.words``, loaded when a front end first asks)."""
     from velvet.vs.words import action_label
 
     return action_label(state, action)
+
+
+bind_rules(  # the rules of a VsState: turn flow, effects, views, labels, illegal moves
+    legal_actions=legal_actions,
+    apply_unchecked=apply_unchecked,
+    explain=explain_illegal,
+    view=make_view,
+    public_view=public_view,
+    label=_action_label,
+    mod_sources=mod_sources,
+)
 
 
 class VsGame(Game[A.VsAction, VsView]):
@@ -107,16 +120,6 @@ class VsGame(Game[A.VsAction, VsView]):
     rules_version = RULES_VERSION
     num_players = (2,)
     game_over_rule = "VS-END-1"
-    rules = Rules(
-        legal_actions=flow.legal_actions,
-        apply_unchecked=flow.apply_unchecked,
-        explain_illegal=illegal.explain_illegal,
-        view=vs_view.view,
-        public_view=vs_view.public_view,
-        mod_sources=effects.mod_sources,
-        action_label=_action_label,
-    )
-    """What a state's rule methods call (``velvet.vs.state`` holds data only)."""
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards
@@ -451,7 +454,7 @@ class VsGame(Game[A.VsAction, VsView]):
 
     def determinize(self, view: VsView, player: int, rng: Rng) -> VsState:
         """A full state consistent with ``view`` (opponent hand and deck orders sampled)."""
-        return vs_view.determinize(self, view, player, rng)
+        return determinize(self, view, player, rng)
 
 
 _DEFAULT: VsGame | None = None

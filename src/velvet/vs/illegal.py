@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from velvet.engine.errors import IllegalActionError
 from velvet.vs import actions as A
-from velvet.vs.cards import DECLARATION, PERSONA, REACT, RESOLUTION, SUPPORT
 from velvet.vs.flow import (
     extra_options,
     free_after,
@@ -21,14 +20,19 @@ from velvet.vs.flow import (
     top_names,
 )
 from velvet.vs.state import (
+    DECLARATION,
     DECLARE,
     FRAME_NAMES,
     ORDER,
+    PERSONA,
     PLAN,
+    REACT,
     REACT1,
     REACT2,
+    RESOLUTION,
     RESOLVE,
     STEP_NAMES,
+    SUPPORT,
     PayFrame,
     PromoteFrame,
 )

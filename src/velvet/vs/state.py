@@ -15,26 +15,78 @@ live above it, each importing only the ones below::
 - :mod:`velvet.vs.view`: what a seat may see, and determinization;
 - :mod:`velvet.vs.illegal`: why an action is illegal, naming the rule.
 
-A :class:`VsState`'s rule methods (``legal_actions``, ``apply_unchecked``, ``view``...)
-call the functions the game binds in :class:`Rules` (``VsGame.rules``).
+``game.py`` binds them to :class:`VsState` through :data:`RULES`, so the state's rule
+methods (``legal_actions``, ``apply_unchecked``, ``view``...) are thin delegates.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self, get_args
 
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import IllegalActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.vs import actions as A
-from velvet.vs.cards import HP_START
-from velvet.vs.cards import apply_mod as apply_mod
+from velvet.vs.cards import HP_START, Op
 from velvet.vs.views import VsPublic, VsView
 
 if TYPE_CHECKING:
     from velvet.vs.game import VsGame
+
+
+# --- codes -----------------------------------------------------------------------------------
+
+DECK_SIZE = 40
+MAX_COPIES = 2
+"""VS-DECK-1: a deck is exactly ``DECK_SIZE`` cards, at most ``MAX_COPIES`` of one name."""
+
+# The card data's words as small ints, each derived by name from the schema's words
+# (velvet.vs.cards): the game compiles cards into these codes, the rules compare codes.
+OPS: tuple[str, ...] = get_args(Op)
+OP_HEAL = OPS.index("heal")
+OP_DAMAGE = OPS.index("damage")
+OP_DRAW = OPS.index("draw")
+OP_DISCARD = OPS.index("discard")
+OP_DISCARD_RANDOM = OPS.index("discard_random")
+OP_BOUNCE = OPS.index("bounce")
+OP_DESTROY = OPS.index("destroy")
+OP_SWAP = OPS.index("swap")
+OP_MODIFY = OPS.index("modify")
+OP_NEGATE = OPS.index("negate")
+OP_SEARCH = OPS.index("search")
+OP_RECOVER = OPS.index("recover")
+WHO = ("self", "opponent")
+WHO_SELF = WHO.index("self")
+MODES = ("add", "mul", "half")
+MODE_ADD = MODES.index("add")
+MODE_MUL = MODES.index("mul")
+SLOT_FILTERS = ("main", "sub", "any")
+SLOT_MAIN = SLOT_FILTERS.index("main")
+SLOT_SUB = SLOT_FILTERS.index("sub")
+KINDS = ("persona", "support", "react", "any")
+PERSONA = KINDS.index("persona")
+SUPPORT = KINDS.index("support")
+REACT = KINDS.index("react")
+ANY_KIND = KINDS.index("any")
+TIMINGS = ("declaration", "resolution")
+DECLARATION = TIMINGS.index("declaration")
+RESOLUTION = TIMINGS.index("resolution")
+
+
+def apply_mod(dmg: int, mode: int, amount: int) -> int:
+    """What one damage modifier of ``mode`` (a code of ``MODES``) does; never below 0."""
+    if mode == MODE_ADD:
+        dmg += amount
+    elif mode == MODE_MUL:
+        dmg *= amount
+    else:
+        dmg //= 2
+    return dmg if dmg > 0 else 0
+
+
+# --- steps, decisions, queued effects ----------------------------------------------------------
 
 HAND_SIZE = 5
 TURN_CAP = 200
@@ -160,19 +212,58 @@ class ExtraPayment(NamedTuple):
     """Field slots it frees."""
 
 
-class Rules(NamedTuple):
-    """The rules a :class:`VsState` follows, from the modules above this one.
+# --- the rules, bound from above -------------------------------------------------------------
 
-    The game binds them (``VsGame.rules``); a state's rule methods call them.
+
+class Rules:
+    """The rules a :class:`VsState` delegates to, from the modules above this one.
+
+    This module imports none of them (no import cycle); ``game.py``, which makes
+    every state, binds them once with :func:`bind_rules`.
     """
 
-    legal_actions: Callable[[VsState], list[A.VsAction]]
-    apply_unchecked: Callable[[VsState, A.VsAction], list[Event]]
-    explain_illegal: Callable[[VsState, A.VsAction], IllegalActionError]
+    __slots__ = (
+        "apply_unchecked",
+        "explain",
+        "label",
+        "legal_actions",
+        "mod_sources",
+        "public_view",
+        "view",
+    )
+    legal_actions: Callable[[VsState], list[Any]]
+    apply_unchecked: Callable[[VsState, Any], list[Event]]
+    explain: Callable[[VsState, Any], IllegalActionError]
     view: Callable[[VsState, int], VsView]
     public_view: Callable[[VsState], VsView]
+    label: Callable[[VsState, Any], str]
     mod_sources: Callable[[VsState], list[ModSource]]
-    action_label: Callable[[VsState, A.VsAction], str]
+
+
+RULES = Rules()
+
+
+def bind_rules(
+    *,
+    legal_actions: Callable[[VsState], list[Any]],
+    apply_unchecked: Callable[[VsState, Any], list[Event]],
+    explain: Callable[[VsState, Any], IllegalActionError],
+    view: Callable[[VsState, int], VsView],
+    public_view: Callable[[VsState], VsView],
+    label: Callable[[VsState, Any], str],
+    mod_sources: Callable[[VsState], list[ModSource]],
+) -> None:
+    """Give :class:`VsState` its rules (called by ``game.py``)."""
+    RULES.legal_actions = legal_actions
+    RULES.apply_unchecked = apply_unchecked
+    RULES.explain = explain
+    RULES.view = view
+    RULES.public_view = public_view
+    RULES.label = label
+    RULES.mod_sources = mod_sources
+
+
+# --- the state -------------------------------------------------------------------------------
 
 
 _FIELDS = (
@@ -389,31 +480,31 @@ class VsState(State[A.VsAction, VsView]):
             "VS-END-2", f"the game is over: Player {loser + 1} could not draw in the Draw Step"
         )
 
-    # --- the rules (in the modules above; see the module docstring) ----------------------
+    # --- the rules (flow.py, view.py, illegal.py, effects.py), bound by game.py -------------
 
     def legal_actions(self) -> list[A.VsAction]:
-        return self._game.rules.legal_actions(self)
+        return RULES.legal_actions(self)
 
     def apply_unchecked(self, action: A.VsAction) -> list[Event]:
-        return self._game.rules.apply_unchecked(self, action)
+        return RULES.apply_unchecked(self, action)
 
     def explain_illegal(self, action: A.VsAction) -> IllegalActionError:
-        return self._game.rules.explain_illegal(self, action)
+        return RULES.explain(self, action)
 
     def view(self, player: int) -> VsView:
-        return self._game.rules.view(self, player)
+        return RULES.view(self, player)
 
     def public_view(self) -> VsView:
         """What a spectator may see: no hand, and a decklist only where it is public."""
-        return self._game.rules.public_view(self)
+        return RULES.public_view(self)
 
     def mod_sources(self) -> list[ModSource]:
         """Every non-React modifier of the declared skill (``velvet.vs.effects``)."""
-        return self._game.rules.mod_sources(self)
+        return RULES.mod_sources(self)
 
     def action_label(self, action: A.VsAction) -> str:
         """Words for ``action`` with card names (``velvet.vs.words``)."""
-        return self._game.rules.action_label(self, action)
+        return RULES.label(self, action)
 
     # --- JSON and queries ---------------------------------------------------------------------
 

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 from velvet.engine.errors import RecordError
 from velvet.engine.rng import Rng
-from velvet.vs.cards import MAX_COPIES
-from velvet.vs.state import VsState
+from velvet.vs.state import MAX_COPIES, VsState
 from velvet.vs.views import VsView
 
 if TYPE_CHECKING:
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 
 def public_view(state: VsState) -> VsView:
     """What a spectator may see: no hand, and a decklist only where it is public."""
-    seen = view(state, 0)
+    seen = make_view(state, 0)
     if not state.open_lists[0]:
         seen["decklists"][0] = None
     seen["viewer"] = None
@@ -31,7 +30,7 @@ def public_view(state: VsState) -> VsView:
     return seen
 
 
-def view(state: VsState, player: int) -> VsView:
+def make_view(state: VsState, player: int) -> VsView:
     """All that ``player`` may see: the public part, their own hand, and the sizes of the rest."""
     public = state.public_json()
     for p in (0, 1):
