@@ -250,7 +250,12 @@ class VsGame(Game[A.VsAction, VsView]):
         self.a_search = tuple(A.Search(i) for i in ids)
         self.a_recover = tuple(A.Recover(i) for i in ids)
         # Every distinct non-React damage modifier the card set can produce (VS-SKILL-3).
-        distinct = {m[1:] for table in (self.attack, self.defend) for row in table for m in row}
+        distinct = {
+            (mode, amount)
+            for table in (self.attack, self.defend)
+            for row in table
+            for _, mode, amount in row
+        }
         distinct |= {(e.mode, e.amount) for e in self.effects if e.op == OP_MODIFY}
         self.a_first = tuple(A.First(k) for k in range(max(2, len(distinct))))
         self.a_skill = tuple(

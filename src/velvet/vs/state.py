@@ -588,9 +588,10 @@ class VsState(State[A.VsAction, VsView]):
         if sk is None:
             s.sk_c = s.sk_k = s.sk_slot = -1
         else:
-            s.sk_slot = A.SLOT_NAMES.index(sk[0])
-            s.sk_c = ix[sk[1]]
-            s.sk_k = int(sk[2])
+            slot, card, k = sk
+            s.sk_slot = A.SLOT_NAMES.index(slot)
+            s.sk_c = ix[card]
+            s.sk_k = int(k)
         s.rmods = [(int(m), int(a), ix[x]) for m, a, x in data["rmods"]]
         s.negated = bool(data["negated"])
         s.tmods = [(int(m), int(a), ix[x]) for m, a, x in data["tmods"]]
@@ -598,13 +599,14 @@ class VsState(State[A.VsAction, VsView]):
         s.applied = [(int(m), int(a)) for m, a in data["applied"]]
         s.dmg = int(data["dmg"])
         frames: list[Frame] = []
-        for fr in data["frames"]:
-            kind = FRAME_TYPES[fr[0]]
+        for name, *values in data["frames"]:
+            kind = FRAME_TYPES[name]
             if kind is PayFrame:
-                extra = game.names.index(fr[5]) if fr[5] is not None else -1
-                frames.append(PayFrame(int(fr[1]), ix[fr[2]], int(fr[3]), int(fr[4]), extra))
+                p, card, mask, left, extra = values
+                named = game.names.index(extra) if extra is not None else -1
+                frames.append(PayFrame(int(p), ix[card], int(mask), int(left), named))
             else:
-                frames.append(kind(*(int(x) for x in fr[1:])))
+                frames.append(kind(*(int(x) for x in values)))
         s.frames = frames
         n_eff = len(game.effects)
         effq: list[Work] = []
