@@ -587,6 +587,7 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
 
 
 def _advance(state: VsState, ev: list[Event]) -> None:
+    """Run the turn on (queued effects, steps with no choice) until someone must decide."""
     while state.winner == -1 and not state.frames:
         # VS-RULE-LOSEMAIN: a lost main is replaced before any further effect resolves.
         tp = state.turn
