@@ -41,7 +41,13 @@ MODULES: dict[str, list[str]] = {
         "velvet/p5/view.py",
         "velvet/p5/illegal.py",
     ],
-    "vs": ["velvet/vs/state.py"],
+    "vs": [
+        "velvet/vs/state.py",
+        "velvet/vs/effects.py",
+        "velvet/vs/flow.py",
+        "velvet/vs/view.py",
+        "velvet/vs/illegal.py",
+    ],
 }
 """The rules modules of each game (paths under ``src/``)."""
 

@@ -23,6 +23,8 @@ from velvet.p5 import state as p5_state
 from velvet.p5 import view as p5_view
 from velvet.p5.game import load_p5_game
 from velvet.p5.state import P5State
+from velvet.vs import state as vs_state
+from velvet.vs import view as vs_view
 from velvet.vs.game import load_vs_game
 from velvet.vs.state import VsState
 
@@ -69,18 +71,19 @@ def test_p5_every_path_names_every_field() -> None:
 
 def test_vs_every_path_names_every_field() -> None:
     declared = set(fields(VsState))
+    assert declared == set(vs_state._FIELDS) and len(vs_state._FIELDS) == len(declared)
     assert attrs(VsState.clone, "s", written=True) - {"_game"} == declared
     assert attrs(VsState.blank, "s", written=True) - {"_game"} == declared
-    read = attrs(VsState._public, "self", written=False) | attrs(
+    read = attrs(VsState.public_json, "self", written=False) | attrs(
         VsState.to_json, "self", written=False
     )
     assert declared <= read, declared - read
-    restored = attrs(VsState._from_public, "s", written=True) | attrs(
+    restored = attrs(VsState.from_public_json, "s", written=True) | attrs(
         VsState.from_json, "s", written=True
     )
     assert declared <= restored, declared - restored
-    sampled = attrs(VsState._from_public, "s", written=True) | attrs(
-        VsState.determinize, "s", written=True
+    sampled = attrs(VsState.from_public_json, "s", written=True) | attrs(
+        vs_view.determinize, "s", written=True
     )
     assert declared - VS_HIDDEN <= sampled, declared - VS_HIDDEN - sampled
     assert set(VsState.__annotations__) - {"_game"} == declared

@@ -16,11 +16,12 @@ from velvet.vs.game import load_vs_game
 
 G = load_vs_game()
 E = ((), (), ())
-STATE_SOURCE = (Path(__file__).parents[2] / "src" / "velvet" / "vs" / "state.py").read_text(
-    encoding="utf-8"
+RULES_SOURCE = "".join(
+    (Path(__file__).parents[2] / "src" / "velvet" / "vs" / f"{name}.py").read_text(encoding="utf-8")
+    for name in ("effects", "flow")
 )
-EVENT_KINDS = set(re.findall(r'Event\(\s*"(\w+)"', STATE_SOURCE))
-EVENT_KINDS |= set(re.findall(r'_leave\([^)]*"(\w+)"\)', STATE_SOURCE))
+EVENT_KINDS = set(re.findall(r'Event\(\s*"(\w+)"', RULES_SOURCE))
+EVENT_KINDS |= set(re.findall(r'\bleave\([^)]*"(\w+)"\)', RULES_SOURCE))
 RAW = re.compile(r"(?<!Turn )\b\d{3}\b|\bp[01]\b|\bs[12]\b|\bm\+|\w=|\[\[|\{")
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from velvet.engine.errors import ConfigError, DeckError
 from velvet.engine.files import parse_toml, read_text
-from velvet.vs.game import MAX_COPIES
+from velvet.vs.state import MAX_COPIES
 
 if TYPE_CHECKING:
     from velvet.vs.game import VsGame

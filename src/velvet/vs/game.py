@@ -1,8 +1,9 @@
 """The Persona VS game: card tables, configs, action ids and determinization.
 
 :class:`VsGame` is immutable: it compiles the validated cards into small
-tuples indexed by card number so the rules in :mod:`velvet.vs.state` never
-look at a card by name. :func:`load_vs_game` caches the built-in game.
+tuples indexed by card number so the rules (:mod:`velvet.vs.flow`,
+:mod:`velvet.vs.effects`) never look at a card by name, and binds those rules
+for its states (``bind_rules``). :func:`load_vs_game` caches the built-in game.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, get_args
+from typing import Any, NamedTuple
 
 from velvet.engine.core import CardInfo, Event, Game, State
 from velvet.engine.errors import ConfigError, DeckError, InvalidActionError, RecordError
@@ -22,56 +23,58 @@ from velvet.vs.cards import (
     AnyCard,
     CardSet,
     Effect,
-    Op,
     Persona,
     PlayerCard,
     React,
     Support,
     build_card_set,
 )
+from velvet.vs.effects import mod_sources
+from velvet.vs.flow import apply_unchecked, legal_actions
+from velvet.vs.illegal import explain_illegal
+
+# The codes (ANY_KIND ... WHO_SELF) were defined here before the rules were split into
+# modules; they live in velvet.vs.state now and stay importable from here.
+from velvet.vs.state import ANY_KIND as ANY_KIND
+from velvet.vs.state import DECK_SIZE as DECK_SIZE
+from velvet.vs.state import DECLARATION as DECLARATION
+from velvet.vs.state import KINDS as KINDS
+from velvet.vs.state import MAX_COPIES as MAX_COPIES
+from velvet.vs.state import MODE_ADD as MODE_ADD
+from velvet.vs.state import MODE_MUL as MODE_MUL
+from velvet.vs.state import MODES as MODES
+from velvet.vs.state import OP_BOUNCE as OP_BOUNCE
+from velvet.vs.state import OP_DAMAGE as OP_DAMAGE
+from velvet.vs.state import OP_DESTROY as OP_DESTROY
+from velvet.vs.state import OP_DISCARD as OP_DISCARD
+from velvet.vs.state import OP_DISCARD_RANDOM as OP_DISCARD_RANDOM
+from velvet.vs.state import OP_DRAW as OP_DRAW
+from velvet.vs.state import OP_HEAL as OP_HEAL
+from velvet.vs.state import OP_MODIFY as OP_MODIFY
+from velvet.vs.state import OP_NEGATE as OP_NEGATE
+from velvet.vs.state import OP_RECOVER as OP_RECOVER
+from velvet.vs.state import OP_SEARCH as OP_SEARCH
+from velvet.vs.state import OP_SWAP as OP_SWAP
+from velvet.vs.state import OPS as OPS
+from velvet.vs.state import PERSONA as PERSONA
+from velvet.vs.state import REACT as REACT
+from velvet.vs.state import RESOLUTION as RESOLUTION
+from velvet.vs.state import SLOT_FILTERS as SLOT_FILTERS
+from velvet.vs.state import SLOT_MAIN as SLOT_MAIN
+from velvet.vs.state import SLOT_SUB as SLOT_SUB
+from velvet.vs.state import SUPPORT as SUPPORT
+from velvet.vs.state import TIMINGS as TIMINGS
+from velvet.vs.state import WHO as WHO
+from velvet.vs.state import WHO_SELF as WHO_SELF
+from velvet.vs.state import VsState, bind_rules
+from velvet.vs.view import determinize, make_view, public_view
 from velvet.vs.views import VsView
 
-if TYPE_CHECKING:
-    from velvet.vs.state import VsState
-
 RULES_VERSION = "vs-1.1"
-DECK_SIZE = 40
-MAX_COPIES = 2
-
-# Effect codes, each derived by name from the schema's words (cards.py).
-OPS: tuple[str, ...] = get_args(Op)
-OP_HEAL = OPS.index("heal")
-OP_DAMAGE = OPS.index("damage")
-OP_DRAW = OPS.index("draw")
-OP_DISCARD = OPS.index("discard")
-OP_DISCARD_RANDOM = OPS.index("discard_random")
-OP_BOUNCE = OPS.index("bounce")
-OP_DESTROY = OPS.index("destroy")
-OP_SWAP = OPS.index("swap")
-OP_MODIFY = OPS.index("modify")
-OP_NEGATE = OPS.index("negate")
-OP_SEARCH = OPS.index("search")
-OP_RECOVER = OPS.index("recover")
-WHO = ("self", "opponent")
-WHO_SELF = WHO.index("self")
-MODES = ("add", "mul", "half")
-MODE_ADD = MODES.index("add")
-MODE_MUL = MODES.index("mul")
-SLOT_FILTERS = ("main", "sub", "any")
-SLOT_MAIN = SLOT_FILTERS.index("main")
-SLOT_SUB = SLOT_FILTERS.index("sub")
-KINDS = ("persona", "support", "react", "any")
-PERSONA = KINDS.index("persona")
-SUPPORT = KINDS.index("support")
-REACT = KINDS.index("react")
-ANY_KIND = KINDS.index("any")
-TIMINGS = ("declaration", "resolution")
-DECLARATION = TIMINGS.index("declaration")
-RESOLUTION = TIMINGS.index("resolution")
 
 
 class CompiledEffect(NamedTuple):
-    """One effect of the card data as small ints (indexes into the tuples above)."""
+    """One effect of the card data as small ints (the codes of ``velvet.vs.state``)."""
 
     op: int
     who: int
@@ -80,6 +83,34 @@ class CompiledEffect(NamedTuple):
     slot: int
     kind: int
     if_weakness: bool
+
+
+class CompiledSkill(NamedTuple):
+    """One skill of a persona as small ints."""
+
+    damage_type: int
+    """Index into ``DAMAGE_TYPES``."""
+    damage: int
+    effects: tuple[tuple[int, bool], ...]
+    """(effect number, only if it hit a weakness) for each effect of the skill."""
+
+
+def _action_label(state: VsState, action: A.VsAction) -> str:
+    """Words for ``action`` (``velvet.vs.words``, loaded when a front end first asks)."""
+    from velvet.vs.words import action_label
+
+    return action_label(state, action)
+
+
+bind_rules(  # the rules of a VsState: turn flow, effects, views, labels, illegal moves
+    legal_actions=legal_actions,
+    apply_unchecked=apply_unchecked,
+    explain=explain_illegal,
+    view=make_view,
+    public_view=public_view,
+    label=_action_label,
+    mod_sources=mod_sources,
+)
 
 
 class VsGame(Game[A.VsAction, VsView]):
@@ -114,7 +145,7 @@ class VsGame(Game[A.VsAction, VsView]):
         cost = [0] * n
         weak = [-1] * n
         extra = [-1] * n
-        skills: list[tuple[tuple[int, int, tuple[tuple[int, bool], ...]], ...]] = [()] * n
+        skills: list[tuple[CompiledSkill, ...]] = [()] * n
         attack: list[tuple[tuple[int, int, int], ...]] = [()] * n
         defend: list[tuple[tuple[int, int, int], ...]] = [()] * n
         onplay: list[tuple[int, ...]] = [()] * n
@@ -128,7 +159,7 @@ class VsGame(Game[A.VsAction, VsView]):
                 weak[i] = DAMAGE_TYPES.index(card.weakness) if card.weakness else -1
                 extra[i] = name_ix[card.extra_cost_name] if card.extra_cost_name else -1
                 skills[i] = tuple(
-                    (
+                    CompiledSkill(
                         DAMAGE_TYPES.index(s.type),
                         s.damage,
                         tuple((self._compile(e), e.if_weakness) for e in s.effects),
@@ -219,7 +250,12 @@ class VsGame(Game[A.VsAction, VsView]):
         self.a_search = tuple(A.Search(i) for i in ids)
         self.a_recover = tuple(A.Recover(i) for i in ids)
         # Every distinct non-React damage modifier the card set can produce (VS-SKILL-3).
-        distinct = {m[1:] for table in (self.attack, self.defend) for row in table for m in row}
+        distinct = {
+            (mode, amount)
+            for table in (self.attack, self.defend)
+            for row in table
+            for _, mode, amount in row
+        }
         distinct |= {(e.mode, e.amount) for e in self.effects if e.op == OP_MODIFY}
         self.a_first = tuple(A.First(k) for k in range(max(2, len(distinct))))
         self.a_skill = tuple(
@@ -385,8 +421,6 @@ class VsGame(Game[A.VsAction, VsView]):
     # --- states ------------------------------------------------------------------------
 
     def new_state(self, config: Mapping[str, Any], seed: int) -> VsState:
-        from velvet.vs.state import VsState
-
         if not isinstance(config, Mapping):
             raise ConfigError("vs config must be an object with 'players' and 'first_player'")
         unknown = set(config) - {"players", "first_player", "open_decklists"}
@@ -425,8 +459,6 @@ class VsGame(Game[A.VsAction, VsView]):
         return VsState.setup(self, pcs, decks, first, Rng(seed), public)
 
     def state_from_json(self, data: Any) -> VsState:
-        from velvet.vs.state import VsState
-
         try:
             return VsState.from_json(self, data)
         except RecordError:
@@ -436,9 +468,7 @@ class VsGame(Game[A.VsAction, VsView]):
 
     def determinize(self, view: VsView, player: int, rng: Rng) -> VsState:
         """A full state consistent with ``view`` (opponent hand and deck orders sampled)."""
-        from velvet.vs.state import VsState
-
-        return VsState.determinize(self, view, player, rng)
+        return determinize(self, view, player, rng)
 
 
 _DEFAULT: VsGame | None = None

@@ -118,6 +118,7 @@ def _player(game: VsGame, spec: Any, seat: int) -> dict[str, Any]:
 
 def build_position(game: VsGame, spec: Mapping[str, Any]) -> VsState:
     """The state ``spec`` describes (see the module docstring and docs/engine.md)."""
+    from velvet.vs.flow import has_persona
     from velvet.vs.state import DECLARE, PLAN, REACT1, REACT2, TURN_CAP, VsState
 
     if not isinstance(spec, Mapping):
@@ -182,7 +183,7 @@ def build_position(game: VsGame, spec: Mapping[str, Any]) -> VsState:
         raise _fail(
             "declared", "a declared skill needs step = 'react-declaration' or 'react-resolution'"
         )
-    if s.step != PLAN and not s._has_persona(turn):
+    if s.step != PLAN and not has_persona(s, turn):
         raise _fail("step", f"Player {turn + 1} has no persona, so has no Skill Step [VS-SKILL-4]")
     s.decklists = (
         tuple(sorted(s.zones(0).elements())),
