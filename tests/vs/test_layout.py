@@ -30,7 +30,6 @@ DEFERRED = {
     ("game", "decks"): "the built-in decks are read when a config asks for them",
     ("game", "words"): "card and event words are made when a front end asks",
     ("game", "position"): "a position is built when asked",
-    ("words", "game"): "words name effect codes while putting a decision in words",
 }
 """Imports inside a function that point up the graph; each waits until it is called."""
 

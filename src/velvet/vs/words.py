@@ -127,8 +127,7 @@ _SIMPLE: dict[type, str] = {
 
 
 def _label(state: VsState, action: Any) -> str:
-    from velvet.vs.game import OP_BOUNCE, OP_DESTROY
-    from velvet.vs.state import PayFrame, TargetFrame
+    from velvet.vs.state import OP_BOUNCE, OP_DESTROY, PayFrame, TargetFrame
 
     g = state.game
     t = type(action)
