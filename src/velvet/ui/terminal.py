@@ -14,6 +14,7 @@ docs/terminal.md.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -436,9 +437,10 @@ class Session:
             self.error(f"no forecast: {error}")
             return
         self.console.print(
-            f"[bold]Forecast[/]: {outlook.rate:.0%} ± {outlook.margin:.0%} to beat the boss by "
-            f"day {outlook.days} (95 % interval {outlook.low:.0%}–{outlook.high:.0%}, "
-            f"{outlook.games} games played by the {outlook.bot} bot from this position)"
+            f"[bold]Forecast[/]: {outlook.rate:.0%} to beat the boss by day {outlook.days} "
+            f"(95 % interval {outlook.low:.0%}–{outlook.high:.0%}, margin ± "
+            f"{outlook.margin:.0%}; {outlook.games} games played by the {outlook.bot} bot "
+            "from this position)"
         )
 
     def error(self, message: str) -> None:
@@ -705,7 +707,8 @@ class Session:
         )
 
     def end_screen(self) -> None:
-        self.show_board(self.screen_seat())
+        with contextlib.suppress(ConfigError):  # no public view: a spectator sees no board
+            self.show_board(self.screen_seat())
         seed = f", seed {self.record.seed}" if self.savable else ""
         self.console.print(
             Panel(
