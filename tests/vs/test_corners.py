@@ -86,6 +86,23 @@ def test_a_discard_support_is_playable_against_a_one_card_hand() -> None:
     assert "support 042" not in legal(s)
 
 
+def test_a_support_that_discards_from_its_own_hand_needs_another_card(tmp_path: Path) -> None:
+    # rule: VS-PLAN-1
+    # The Support leaves the hand as it is played, so it cannot be the card discarded.
+    path = tmp_path / "toss.toml"
+    path.write_text(
+        '[[support]]\nid = "901"\nname = "Toss"\neffects = [{ op = "discard", who = "self" }]\n',
+        encoding="utf-8",
+    )
+    game = load_vs_game([path])
+    s = position(hands=(["901"], []), fields=((["001"], (), ()), E), game=game)
+    assert "support 901" not in legal(s)
+    assert illegal(s, "support 901").rule_id == "VS-PLAN-1"
+    s = position(hands=(["901", "002"], []), fields=((["001"], (), ()), E), game=game)
+    act(s, "support 901")
+    assert legal(s) == {"discard 002"}
+
+
 # --- typed damage modifiers (VsState._resolve, mod_sources, damage_steps) ------------------
 
 
@@ -111,6 +128,19 @@ def test_the_damage_event_names_the_ability_that_changed_it() -> None:
     steps = damage.data["steps"]
     assert [step[2:4] for step in steps] == [["008", "defend"]]
     assert damage.data["amount"] == 1
+
+
+def test_each_damage_step_names_its_own_source() -> None:
+    # Attack Master (+2, Izanagi-no-Okami) and Resist Physical (-1, Shiisaa) are both
+    # additions: each step is matched to its source by mode and amount together.
+    s = position(fields=((["039"], (), ()), (["008"], (), ())))
+    events = act(s, "end", "skill m 039 0")
+    while s.current_player == 1 and "pass" in legal(s):
+        events += act(s, "pass")
+    damage = next(e for e in events if e.kind == "damage")
+    sources = {(step[1], step[2], step[3]) for step in damage.data["steps"]}
+    assert sources == {(2, "039", "attack"), (-1, "008", "defend")}
+    assert damage.data["amount"] == 10 and s.hp[1] == 20
 
 
 # --- explanations (VsState.explain_illegal) ------------------------------------------------
