@@ -143,6 +143,18 @@ def test_each_damage_step_names_its_own_source() -> None:
     assert damage.data["amount"] == 10 and s.hp[1] == 20
 
 
+def test_a_physical_resist_is_not_named_as_the_source_of_a_fire_step() -> None:
+    # Resist Physical -2 (056, the main) and Resist Fire -2 (061, a sub) look alike; Agi
+    # (fire 3) is lowered by Resist Fire alone, and the damage names it.
+    s = position(fields=((["029"], (), ()), (["056"], ["061"], ())))
+    events = act(s, "end", "skill m 029 0")
+    while s.current_player == 1 and "pass" in legal(s):
+        events += act(s, "pass")
+    damage = next(e for e in events if e.kind == "damage")
+    assert [step[2:4] for step in damage.data["steps"]] == [["061", "defend"]]
+    assert s.hp[1] == 29
+
+
 # --- explanations (VsState.explain_illegal) ------------------------------------------------
 
 
