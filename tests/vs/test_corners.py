@@ -206,8 +206,21 @@ def test_a_saved_state_naming_an_effect_past_the_last_is_refused() -> None:
     data["effq"] = [[0, len(game.effects), 0, "041"]]
     with pytest.raises(RecordError, match="unknown effect"):
         game.state_from_json(data)
+    data["effq"] = [[0, -2, 0, "041"]]
+    with pytest.raises(RecordError, match="unknown effect"):
+        game.state_from_json(data)
     data["effq"] = [[0, len(game.effects) - 1, 0, "041"]]
     assert game.state_from_json(data).effq[0].effect == len(game.effects) - 1
+
+
+def test_a_state_saved_while_a_support_resolves_loads_again() -> None:
+    # Junes Sale is between zones (effect -1: the card itself) while its search waits.
+    s = position(hands=(["041"], []), decks=(["015", "002"], [FILLER] * 3))
+    act(s, "support 041")
+    data = s.to_json()
+    assert [work[1] for work in data["effq"]] == [-1]
+    again = s.game.state_from_json(data)
+    assert again.canonical() == s.canonical() and again.limbo(0) == [s.game.index["041"]]
 
 
 # --- cards between zones (VsState.limbo, zones) --------------------------------------------
@@ -222,6 +235,15 @@ def test_a_resolving_support_is_counted_once_and_only_for_its_player() -> None:
     assert [s.zones(0), s.zones(1)] == before
     act(s, "search 002")
     assert [s.zones(0), s.zones(1)] == before
+
+
+def test_an_effect_waiting_in_the_queue_is_no_card_between_zones() -> None:
+    # effect 0 (the first of the set) waiting for Player 1: the source card is on the
+    # field, not in limbo, so it is not counted twice.
+    data = position(fields=((["002"], (), ()), E)).to_json()
+    data["effq"] = [[0, 0, 0, "002"]]
+    s = load_vs_game().state_from_json(data)
+    assert s.limbo(0) == [] and s.zones(0)[s.game.index["002"]] == 1
 
 
 # --- a private decklist, sampled (VsState.determinize, _sample_unseen) --------------------
