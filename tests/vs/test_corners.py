@@ -60,6 +60,28 @@ def test_a_named_cost_paid_from_hand_frees_no_slot(tmp_path: Path) -> None:
     assert field_ids(s, 0) == [["002"], ["900"], ["004"]]
 
 
+def test_an_ultimate_named_after_the_first_name_of_the_set(tmp_path: Path) -> None:
+    # rule: VS-RULE-ULT
+    # Alice is the first name of the set in order; the named cost is still paid once,
+    # then the regular cost.
+    path = tmp_path / "ult.toml"
+    path.write_text(
+        '[[persona]]\nid = "900"\nname = "Wonderland"\ncost = 1\nweakness = "ice"\n'
+        'extra_cost_name = "Alice"\n'
+        'skills = [{ name = "Die For Me", type = "physical", damage = 5 }]\n',
+        encoding="utf-8",
+    )
+    game = load_vs_game([path])
+    assert game.names[0] == "Alice"
+    s = position(hands=(["900", "012", FILLER], []), fields=((["002"], (), ()), E), game=game)
+    act(s, "summon 900")
+    assert legal(s) == {"pay hand 012"}
+    act(s, "pay hand 012")
+    assert legal(s) == {"pay hand 006", "pay field m"}
+    act(s, "pay hand 006")
+    assert field_ids(s, 0) == [["002"], ["900"], []] and not s.frames
+
+
 def test_the_named_card_cannot_uncover_a_copy_of_the_persona_being_played() -> None:
     # rule: VS-RULE-ULT, VS-RULE-NAME
     # Arsène fused on top of a Satanael: taking Arsène alone would leave that Satanael as a
@@ -153,6 +175,26 @@ def test_a_physical_resist_is_not_named_as_the_source_of_a_fire_step() -> None:
     damage = next(e for e in events if e.kind == "damage")
     assert [step[2:4] for step in damage.data["steps"]] == [["061", "defend"]]
     assert s.hp[1] == 29
+
+
+def test_skills_of_one_and_of_no_base_damage(tmp_path: Path) -> None:
+    # A 1-damage skill is boosted like any other; a skill of no damage deals none, and
+    # no modifier gives it any.
+    path = tmp_path / "tiny.toml"
+    path.write_text(
+        '[[persona]]\nid = "902"\nname = "Tiny"\ncost = 1\nweakness = "ice"\n'
+        'abilities = [{ name = "Attack Boost", trigger = "attack", amount = 1 }]\n'
+        'skills = [{ name = "Tap", type = "fire", damage = 1 }, '
+        '{ name = "Feint", type = "fire", damage = 0 }]\n',
+        encoding="utf-8",
+    )
+    game = load_vs_game([path])
+    for skill, hp in (("skill m 902 0", 28), ("skill m 902 1", 30)):
+        s = position(fields=((["902"], (), ()), (["026"], (), ())), game=game)
+        act(s, "end", skill)
+        while s.current_player == 1 and "pass" in legal(s):
+            act(s, "pass")
+        assert s.hp[1] == hp, skill
 
 
 # --- explanations (VsState.explain_illegal) ------------------------------------------------
