@@ -201,7 +201,6 @@ def test_skills_of_one_and_of_no_base_damage(tmp_path: Path) -> None:
 
 
 def test_an_action_naming_no_card_is_not_in_the_hand() -> None:
-    # rule: VS-SUMMON-1
     # ids[1] (Pixie, 002) is in the hand: an action without a card must not be read as it.
     s = position(hands=(["002", FILLER], []))
     error = s.explain_illegal(A.Summon(None))  # type: ignore[arg-type]
