@@ -209,3 +209,27 @@ def test_hot_seat_the_searching_player_sees_the_card_the_other_does_not() -> Non
     mine, theirs = out.split("Pass the screen to Player 1", 1)
     assert "Player 2 takes Tomoe from their deck into hand" in mine
     assert "Player 1: your choices" in theirs and "Tomoe" not in theirs
+
+
+def test_replay_tells_a_search_as_the_shown_seat_sees_it() -> None:
+    from velvet.ui.terminal import replay
+
+    game = get_game("vs", ())
+    config = game.default_config()
+    state, rng = game.new_state(config, 0), Rng(0)
+    record = GameRecord.start(game, config, 0)
+    searched = None
+    while searched is None:
+        legal = state.legal_actions()
+        action = legal[rng.randbelow(len(legal))]
+        record.actions.append(str(action))
+        for event in state.apply(action):
+            if event.kind == "search" and event.data.get("player") == 1:
+                searched = game.describe_card(event.data["card"]).name
+    told = f"Player 2 takes {searched} from their deck into hand"
+    hidden = "Player 2 takes a card from their deck into their hand."
+    for viewer, shown, not_shown in ((0, hidden, told), (1, told, hidden)):
+        console = Console(record=True, width=200, force_terminal=False)
+        replay(game, record, console, viewer=viewer)
+        out = console.export_text()
+        assert shown in out and not_shown not in out
