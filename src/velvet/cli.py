@@ -12,6 +12,7 @@ import os
 import sys
 import tomllib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from velvet.bots.base import Bot
+    from velvet.bots.budget import Budget
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
@@ -248,6 +250,7 @@ def _run(
     spec: GameSpec | None = None,
     names: Sequence[str] = (),
     pace: float | None = None,
+    hints: HintOptions | None = None,
 ) -> None:
     from velvet.ui.terminal import DEFAULT_PACE, Session, autosave_path, terminal_reader
 
@@ -283,6 +286,8 @@ def _run(
         autosave=autosave,
         pace=(DEFAULT_PACE if human else 0.0) if pace is None else pace,
     )
+    if hints is not None:
+        session.hints_each, session.hint_budget = hints.each, hints.budget
     reader = terminal_reader(session.completions)
     if reader is not None:
         session.ask = reader
@@ -305,6 +310,40 @@ PACE_OPTION = click.Option(
     metavar="SECONDS",
     help="Pause after each bot move (default 0.6 s when a person plays, none otherwise).",
 )
+HINTS_OPTION = click.Option(
+    ["--hints"],
+    is_flag=True,
+    help="Show the hard bot's three best choices, with their chance to win and why, "
+    "before every decision of a human seat ('hint' at the prompt shows them once).",
+)
+HINT_BUDGET_OPTION = click.Option(
+    ["--hint-budget"],
+    metavar="BUDGET",
+    default="800",
+    show_default=True,
+    help="How long a hint thinks: simulations (800) or seconds (1.5s).",
+)
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    """``--hints`` and ``--hint-budget`` of ``velvet play``."""
+
+    each: bool
+    budget: Budget
+
+    @classmethod
+    def read(cls, values: dict[str, Any]) -> HintOptions:
+        from velvet.bots.budget import Budget
+
+        text = str(values.pop("hint_budget"))
+        try:
+            budget = Budget.parse(text)
+        except ConfigError as error:
+            raise click.BadParameter(str(error), param_hint="'--hint-budget'") from None
+        return cls(bool(values.pop("hints")), budget)
+
+
 POSITION_HELP = (
     "Start from a position described by names in a TOML or JSON file "
     "(see docs/engine.md, Positions) instead of a new game."
@@ -385,6 +424,8 @@ def play_command(spec: GameSpec) -> click.Command:
         ),
         click.Option(["--seat", "seats"], multiple=True, metavar="WHO", help=SEAT_HELP),
         PACE_OPTION,
+        HINTS_OPTION,
+        HINT_BUDGET_OPTION,
         click.Option(
             ["--load", "load"], type=click.Path(path_type=Path), help="Resume a saved game."
         ),
@@ -411,9 +452,10 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
     seed: int | None = values.pop("seed")
     players: int = values.pop("players", spec.players[0])
     pace: float | None = values.pop("pace")
+    hints = HintOptions.read(values)
     game = spec.load(cards)
     if load is not None:
-        _resume(load, cards, seats, expect=spec.name, pace=pace)
+        _resume(load, cards, seats, expect=spec.name, pace=pace, hints=hints)
         return
     if position is not None:
         state = load_position(game, position)
@@ -421,7 +463,19 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
         console.print(f"[dim]Position from {position}.[/]")
         record = GameRecord.start(game, {}, 0)
         seat_list = _seats(seats, seat_count, spec.name)
-        _run(game, {}, 0, seat_list, console, record, state, cards, savable=False, pace=pace)
+        _run(
+            game,
+            {},
+            0,
+            seat_list,
+            console,
+            record,
+            state,
+            cards,
+            savable=False,
+            pace=pace,
+            hints=hints,
+        )
         return
     config = spec.config_for(game, players, values)
     names = seat_names(seats, players)
@@ -436,6 +490,7 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
         spec=spec,
         names=names,
         pace=pace,
+        hints=hints,
     )
 
 
@@ -478,6 +533,7 @@ def _resume(
     seats: Sequence[str],
     expect: str | None = None,
     pace: float | None = None,
+    hints: HintOptions | None = None,
 ) -> None:
     record, state = load_game(save, lambda name: get_game(name, cards))
     if expect is not None and record.game != expect:
@@ -501,6 +557,7 @@ def _resume(
         cards,
         names=names,
         pace=pace,
+        hints=hints,
     )
 
 

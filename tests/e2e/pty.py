@@ -54,7 +54,9 @@ class Term:
         self.out = ""
 
     def expect(self, pattern: str | list[str], timeout: float | None = None) -> int:
-        index = self.child.expect(pattern, timeout=timeout)
+        """Wait for ``pattern``; ``timeout`` seconds, or the terminal's own (30 s) when None
+        (pexpect reads None as 'wait for ever', -1 as its default)."""
+        index = self.child.expect(pattern, timeout=-1 if timeout is None else timeout)
         after = self.child.after
         self.out += str(self.child.before) + (after if isinstance(after, str) else "")
         return int(index)

@@ -121,3 +121,62 @@ def test_a_save_with_a_bot_seat_resumes_with_that_bot(tmp_path: Path) -> None:
     assert again.finish() == 0
     term.check_screen()
     again.check_screen()
+
+
+def test_hints_before_each_decision_and_on_request(tmp_path: Path) -> None:
+    term = Term(
+        "play",
+        "vs",
+        "--seat",
+        "human",
+        "--seat",
+        "random",
+        "--seed",
+        "4",
+        "--pace",
+        "0",
+        "--hints",
+        "--hint-budget",
+        "100",
+        data=tmp_path,
+    )
+    term.expect("Thinking…")  # shown while the search runs
+    term.expect("Hints for Player 1")
+    term.expect("why: ")
+    term.expect(PROMPT)
+    term.line("hint 0.5s")
+    term.expect(r"search, 0.5 s, from your")
+    term.expect(r"choice \d+: ")
+    term.expect("to win")
+    term.expect(PROMPT)
+    term.line("forecast")
+    term.expect("forecast is for the P5 board game")
+    term.expect(PROMPT)
+    term.line("help")
+    term.expect("'hint' shows")
+    term.expect(PROMPT)
+    term.interrupt()
+    term.expect(END)
+    term.line("")
+    assert term.finish() == 0
+    term.check_screen()
+
+
+def test_p5_hint_and_forecast_at_the_prompt(tmp_path: Path) -> None:
+    term = Term("play", "p5", "--seed", "1", data=tmp_path)
+    term.expect(PROMPT)
+    term.line("forecast 3")
+    term.expect(r"\d+% to beat the boss by day 28", timeout=60)
+    term.expect(r"interval \d+%–\d+%")
+    term.expect(PROMPT)
+    term.line("hint")
+    term.expect("Hints for Player 1")
+    term.expect("why: ")
+    term.expect("why: ")
+    term.expect("why: ")
+    term.expect(PROMPT)
+    term.line("quit")
+    term.expect(END)
+    term.line("")
+    assert term.finish() == 0
+    term.check_screen()

@@ -108,7 +108,7 @@ def test_prompt_lines_never_crash_or_lose_the_game(seed: int, name: str, in_scra
     console = Console(file=open(os.devnull, "w"), width=100)  # noqa: SIM115
     session = Session(game, record, state, [None] * 2, console, ask)
 
-    def no_board(player: int, *, full: bool = False) -> None:  # speed only
+    def no_board(player: int | None, *, full: bool = False) -> None:  # speed only
         return None
 
     session.show_board = no_board  # type: ignore[method-assign]

@@ -28,6 +28,7 @@ def position(
     more_used: bool = False,
     seed: int = 1,
     game: VsGame | None = None,
+    open_decklists: bool = True,
 ) -> VsState:
     """``VsGame.position`` with zones as card ids (decks listed bottom first, as stored).
 
@@ -57,6 +58,7 @@ def position(
         "step": {PLAN: "planning", DECLARE: "skill"}[step],
         "one_more": more_used,
         "seed": seed,
+        "open_decklists": open_decklists,
     }
     return (game or load_vs_game()).position(spec)  # type: ignore[no-any-return]
 

@@ -1,7 +1,9 @@
 """Terminal rendering of the Persona 5 board game: the board from a player's view.
 
-``render(view, game)`` draws the board; ``event_line`` and ``action_label`` show the
-engine's own words (``P5Game.event_text``, ``P5State.action_label``).
+``render(view, game)`` draws the board; ``event_line`` is the engine's own sentence
+(``P5Game.event_text``). Actions are labelled by the state being played
+(``P5State.action_label``): a board drawn from a view never rebuilds a state to
+name them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from rich.text import Text
 
 from velvet.engine.core import Event, player_name
 from velvet.engine.errors import VelvetError
-from velvet.engine.rng import Rng
 from velvet.p5.cards import RESOURCES, STATS, effect_text
 from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.odds import action_odds
@@ -282,26 +283,6 @@ def odds(state: Any, action: Any) -> list[str]:
     return action_odds(state, action) if isinstance(state, P5State) else []
 
 
-class _Positions:
-    """The last view's state, rebuilt once for the labels of one prompt."""
-
-    view: P5View | None = None
-    state: P5State | None = None
-
-
-def _state_of(view: P5View, game: P5Game) -> P5State:
-    if _Positions.view is not view or _Positions.state is None or _Positions.state.game is not game:
-        player = view.get("me", 0)
-        _Positions.state = game.determinize(view, player if isinstance(player, int) else 0, Rng(0))
-        _Positions.view = view
-    return _Positions.state
-
-
 def event_line(event: Event, game: P5Game | None = None) -> str:
     """The engine's sentence for ``event`` (names from ``game``'s cards)."""
     return (game or load_p5_game()).event_text(event)
-
-
-def action_label(action: Any, view: P5View, game: P5Game | None = None) -> str:
-    """The engine's label for ``action`` in the position ``view`` shows."""
-    return _state_of(view, game or load_p5_game()).action_label(action)

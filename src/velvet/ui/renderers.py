@@ -1,9 +1,8 @@
 """Find the board renderer of a game through its GameSpec: ``render(view, game)``.
 
 Words for actions and events come from the engine contract (``State.action_label``,
-``Game.event_text``); a renderer only draws the board. ``event_line`` and
-``action_label`` are still looked up in a renderer module that has them, for
-callers that want a renderer's own short forms.
+``Game.event_text``, ``Game.event_for``); a renderer only draws the board.
+``event_line`` is still looked up in a renderer module that has it.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ class RenderFn(Protocol):
 class Renderer:
     render: RenderFn
     event_line: Any
-    action_label: Any
     hides_hands: bool
     compact: RenderFn | None = None
     """A short board that fits a small terminal (``render`` is the full one)."""
@@ -39,7 +37,6 @@ class Renderer:
     """Every card id ``describe_card`` knows, for ``info NAME`` and completion."""
     odds: Callable[[Any, Any], list[str]] | None = None
     """The chances of the rolls an action makes, in words (state, action)."""
-    """Whether a move from one state to the next showed something hidden (undo stops)."""
 
 
 def _plain_render(view: View, game: Any) -> RenderableType:
@@ -50,10 +47,6 @@ def _plain_event(event: Event) -> str:
     return str(event)
 
 
-def _plain_label(action: Any, view: View) -> str:
-    return str(action)
-
-
 def renderer_for(game: Game[Any]) -> Renderer:
     """The renderer module the game's spec names, or a plain one (JSON-like board).
 
@@ -62,11 +55,8 @@ def renderer_for(game: Game[Any]) -> Renderer:
     spec = find_spec(game.name)
     hides = spec.hides_hands if spec is not None else True
     if spec is None or spec.renderer is None:
-        return Renderer(_plain_render, _plain_event, _plain_label, hides_hands=hides)
+        return Renderer(_plain_render, _plain_event, hides_hands=hides)
     module = resolve(spec.renderer, f"renderer of game '{game.name}'")
-    label: Any = getattr(module, "action_label", _plain_label)
-    if "game" in inspect.signature(label).parameters:
-        label = partial(label, game=game)  # names come from the cards being played
     line: Any = getattr(module, "event_line", _plain_event)
     if "game" in inspect.signature(line).parameters:
         line = partial(line, game=game)
@@ -74,7 +64,6 @@ def renderer_for(game: Game[Any]) -> Renderer:
     return Renderer(
         module.render,
         line,
-        label,
         hides_hands=hides,
         compact=getattr(module, "compact", None),
         card_ids=partial(ids, game) if ids is not None else list,

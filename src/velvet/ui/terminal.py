@@ -6,11 +6,15 @@ words of the contract (``state.action_label``; events by ``game.event_text``)
 and takes a number, an action's text form or its words, always matched through
 the legal list: it never decides a rule itself. Bots get the view and the legal
 list only. Games whose GameSpec hides hands put a "pass the screen" prompt
-between two human seats. See docs/terminal.md.
+between two human seats, and every screen shows events as the seat whose screen it
+is may see them (``game.event_for``). ``hint`` asks the hard bot's search for the best
+choices of the deciding seat, from its view only (``velvet.bots.hints``). See
+docs/terminal.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -27,8 +31,9 @@ from rich.table import Table
 from rich.text import Text
 
 from velvet.bots.base import Bot
+from velvet.bots.budget import Budget
 from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
-from velvet.engine.errors import VelvetError
+from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
@@ -37,11 +42,29 @@ from velvet.ui.renderers import Renderer, renderer_for
 HELP = (
     "Type an action's number, its text form or its words ('visit Weapons Shop'); Tab "
     "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
-    "next page of choices, 'undo' takes back your last move (while no dice, draw or hidden "
-    "card was revealed since), 'board' shows the full board, 'save FILE' saves the game, "
-    "'load FILE' loads one, 'help' shows this, 'quit' leaves (you are offered to save)."
+    "next page of choices, 'hint' shows the hard bot's three best choices for you with "
+    "their chance to win and why ('hint 2s' or 'hint 3000' thinks longer), 'forecast' "
+    "(P5) plays games from here to give your chance to beat the boss ('forecast 100': "
+    "more games, a smaller margin), 'undo' takes back your last move (while no dice, "
+    "draw or hidden card was revealed since), 'board' shows the full board, 'save FILE' "
+    "saves the game, 'load FILE' loads one, 'help' shows this, 'quit' leaves (you are "
+    "offered to save)."
 )
-COMMANDS = ("info ", "more", "undo", "board", "save ", "load ", "help", "quit")
+COMMANDS = (
+    "info ",
+    "more",
+    "hint",
+    "forecast",
+    "undo",
+    "board",
+    "save ",
+    "load ",
+    "help",
+    "quit",
+)
+FORECAST_GAMES = 20
+"""Games the ``forecast`` command plays by default (a few seconds)."""
+MAX_FORECAST_GAMES = 1000
 DEFAULT_PACE = 0.6
 """Seconds between bot moves when a person watches (``--pace`` sets it)."""
 
@@ -168,6 +191,10 @@ class Session:
     card_infos: list[CardInfo] | None = None
     undo_points: list[tuple[int, State[Any]]] = field(default_factory=list)
     """(record length, state) before each human move since the last reveal of secrets."""
+    hints_each: bool = False
+    """Show the hints before every decision of a human seat (``--hints``)."""
+    hint_budget: Budget | None = None
+    """The search's budget for a hint (None: the hard level's, 800 simulations)."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
@@ -177,15 +204,28 @@ class Session:
 
     # -- output -------------------------------------------------------------
 
-    def show_events(self, events: list[Event]) -> None:
-        for event in events:
-            line = self.game.event_text(event)
-            if line:
-                self.console.print(f"  • {escape(line)}")
+    def screen_seat(self) -> int | None:
+        """Whose screen this is: the one human seat, the human who played last when
+        several share it (hot-seat), or None (a spectator) when no person has a seat
+        or none has played yet."""
+        humans = [i for i, s in enumerate(self.seats) if s is None]
+        if len(humans) == 1:
+            return humans[0]
+        return self.last_human if humans else None
 
-    def show_board(self, player: int, *, full: bool = False) -> None:
-        """The compact board (when it changed since last shown), or the full one."""
-        view = self.state.view(player)
+    def said(self, events: list[Event], viewer: int | None) -> list[str]:
+        """The sentences for ``events`` as ``viewer`` may see them (``game.event_for``)."""
+        lines = (self.game.event_text(self.game.event_for(e, viewer)) for e in events)
+        return [line for line in lines if line]
+
+    def show_events(self, events: list[Event], viewer: int | None) -> None:
+        for line in self.said(events, viewer):
+            self.console.print(f"  • {escape(line)}")
+
+    def show_board(self, player: int | None, *, full: bool = False) -> None:
+        """The compact board (when it changed since last shown), or the full one; a
+        seat's view, or the public one when ``player`` is None."""
+        view = self.state.public_view() if player is None else self.state.view(player)
         compact = self.renderer.compact
         if full or compact is None:
             self.console.print(self.renderer.render(view, self.game))
@@ -303,7 +343,7 @@ class Session:
         label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
-        said = [line for line in map(self.game.event_text, events) if line]
+        said = self.said(events, self.screen_seat())
         if not said:
             who = f"{player_name(player)} ({bot.name})"
             said = [f"{who}: {label}"]
@@ -317,6 +357,8 @@ class Session:
         self.show_board(player)
         legal = self.state.legal_actions()
         self.show_actions(player, legal)
+        if self.hints_each:
+            self.show_hints(player, self.hint_budget)
         while True:
             text = self.read_line(f"{player_name(player)}> ")
             if text is None:
@@ -346,8 +388,60 @@ class Session:
                 continue
             self.record.actions.append(str(action))
             self.undo_points.append(point)
-            self.show_events(events)
+            self.show_events(events, player)
             return
+
+    def thinking(self, what: str) -> None:
+        """Say that a search is running (it may take a few seconds)."""
+        self.console.print(f"[dim]Thinking… ({escape(what)})[/]")
+
+    def show_hints(self, player: int, budget: Budget | None) -> None:
+        """The hard bot's top three choices for ``player``, from its view only."""
+        from velvet.bots.hints import hints
+
+        used = budget or self.hint_budget or Budget(count=800)
+        self.thinking(f"the hard bot's search, {_budget_words(used)}, from your view")
+        try:
+            found = hints(self.state, player, used)
+        except VelvetError as error:
+            self.error(f"no hint: {error}")
+            return
+        if not found:
+            self.error("no hint: the search found no choice")
+            return
+        self.console.print(f"[bold]Hints for {player_name(player)}[/] (best first):")
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column(justify="right", style="bold cyan", no_wrap=True)
+        table.add_column(overflow="fold")
+        for rank, hint in enumerate(found, start=1):
+            number = next((i for i, a in enumerate(self.shown, 1) if a == hint.action), None)
+            where = f"choice {number}: " if number is not None else ""
+            table.add_row(
+                f"{rank}.",
+                f"{escape(where + hint.label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
+                f"to win ({hint.visits} simulations)\n[dim]why: {escape(hint.reason)}[/]",
+            )
+        self.console.print(table)
+
+    def show_forecast(self, player: int, games: int) -> None:
+        """P5: the chance to beat the boss in time from here, with its margin."""
+        from velvet.bots.hints import forecast
+
+        if self.game.name != "p5":
+            self.error("forecast is for the P5 board game (the chance to beat the boss in time)")
+            return
+        self.thinking(f"playing {games} games from your view with the easy bot")
+        try:
+            outlook = forecast(self.state, player, games)
+        except VelvetError as error:
+            self.error(f"no forecast: {error}")
+            return
+        self.console.print(
+            f"[bold]Forecast[/]: {outlook.rate:.0%} to beat the boss by day {outlook.days} "
+            f"(95 % interval {outlook.low:.0%}–{outlook.high:.0%}, margin ± "
+            f"{outlook.margin:.0%}; {outlook.games} games played by the {outlook.bot} bot "
+            "from this position)"
+        )
 
     def error(self, message: str) -> None:
         """One line, ``error: …``, in the one voice of the front end."""
@@ -514,6 +608,24 @@ class Session:
             self.show_actions(player, self.state.legal_actions())
         elif verb == "more":
             self.show_actions(player, self.state.legal_actions(), page=self.page + 1)
+        elif verb == "hint":
+            try:
+                budget = Budget.parse(words[1]) if len(words) > 1 else None
+            except ConfigError as error:
+                self.error(f"hint takes a budget like 'hint 2s' or 'hint 3000': {error}")
+                return True
+            self.show_hints(player, budget)
+        elif verb == "forecast":
+            games = words[1].strip() if len(words) > 1 else str(FORECAST_GAMES)
+            if not (games.isascii() and games.isdigit()) or not (
+                1 <= int(games[:6]) <= MAX_FORECAST_GAMES
+            ):
+                self.error(
+                    f"forecast takes a number of games from 1 to {MAX_FORECAST_GAMES}, "
+                    f"not '{one_line(games, 20)}'"
+                )
+                return True
+            self.show_forecast(player, int(games))
         elif verb == "undo":
             self.undo(player)
         elif verb in ("save", "load") and not self.savable:
@@ -595,7 +707,8 @@ class Session:
         )
 
     def end_screen(self) -> None:
-        self.show_board(0)
+        with contextlib.suppress(ConfigError):  # no public view: a spectator sees no board
+            self.show_board(self.screen_seat())
         seed = f", seed {self.record.seed}" if self.savable else ""
         self.console.print(
             Panel(
@@ -628,6 +741,12 @@ class Session:
             self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
 
 
+def _budget_words(budget: Budget) -> str:
+    if budget.seconds is not None:
+        return f"{budget.seconds:g} s"
+    return f"{budget.count} simulations"
+
+
 REPLAY_HELP = (
     "Enter or n: next action · b: back one · a number: go to that action · "
     "seat N: that seat's view · q: stop"
@@ -651,7 +770,7 @@ def replay(
     """
     renderer = renderer_for(game)
     states: list[State[Any]] = []
-    lines: list[list[str]] = [[]]
+    steps: list[tuple[str, list[Event]]] = [("", [])]
     before: State[Any] | None = None
     for state, text, events in record.steps(game):
         if text is None or before is None:
@@ -660,23 +779,29 @@ def replay(
             before = state.clone()
             continue
         label = before.action_label(choose_by_text(before, text))
-        said = [escape(label)] + [
-            f"   • {escape(line)}" for line in map(game.event_text, events) if line
-        ]
-        lines.append(said)
+        steps.append((label, list(events)))
         states.append(state.clone())
         before = state.clone()
         if not step:
-            number = len(states) - 1
-            console.print(f"[bold cyan]{number:>4}[/] {said[0]}")
+            said = _step_lines(game, steps[-1], viewer)
+            console.print(f"[bold cyan]{len(states) - 1:>4}[/] {said[0]}")
             for line in said[1:]:
                 console.print(f"    {line}")
     final = states[-1]
     if step:
-        _walk(states, lines, renderer, game, console, viewer, ask)
+        viewer = _walk(states, steps, renderer, game, console, viewer, ask)
     console.print(_board(renderer, game, final.view(viewer)))
     console.print(Panel(escape(final.outcome_text()), title="Result"))
     return final
+
+
+def _step_lines(game: Game[Any], step: tuple[str, list[Event]], viewer: int) -> list[str]:
+    """An action's label and its events, as ``viewer`` may see them (``game.event_for``)."""
+    label, events = step
+    if not label:
+        return []
+    lines = (game.event_text(game.event_for(e, viewer)) for e in events)
+    return [escape(label)] + [f"   • {escape(line)}" for line in lines if line]
 
 
 def _board(renderer: Renderer, game: Game[Any], view: Any) -> Any:
@@ -686,34 +811,34 @@ def _board(renderer: Renderer, game: Game[Any], view: Any) -> Any:
 
 def _walk(
     states: list[State[Any]],
-    lines: list[list[str]],
+    steps: list[tuple[str, list[Event]]],
     renderer: Renderer,
     game: Game[Any],
     console: Console,
     viewer: int,
     ask: InputFn,
-) -> None:
-    """Step through the replayed states on the person's commands."""
+) -> int:
+    """Step through the replayed states on the person's commands; the last viewer."""
     last = len(states) - 1
     seats = len(states[0].returns())
     at = 0
     console.print(f"[dim]{REPLAY_HELP}[/]")
     while True:
         console.rule(f"action {at} of {last} · {player_name(viewer)}'s view", style="dim")
-        for line in lines[at]:
+        for line in _step_lines(game, steps[at], viewer):
             console.print(line)
         console.print(_board(renderer, game, states[at].view(viewer)))
         try:
             answer = ask("replay> ").strip().lower()
         except (EOFError, KeyboardInterrupt):
-            return
+            return viewer
         except UnicodeDecodeError:
             continue
         if answer in ("q", "quit"):
-            return
+            return viewer
         if answer in ("", "n", "next"):
             if at == last:
-                return
+                return viewer
             at += 1
         elif answer in ("b", "back"):
             at = max(0, at - 1)

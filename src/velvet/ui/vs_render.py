@@ -114,11 +114,18 @@ def _seat_shown(view: VsView) -> int:
     return view["viewer"] if view["viewer"] is not None else 0
 
 
+def _headline(view: VsView, dash: str) -> str:
+    """'Turn 3 · Player 2's Planning Step', or 'Turn 22 · Game over' (no one's step)."""
+    step = STEP_LABELS.get(view["step"], view["step"])
+    if view["step"] == "over":
+        return f"Turn {view['turn_no']}{dash}{step}"
+    return f"Turn {view['turn_no']}{dash}{player_name(view['turn'])}'s {step}"
+
+
 def render(view: VsView, game: VsGame) -> RenderableType:
     """The board as one player sees it."""
     parts: list[RenderableType] = []
-    step = STEP_LABELS.get(view["step"], view["step"])
-    head = f"Turn {view['turn_no']} — {player_name(view['turn'])}'s {step}"
+    head = _headline(view, " — ")
     if view["more_used"]:
         head += " (1 MORE)"
     parts.append(Text(head, style="bold"))
@@ -186,8 +193,7 @@ def _indent(text: str, style: str = "") -> RenderableType:
 def compact(view: VsView, game: VsGame) -> RenderableType:
     """The board in a few lines: both fields in words, HP, piles, own hand, who decides."""
     out: list[RenderableType] = []
-    step = STEP_LABELS.get(view["step"], view["step"])
-    head = f"Turn {view['turn_no']} · {player_name(view['turn'])}'s {step}"
+    head = _headline(view, " · ")
     if view["more_used"]:
         head += " (1 MORE)"
     out.append(Text(head, style="bold"))
