@@ -115,3 +115,20 @@ def event_for(game: Game[Any], event: Event, seat: int | None) -> tuple[str, str
     """(kind, sentence, data) of ``event`` as ``seat`` (None: a spectator) may see it."""
     seen = game.event_for(event, seat)
     return seen.kind, game.event_text(seen), dict(seen.data)
+
+
+def legal_labels(state: State[Any]) -> list[tuple[str, str]]:
+    """``(text, label)`` of every legal action, the labels worked out once for the decision.
+
+    The P5 state labels one action by labelling all of the decision's (to keep them
+    distinct), so asking it action by action costs the square of their number.
+    """
+    from velvet.p5.state import P5State
+
+    legal = state.legal_actions()
+    if isinstance(state, P5State):
+        from velvet.p5.words import action_labels
+
+        labels = action_labels(state)
+        return [(str(a), labels.get(a) or state.action_label(a)) for a in legal]
+    return [(str(a), state.action_label(a)) for a in legal]

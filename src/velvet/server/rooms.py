@@ -61,13 +61,14 @@ class Conn:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
-    def send(self, message: BaseModel) -> None:
+    def send(self, message: BaseModel | str) -> None:
+        """Queue ``message`` (a model, or its JSON already made) for the socket."""
         if self.closed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.close()
             return
-        self.outbox.put_nowait(message.model_dump_json())
+        self.outbox.put_nowait(message if isinstance(message, str) else message.model_dump_json())
 
     def close(self) -> None:
         if not self.closed:
@@ -471,14 +472,20 @@ class Hub:
     def _announce(
         self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
     ) -> None:
-        cache: dict[int | None, StateMsg] = {}
+        # each seat's view is built and serialised once, however many sockets it has
+        cache: dict[int | None, tuple[StateMsg, str]] = {}
+        record = self._record_msg(room).model_dump_json() if room.over else None
         for c in list(room.conns):
-            msg = cache.get(c.seat)
-            if msg is None:
-                msg = cache[c.seat] = self._state_msg(room, c.seat, events, ack=False)
-            c.send(msg.model_copy(update={"ack": True, "acked": action}) if c is mover else msg)
-            if room.over:
-                c.send(self._record_msg(room))
+            made = cache.get(c.seat)
+            if made is None:
+                msg = self._state_msg(room, c.seat, events, ack=False)
+                made = cache[c.seat] = (msg, msg.model_dump_json())
+            if c is mover:
+                c.send(made[0].model_copy(update={"ack": True, "acked": action}))
+            else:
+                c.send(made[1])
+            if record is not None:
+                c.send(record)
         self._arm_timer(room)
 
     def _state_msg(
@@ -489,9 +496,7 @@ class Hub:
         to_move = room.to_move()
         legal: list[ActionOut] = []
         if to_move is not None and to_move == seat and room.bot_for(seat) is None:
-            legal = [
-                ActionOut(text=str(a), label=state.action_label(a)) for a in state.legal_actions()
-            ]
+            legal = [ActionOut(text=t, label=label) for t, label in games.legal_labels(state)]
         out = []
         for event in events:
             kind, text, data = games.event_for(room.game, event, seat)
