@@ -267,8 +267,7 @@ class Storage:
         """
         try:
             with self._tx() as c:
-                for w in sorted(batch, key=lambda w: w.room):
-                    self._advance(c, w.room, w.number, w.finished)
+                self._advance(c, sorted(batch, key=lambda w: (w.room, w.number)))
                 c.execute(_INSERT_MOVES, [_move_values(w) for w in batch])
         except Conflict:
             if len(batch) > 1:
@@ -375,15 +374,35 @@ class Storage:
             return _room(r), list(actions)
 
     @staticmethod
-    def _advance(c: Connection, room_id: str, number: int, finished: dict[str, Any] | None) -> None:
-        """Move the room from version ``number - 1`` to ``number`` (Conflict if it is not there)."""
-        params: dict[str, Any] = {"room_id": room_id, "before": number - 1, "after": number}
-        if finished is None:
-            done = c.execute(_ADVANCE, params)
-        else:
-            done = c.execute(_ADVANCE_TO_END, {**params, "finished": finished})
-        if done.rowcount != 1:
-            raise Conflict(f"room {room_id} is not at version {number - 1}")
+    def _advance(c: Connection, batch: list[_MoveWrite]) -> None:
+        """Move each room of ``batch`` from version ``number - 1`` to ``number``.
+
+        One statement run for all the moves (the driver sends them together); if
+        fewer rooms than moves were where the moves expect them, Conflict.
+        """
+        going_on = [w for w in batch if w.finished is None]
+        ending = [w for w in batch if w.finished is not None]
+        changed = 0
+        if going_on:
+            params = [
+                {"room_id": w.room, "before": w.number - 1, "after": w.number} for w in going_on
+            ]
+            changed += c.execute(_ADVANCE, params).rowcount
+        if ending:
+            params = [
+                {
+                    "room_id": w.room,
+                    "before": w.number - 1,
+                    "after": w.number,
+                    "finished": w.finished,
+                }
+                for w in ending
+            ]
+            changed += c.execute(_ADVANCE_TO_END, params).rowcount
+        if changed != len(batch):
+            raise Conflict(
+                f"{len(batch) - changed} of {len(batch)} rooms were not where the moves expect"
+            )
 
     def finish(self, room_id: str, version: int, result: dict[str, Any]) -> None:
         """End a room that is not over (a resignation): Conflict if it moved on."""
