@@ -8,11 +8,13 @@ committed, and only then applied and sent out, each seat getting its own view.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,6 +141,9 @@ class Hub:
         self.public_url = public_url
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._closing = False
+        # seat marks are written one at a time, in the order they were made
+        self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
 
     # --- rooms ----------------------------------------------------------------------------
 
@@ -217,10 +222,26 @@ class Hub:
             row, actions = loaded
             room = await asyncio.to_thread(_replay, row, actions)
             self.rooms[room_id] = room
+            self._resume_seats(room)
         if self.bus.shared:
             async with room.lock:  # a notice may have come while it was being read
                 await self._catch_up(room)
         return room
+
+    def _resume_seats(self, room: Room) -> None:
+        """A room read from the database: its bot takeovers stand, its grace periods run on."""
+        if room.over:
+            return
+        grace = room.row.options.get("grace")
+        for s in room.row.seats:
+            if s.who != "human":
+                continue
+            if s.taken_over:
+                room.taken_over.add(s.seat)
+            elif s.dropped_at is not None and grace and room.row.options.get("takeover"):
+                left = max(0.0, s.dropped_at + float(grace) - time.time())
+                room.grace[s.seat] = asyncio.create_task(self._grace(room, s.seat, left))
+        self._kick(room)
 
     def info(self, room: Room) -> RoomInfo:
         return RoomInfo(
@@ -258,10 +279,12 @@ class Hub:
     def attach(self, room: Room, conn: Conn) -> None:
         room.conns.add(conn)
         if conn.seat is not None:
-            room.taken_over.discard(conn.seat)
             task = room.grace.pop(conn.seat, None)
             if task is not None:
                 task.cancel()
+            if conn.seat in room.taken_over or task is not None:
+                room.taken_over.discard(conn.seat)
+                self._mark(room, conn.seat, taken_over=False, dropped_at=None)
         conn.send(
             Welcome(
                 room=room.row.id,
@@ -286,8 +309,12 @@ class Hub:
             and grace
             and room.row.options.get("takeover")
             and all(c.seat != seat for c in room.conns)
+            and seat not in room.taken_over
+            and seat not in room.grace
+            and not self._closing
         ):
             room.grace[seat] = asyncio.create_task(self._grace(room, seat, float(grace)))
+            self._mark(room, seat, taken_over=False, dropped_at=time.time())
         self._maybe_evict(room)
 
     async def _grace(self, room: Room, seat: int, seconds: float) -> None:
@@ -295,7 +322,25 @@ class Hub:
         room.grace.pop(seat, None)
         if all(c.seat != seat for c in room.conns) and not room.over:
             room.taken_over.add(seat)
+            saved = self._mark(room, seat, taken_over=True, dropped_at=None)
+            with contextlib.suppress(Exception):  # logged by _mark; the bot plays anyway
+                await asyncio.wrap_future(saved)
             self._kick(room)
+
+    def _mark(
+        self, room: Room, seat: int, taken_over: bool, dropped_at: float | None
+    ) -> Future[None]:
+        """Save a seat's takeover state in the background (a failure is logged, not fatal)."""
+        future = self._marks.submit(
+            self.storage.mark_seat, room.row.id, seat, taken_over, dropped_at
+        )
+
+        def done(f: Any) -> None:
+            if f.exception() is not None:
+                log.warning("seat %s of room %s not saved: %s", seat, room.row.id, f.exception())
+
+        future.add_done_callback(done)
+        return future
 
     def _maybe_evict(self, room: Room) -> None:
         busy = room.bot_task is not None and not room.bot_task.done()
@@ -585,6 +630,7 @@ class Hub:
             self._kick(room)
 
     async def close(self) -> None:
+        self._closing = True  # sockets closed by the shutdown are not seats dropped
         for room in list(self.rooms.values()):
             for task in [room.bot_task, room.timer, *room.grace.values()]:
                 if task is not None:
@@ -592,6 +638,7 @@ class Hub:
             for c in room.conns:
                 c.close()
         self.rooms.clear()
+        await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
 
 
 def _result(state: State[Any]) -> dict[str, Any]:

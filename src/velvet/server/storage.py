@@ -72,6 +72,8 @@ seats = Table(
     Column("seat", Integer, primary_key=True),
     Column("who", String(40), nullable=False),
     Column("token_sha256", String(64), nullable=False),
+    Column("taken_over", Boolean, nullable=False, default=False),
+    Column("dropped_at", Float, nullable=True),
 )
 
 moves = Table(
@@ -121,6 +123,10 @@ class SeatRow:
     seat: int
     who: str
     token_sha256: str
+    taken_over: bool = False
+    """A person's seat handed to the room's takeover bot (until the person comes back)."""
+    dropped_at: float | None = None
+    """When the person left the seat, while its grace period runs (Unix time)."""
 
 
 @dataclass
@@ -206,6 +212,15 @@ class _MoveWrite:
     finished: dict[str, Any] | None
     done: Future[None] = field(default_factory=Future)
 
+    def settle(self, failure: Exception | None) -> None:
+        """Tell the waiter how it went; a waiter that gave up (cancelled) is not told."""
+        if not self.done.set_running_or_notify_cancel():
+            return
+        if failure is None:
+            self.done.set_result(None)
+        else:
+            self.done.set_exception(failure)
+
 
 class Storage:
     """Synchronous data access; the app calls it from worker threads.
@@ -274,7 +289,7 @@ class Storage:
                 for w in batch:
                     self._write_batch([w])
                 return
-            batch[0].done.set_exception(Conflict(f"move {batch[0].number} of {batch[0].room}"))
+            batch[0].settle(Conflict(f"move {batch[0].number} of {batch[0].room}"))
             return
         except StorageError as failure:
             if tries > 1:
@@ -282,14 +297,14 @@ class Storage:
                 self._write_batch(batch, tries - 1)
                 return
             for w in batch:
-                w.done.set_exception(failure)
+                w.settle(failure)
             return
         except Exception as bug:  # the writer must outlive anything: fail these moves only
             for w in batch:
-                w.done.set_exception(StorageError(f"the move could not be saved ({bug!r})"))
+                w.settle(StorageError(f"the move could not be saved ({bug!r})"))
             return
         for w in batch:
-            w.done.set_result(None)
+            w.settle(None)
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -357,7 +372,12 @@ class Storage:
                 .all()
             )
             room = _room(r)
-            room.seats = [SeatRow(s["seat"], s["who"], s["token_sha256"]) for s in seat_rows]
+            room.seats = [
+                SeatRow(
+                    s["seat"], s["who"], s["token_sha256"], bool(s["taken_over"]), s["dropped_at"]
+                )
+                for s in seat_rows
+            ]
             return room, list(actions)
 
     def changes(self, room_id: str, number: int) -> tuple[RoomRow, list[str]] | None:
@@ -402,6 +422,17 @@ class Storage:
         if changed != len(batch):
             raise Conflict(
                 f"{len(batch) - changed} of {len(batch)} rooms were not where the moves expect"
+            )
+
+    def mark_seat(
+        self, room_id: str, seat: int, taken_over: bool, dropped_at: float | None
+    ) -> None:
+        """Remember whether ``seat`` is played by the takeover bot and since when it is empty."""
+        with self._tx() as c:
+            c.execute(
+                update(seats)
+                .where(seats.c.room == room_id, seats.c.seat == seat)
+                .values(taken_over=taken_over, dropped_at=dropped_at)
             )
 
     def finish(self, room_id: str, version: int, result: dict[str, Any]) -> None:
