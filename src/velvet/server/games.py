@@ -117,8 +117,8 @@ def event_for(game: Game[Any], event: Event, seat: int | None) -> tuple[str, str
     return seen.kind, game.event_text(seen), dict(seen.data)
 
 
-def legal_labels(state: State[Any]) -> list[tuple[str, str]]:
-    """``(text, label)`` of every legal action, the labels worked out once for the decision.
+def legal_labels(state: State[Any]) -> list[tuple[Any, str, str]]:
+    """``(action, text, label)`` of every legal action, labels worked out once for the decision.
 
     The P5 state labels one action by labelling all of the decision's (to keep them
     distinct), so asking it action by action costs the square of their number.
@@ -130,5 +130,5 @@ def legal_labels(state: State[Any]) -> list[tuple[str, str]]:
         from velvet.p5.words import action_labels
 
         labels = action_labels(state)
-        return [(str(a), labels.get(a) or state.action_label(a)) for a in legal]
-    return [(str(a), state.action_label(a)) for a in legal]
+        return [(a, str(a), labels.get(a) or state.action_label(a)) for a in legal]
+    return [(a, str(a), state.action_label(a)) for a in legal]

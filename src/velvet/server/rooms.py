@@ -91,6 +91,15 @@ class Room:
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    legal: tuple[int, dict[str, Any]] = (-1, {})
+    """The legal actions by text at a version, kept from when they were last listed."""
+
+    def known_legal(self, text: str) -> Any | None:
+        """The legal action whose text is ``text`` at this version, if already listed."""
+        version, by_text = self.legal
+        if version != self.version or text.isdigit():  # a number picks from the list
+            return None
+        return by_text.get(text)
 
     @property
     def version(self) -> int:
@@ -356,7 +365,8 @@ class Hub:
         """Check, commit, apply and announce one move; refusals go to ``conn`` only."""
         async with room.lock:
             error = self._refusal(room, seat, version)
-            if error is None:
+            known = room.known_legal(text) if error is None else None
+            if error is None and known is None:
                 try:
                     action = choose_by_text(room.state, text)
                 except IllegalActionError as illegal:
@@ -368,7 +378,11 @@ class Hub:
                     conn.send(error)
                 return
             after = room.state.clone()
-            events = after.apply(action)
+            if known is not None:  # taken from this version's legal list: no need to ask again
+                action = known
+                events = after.apply_unchecked(action)
+            else:
+                events = after.apply(action)
             finished = _result(after) if after.is_terminal() else None
             number = room.version + 1
             try:
@@ -541,7 +555,9 @@ class Hub:
         to_move = room.to_move()
         legal: list[ActionOut] = []
         if to_move is not None and to_move == seat and room.bot_for(seat) is None:
-            legal = [ActionOut(text=t, label=label) for t, label in games.legal_labels(state)]
+            listed = games.legal_labels(state)
+            room.legal = (room.version, {t: a for a, t, _ in listed})
+            legal = [ActionOut(text=t, label=label) for _, t, label in listed]
         out = []
         for event in events:
             kind, text, data = games.event_for(room.game, event, seat)
@@ -589,7 +605,9 @@ class Hub:
 
     async def _bot_move(self, room: Room, seat: int, spec: str) -> None:
         version = room.version
-        legal = [str(a) for a in room.state.legal_actions()]
+        actions = room.state.legal_actions()
+        legal = [str(a) for a in actions]
+        room.legal = (version, dict(zip(legal, actions, strict=True)))
         view = room.state.view(seat)
         seed = int.from_bytes(
             hashlib.sha256(f"{room.row.nonce}:{room.row.seed}:{version}".encode()).digest()[:8],
