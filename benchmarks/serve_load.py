@@ -12,6 +12,7 @@ processes, configured per setup:
     sqlite1   one process on SQLite (WAL, synchronous=FULL)
     pg1       one process on PostgreSQL
     pg2       two processes on PostgreSQL + Redis; each game's seats on different processes
+    pg2notify two processes on PostgreSQL, moves passed on by LISTEN/NOTIFY (no Redis)
 
     python benchmarks/serve_load.py --games 200 --seconds 20 --setups sqlite1,pg1,pg2
     python benchmarks/serve_load.py --games 200 --seconds 20 --rate 500
@@ -205,8 +206,8 @@ def run_setup(name: str, args: argparse.Namespace, folder: Path) -> dict[str, fl
             with psycopg.connect(PG, autocommit=True) as c:
                 c.execute(f"CREATE SCHEMA {schema}")
             db = f"{PG}?options=-csearch_path%3D{schema}"
-            count = int(name[-1])
-            extra = ("--redis", REDIS) if count > 1 else ()
+            count = 2 if name.startswith("pg2") else 1
+            extra = ("--redis", REDIS) if name == "pg2" else ()
             procs_ports = [
                 start_server(db, folder / f"{name}-{i}.log", *extra) for i in range(count)
             ]
@@ -250,9 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     setups = args.setups.split(",")
-    unknown = set(setups) - {"sqlite1", "pg1", "pg2"}
+    unknown = set(setups) - {"sqlite1", "pg1", "pg2", "pg2notify"}
     if unknown:
-        parser.error(f"unknown setups {sorted(unknown)}: choose from sqlite1, pg1, pg2")
+        parser.error(f"unknown setups {sorted(unknown)}: choose from sqlite1, pg1, pg2, pg2notify")
     results = {}
     with tempfile.TemporaryDirectory(prefix="velvet-bench-") as tmp:
         for name in setups:
@@ -266,9 +267,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['playing']} games playing when measuring began)",
                 flush=True,
             )
-    if "pg1" in results and "pg2" in results:
-        ratio = results["pg2"]["moves_per_s"] / results["pg1"]["moves_per_s"]
-        print(f"two processes / one (PostgreSQL): {ratio:.2f}x")
+    for two in ("pg2", "pg2notify"):
+        if "pg1" in results and two in results:
+            ratio = results[two]["moves_per_s"] / results["pg1"]["moves_per_s"]
+            print(f"two processes ({two}) / one (PostgreSQL): {ratio:.2f}x")
     return 0
 
 
