@@ -17,8 +17,21 @@ CHANNEL = "velvet:moves"
 PG_CHANNEL = "velvet_moves"
 log = logging.getLogger("velvet.server")
 
-Handler = Callable[[str, int, bool], Awaitable[None]]
-"""Called with (room, version, over) for every notice."""
+Handler = Callable[[str, int, bool, str | None], Awaitable[None]]
+"""Called with (room, version, over, action) for every notice.
+
+``action`` is the text of move ``version`` when the notice is of one move (None for
+a resignation): a process one move behind applies it without reading the database.
+"""
+
+MAX_ACTION = 1000
+"""Longer action texts are left out of notices (PostgreSQL's limit is 8,000 bytes)."""
+
+
+def notice(room: str, version: int, over: bool, action: str | None) -> str:
+    """The text of a notice: ``room version over[ action]``."""
+    head = f"{room} {version} {int(over)}"
+    return head if action is None or len(action) > MAX_ACTION else f"{head} {action}"
 
 
 class Bus:
@@ -27,7 +40,9 @@ class Bus:
     shared = False
     """True when other processes may change the same rooms."""
 
-    async def publish(self, room: str, version: int, over: bool = False) -> None:
+    async def publish(
+        self, room: str, version: int, over: bool = False, action: str | None = None
+    ) -> None:
         return None
 
     async def start(self, handler: Handler) -> None:
@@ -47,9 +62,11 @@ class RedisBus(Bus):
         self._redis = redis.Redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
 
-    async def publish(self, room: str, version: int, over: bool = False) -> None:
+    async def publish(
+        self, room: str, version: int, over: bool = False, action: str | None = None
+    ) -> None:
         try:
-            await self._redis.publish(self.channel, f"{room} {version} {int(over)}")
+            await self._redis.publish(self.channel, notice(room, version, over, action))
         except Exception as error:  # a lost notice only delays other processes
             log.warning("redis publish failed: %s", error)
 
@@ -88,10 +105,12 @@ class RedisBus(Bus):
 
 async def _deliver(payload: str, handler: Handler) -> None:
     """Hand a ``room version over`` notice to ``handler``; anything else is ignored."""
-    parts = payload.split(" ")
-    if len(parts) == 3 and parts[1].isdigit():
+    parts = payload.split(" ", 3)
+    if len(parts) >= 3 and parts[1].isdigit():
         try:
-            await handler(parts[0], int(parts[1]), parts[2] == "1")
+            await handler(
+                parts[0], int(parts[1]), parts[2] == "1", parts[3] if len(parts) == 4 else None
+            )
         except Exception:
             log.exception("catching up room %s failed", parts[0])
 
@@ -125,13 +144,15 @@ class PostgresBus(Bus):
 
         return await psycopg.AsyncConnection.connect(self.url, autocommit=True)
 
-    async def publish(self, room: str, version: int, over: bool = False) -> None:
+    async def publish(
+        self, room: str, version: int, over: bool = False, action: str | None = None
+    ) -> None:
         try:
             async with self._send_lock:
                 if self._sender is None or self._sender.closed:
                     self._sender = await self._connect()
                 await self._sender.execute(
-                    "SELECT pg_notify(%s, %s)", (self.channel, f"{room} {version} {int(over)}")
+                    "SELECT pg_notify(%s, %s)", (self.channel, notice(room, version, over, action))
                 )
         except Exception as error:  # a lost notice only delays other processes
             log.warning("postgresql notify failed: %s", error)

@@ -407,7 +407,7 @@ class Hub:
                 room.row.result = finished
             room.row.version = number
             self._announce(room, events, mover=conn, action=str(action))
-        await self.bus.publish(room.row.id, number, finished is not None)
+        await self.bus.publish(room.row.id, number, finished is not None, str(action))
         self._kick(room)
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -498,14 +498,36 @@ class Hub:
         if fresh is not None:
             self._kick(fresh)
 
-    async def catch_up(self, room_id: str, version: int, over: bool) -> None:
-        """A process changed ``room_id``: replay the moves this one has not seen."""
+    async def catch_up(
+        self, room_id: str, version: int, over: bool, action: str | None = None
+    ) -> None:
+        """A process changed ``room_id``: replay the moves this one has not seen.
+
+        A notice of the one move this process lacks carries that move: it is applied
+        as it comes (the notice is sent after the commit); anything else is read from
+        the database.
+        """
         room = self.rooms.get(room_id)
         if room is None or (room.version >= version and (room.over or not over)):
             return  # not here, or this process made that change itself
         async with room.lock:
-            await self._catch_up(room)
+            if not (action is not None and not over and self._apply_notice(room, version, action)):
+                await self._catch_up(room)
         self._kick(room)
+
+    def _apply_notice(self, room: Room, version: int, text: str) -> bool:
+        """Apply move ``version`` (``text``) if it is the next one here; False if not."""
+        if room.over or room.version != version - 1:
+            return False
+        try:
+            action = choose_by_text(room.state, text)
+            events = room.state.apply(action)
+        except VelvetError:
+            return False  # not a move of this state: the database says what happened
+        room.actions.append(str(action))
+        room.row.version = version
+        self._announce(room, events, mover=None)
+        return True
 
     async def _catch_up(self, room: Room) -> None:
         try:
