@@ -39,6 +39,9 @@ class Bus:
 
     shared = False
     """True when other processes may change the same rooms."""
+    commit_channel: str | None = None
+    """A PostgreSQL channel the database announces each committed move on, in the
+    move's own transaction (then the server does not publish moves itself)."""
 
     async def publish(
         self, room: str, version: int, over: bool = False, action: str | None = None
@@ -125,7 +128,10 @@ def _libpq_url(url: str) -> str:
 class PostgresBus(Bus):
     """Notices through PostgreSQL LISTEN/NOTIFY on the server's own database.
 
-    One connection listens; another sends ``pg_notify``. A listening connection
+    One connection listens. A move's notice is sent by its own commit (``pg_notify``
+    in the transaction, see ``Storage.notify_channel``): none is lost between the
+    commit and the notice, and none is sent for a move that was not committed. Other
+    changes (a resignation) are published through a second connection. A listening connection
     that drops is opened again (notices sent meanwhile are lost: the rooms catch
     up at their next notice, as with Redis).
     """
@@ -135,6 +141,7 @@ class PostgresBus(Bus):
     def __init__(self, url: str, channel: str = PG_CHANNEL) -> None:
         self.url = _libpq_url(url)
         self.channel = channel
+        self.commit_channel = channel
         self._task: asyncio.Task[None] | None = None
         self._sender: Any = None
         self._send_lock = asyncio.Lock()

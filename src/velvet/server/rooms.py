@@ -147,6 +147,7 @@ class Hub:
         self.storage = storage
         self.pool = pool
         self.bus = bus or Bus()
+        storage.notify_channel = self.bus.commit_channel
         self.public_url = public_url
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -407,7 +408,8 @@ class Hub:
                 room.row.result = finished
             room.row.version = number
             self._announce(room, events, mover=conn, action=str(action))
-        await self.bus.publish(room.row.id, number, finished is not None, str(action))
+        if self.bus.commit_channel is None:  # else the commit has announced it
+            await self.bus.publish(room.row.id, number, finished is not None, str(action))
         self._kick(room)
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -508,9 +510,16 @@ class Hub:
         the database.
         """
         room = self.rooms.get(room_id)
-        if room is None or (room.version >= version and (room.over or not over)):
+
+        def seen() -> bool:
+            assert room is not None
+            return room.version >= version and (room.over or not over)
+
+        if room is None or seen():
             return  # not here, or this process made that change itself
         async with room.lock:
+            if seen():  # this process's own move, announced before its commit returned
+                return
             if not (action is not None and not over and self._apply_notice(room, version, action)):
                 await self._catch_up(room)
         self._kick(room)

@@ -38,6 +38,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -99,6 +100,7 @@ _ADVANCE = (
 )
 _ADVANCE_TO_END = _ADVANCE.values(status="over", result=bindparam("finished", type_=JSON))
 _INSERT_MOVES = insert(moves)
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class StorageError(Exception):
@@ -235,6 +237,8 @@ class Storage:
         self.url = url
         self.engine = make_engine(url, busy_ms)
         self._write_lock = threading.Lock() if url.startswith("sqlite") else None
+        self.notify_channel: str | None = None
+        """PostgreSQL: the channel each committed move is announced on, by the commit itself."""
         self._queue: queue.SimpleQueue[_MoveWrite | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
 
@@ -284,6 +288,8 @@ class Storage:
             with self._tx() as c:
                 self._advance(c, sorted(batch, key=lambda w: (w.room, w.number)))
                 c.execute(_INSERT_MOVES, [_move_values(w) for w in batch])
+                if self.notify_channel is not None:  # sent by PostgreSQL if, and when, it commits
+                    c.execute(_NOTIFY, [self._notice(w) for w in batch])
         except Conflict:
             if len(batch) > 1:
                 for w in batch:
@@ -324,6 +330,12 @@ class Storage:
         finally:
             if lock is not None:
                 lock.release()
+
+    def _notice(self, w: _MoveWrite) -> dict[str, Any]:
+        from velvet.server.bus import notice
+
+        payload = notice(w.room, w.number, w.finished is not None, w.action)
+        return {"channel": self.notify_channel, "payload": payload}
 
     def create_room(self, row: RoomRow) -> None:
         with self._tx() as c:
