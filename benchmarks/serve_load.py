@@ -12,6 +12,7 @@ processes, configured per setup:
     sqlite1   one process on SQLite (WAL, synchronous=FULL)
     pg1       one process on PostgreSQL
     pg2       two processes on PostgreSQL + Redis; each game's seats on different processes
+    pg2notify two processes on PostgreSQL, moves passed on by LISTEN/NOTIFY (no Redis)
 
     python benchmarks/serve_load.py --games 200 --seconds 20 --setups sqlite1,pg1,pg2
     python benchmarks/serve_load.py --games 200 --seconds 20 --rate 500
@@ -46,6 +47,15 @@ PG = os.environ.get("VELVET_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/tes
 REDIS = os.environ.get("VELVET_BENCH_REDIS", "redis://127.0.0.1:6379/0")
 
 
+def cpu_seconds(pids: tuple[int, ...]) -> float:
+    """User + system CPU time the processes ``pids`` have used so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -74,9 +84,16 @@ def start_server(db: str, log: Path, *extra: str) -> tuple[subprocess.Popen[byte
 
 class Load:
     def __init__(
-        self, ports: list[int], games: int, seconds: float, warmup: float, rate: float | None
+        self,
+        ports: list[int],
+        games: int,
+        seconds: float,
+        warmup: float,
+        rate: float | None,
+        pids: tuple[int, ...] = (),
     ) -> None:
         self.ports = ports
+        self.pids = pids
         self.think = games / rate if rate else 0.0
         self.games = games
         self.seconds = seconds
@@ -87,6 +104,8 @@ class Load:
         self.errors = 0
         self.measuring = False
         self.stop = False
+        self.playing = 0
+        self.playing_at_start = 0
 
     async def game(self, http: httpx.AsyncClient, n: int) -> None:
         rng = random.Random(n)
@@ -95,7 +114,12 @@ class Load:
             body: dict[str, Any] = {"game": game, "listed": False}
             if game == "p5":
                 body["players"] = 2
-            room = (await http.post("/api/rooms", json=body)).json()
+            answer = await http.post("/api/rooms", json=body)
+            if answer.status_code == 429:  # the server's per-address limit on new rooms
+                await asyncio.sleep(0.2 + rng.random() * 0.3)
+                continue
+            answer.raise_for_status()
+            room = answer.json()
             path = f"/ws/{room['room']}"
             seats = []
             for i, invite in enumerate(room["invites"]):
@@ -103,7 +127,9 @@ class Load:
                 ws = await connect(f"ws://127.0.0.1:{port}{path}", compression=None)
                 await ws.send(json.dumps({"v": 1, "type": "hello", "token": invite["token"]}))
                 seats.append(ws)
+            self.playing += 1
             await asyncio.gather(*(self.seat(ws, rng) for ws in seats))
+            self.playing -= 1
             for ws in seats:
                 await ws.close()
             self.finished += 1
@@ -142,10 +168,13 @@ class Load:
             tasks = [asyncio.create_task(self.game(http, n)) for n in range(self.games)]
             await asyncio.sleep(self.warmup)
             self.measuring = True
+            self.playing_at_start = self.playing
+            cpu = cpu_seconds(self.pids)
             start = time.perf_counter()
             await asyncio.sleep(self.seconds)
             self.measuring = False
             elapsed = time.perf_counter() - start
+            cpu = cpu_seconds(self.pids) - cpu
             self.stop = True
             for task in tasks:
                 task.cancel()
@@ -158,6 +187,8 @@ class Load:
             "moves": self.moves,
             "games_finished": self.finished,
             "errors": self.errors,
+            "playing": self.playing_at_start,
+            "server_cpu_ms_per_move": 1000 * cpu / max(1, self.moves),
         }
 
 
@@ -175,14 +206,15 @@ def run_setup(name: str, args: argparse.Namespace, folder: Path) -> dict[str, fl
             with psycopg.connect(PG, autocommit=True) as c:
                 c.execute(f"CREATE SCHEMA {schema}")
             db = f"{PG}?options=-csearch_path%3D{schema}"
-            count = int(name[-1])
-            extra = ("--redis", REDIS) if count > 1 else ()
+            count = 2 if name.startswith("pg2") else 1
+            extra = ("--redis", REDIS) if name == "pg2" else ()
             procs_ports = [
                 start_server(db, folder / f"{name}-{i}.log", *extra) for i in range(count)
             ]
         procs = [p for p, _ in procs_ports]
         ports = [port for _, port in procs_ports]
-        load = Load(ports, args.games, args.seconds, args.warmup, args.rate)
+        pids = tuple(p.pid for p in procs)
+        load = Load(ports, args.games, args.seconds, args.warmup, args.rate, pids)
         return asyncio.run(load.run())
     finally:
         for proc in procs:
@@ -203,7 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per setup")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=15.0,
+        help="seconds before measuring (the server admits 20 new rooms/s per address, "
+        "so 200 games need about 10 s to start)",
+    )
     parser.add_argument("--setups", default="sqlite1,pg1,pg2", help="comma-separated setups")
     parser.add_argument(
         "--rate",
@@ -213,9 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     setups = args.setups.split(",")
-    unknown = set(setups) - {"sqlite1", "pg1", "pg2"}
+    unknown = set(setups) - {"sqlite1", "pg1", "pg2", "pg2notify"}
     if unknown:
-        parser.error(f"unknown setups {sorted(unknown)}: choose from sqlite1, pg1, pg2")
+        parser.error(f"unknown setups {sorted(unknown)}: choose from sqlite1, pg1, pg2, pg2notify")
     results = {}
     with tempfile.TemporaryDirectory(prefix="velvet-bench-") as tmp:
         for name in setups:
@@ -224,12 +262,15 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name:8} {args.games} games: {r['moves_per_s']:7.1f} moves/s  "
                 f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  "
-                f"({r['moves']} moves, {r['games_finished']} games over, {r['errors']} errors)",
+                f"server CPU {r['server_cpu_ms_per_move']:.2f} ms/move  "
+                f"({r['moves']} moves, {r['games_finished']} games over, {r['errors']} errors, "
+                f"{r['playing']} games playing when measuring began)",
                 flush=True,
             )
-    if "pg1" in results and "pg2" in results:
-        ratio = results["pg2"]["moves_per_s"] / results["pg1"]["moves_per_s"]
-        print(f"two processes / one (PostgreSQL): {ratio:.2f}x")
+    for two in ("pg2", "pg2notify"):
+        if "pg1" in results and two in results:
+            ratio = results[two]["moves_per_s"] / results["pg1"]["moves_per_s"]
+            print(f"two processes ({two}) / one (PostgreSQL): {ratio:.2f}x")
     return 0
 
 

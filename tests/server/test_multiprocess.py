@@ -1,4 +1,5 @@
-"""Two server processes on one PostgreSQL database, moves passed on through Redis.
+"""Two server processes on one PostgreSQL database, moves passed on through Redis
+or, without Redis, PostgreSQL LISTEN/NOTIFY.
 
 Each seat of a room is connected to a different process, a spectator to a
 third socket; every move made on one process reaches the others.
@@ -12,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.server.conftest import REDIS_URL, ServerProcess, free_port
+from tests.server.conftest import REDIS_URL, LiveServer, ServerProcess, free_port
 
+from velvet.server.app import Settings
 from velvet.server.client import Client
 
 
@@ -91,3 +93,55 @@ def test_a_room_split_over_two_processes_plays_to_the_end(tmp_path: Path, pg_url
     seen = results["spectator"][0]
     assert seen[-1] == len(record) and len(set(seen)) > len(record) // 2
     assert len(results["vs_bot"][1]) > 20
+
+
+async def _moves_cross_between_apps(a: str, b: str) -> list[tuple[str, dict[str, Any]]]:
+    """Seat 0 on ``a``, seat 1 and a spectator on ``b``; moves until each app has passed one on.
+
+    Returns, for each move, the app it was made on and the state the other app's
+    clients received for it.
+    """
+    async with httpx.AsyncClient(base_url=a) as http:
+        room = (await http.post("/api/rooms", json={"game": "vs"})).json()
+    on_a = room["websocket"]
+    on_b = on_a.replace(a.replace("http://", "ws://"), b.replace("http://", "ws://"))
+    assert on_b != on_a
+    seats = [Client(on_a, room["invites"][0]["token"]), Client(on_b, room["invites"][1]["token"])]
+    watcher = Client(on_b, None)
+    clients = [*seats, watcher]
+    crossed: list[tuple[str, dict[str, Any]]] = []
+    try:
+        for c in clients:
+            await c.start()
+        for c in clients:
+            await c.settle(-1)
+        version = 0
+        while {app for app, _ in crossed} != {"a", "b"} and version < 40:
+            state = watcher.last_state
+            assert state is not None and state["version"] == version
+            seat = state["to_move"]
+            mover = seats[seat]
+            mine = mover.last_state
+            assert mine is not None and mine["version"] == version
+            await mover.move(version, mine["legal"][0]["text"])
+            others = [seats[0]] if seat == 1 else [seats[1], watcher]
+            for c in [mover, *others]:
+                await c.settle(version, timeout=10)
+            version += 1
+            for c in others:
+                got = c.last_state
+                assert got is not None and got["version"] == version, (seat, version, got)
+            crossed.append(("a" if seat == 0 else "b", dict(others[0].last_state or {})))
+        return crossed
+    finally:
+        for c in clients:
+            await c.close()
+
+
+def test_postgres_notify_carries_moves_between_two_apps_without_redis(pg_url: str) -> None:
+    settings = Settings(db=pg_url, bot_workers=0, rate=1000.0, http_rate=1000.0)
+    with LiveServer(settings) as a, LiveServer(settings) as b:
+        crossed = asyncio.run(_moves_cross_between_apps(a.url, b.url))
+    assert {app for app, _ in crossed} == {"a", "b"}
+    for n, (_, state) in enumerate(crossed, start=1):
+        assert state["version"] == n and state["events"]

@@ -90,3 +90,26 @@ def test_a_database_that_is_gone_is_a_clear_error(tmp_path: Path) -> None:
             storage.submit_move("r", 1, 0, "x", None).result(10)
     finally:
         storage.close()
+
+
+def test_on_postgresql_the_commit_itself_announces_each_move_and_only_committed_ones(
+    pg_url: str,
+) -> None:
+    import psycopg
+
+    storage = Storage(pg_url)
+    storage.notify_channel = "velvet_test_moves"
+    listener = psycopg.connect(pg_url, autocommit=True)
+    try:
+        migrate(storage.engine)
+        listener.execute('LISTEN "velvet_test_moves"')
+        storage.create_room(_room("n1"))
+        storage.submit_move("n1", 1, 0, "play 1 2", None).result(10)
+        with pytest.raises(Conflict):  # move 1 again: refused, so never announced
+            storage.submit_move("n1", 1, 1, "rival", None).result(10)
+        storage.submit_move("n1", 2, 1, "end", {"returns": [0.0, 1.0]}).result(10)
+        heard = [n.payload for n in listener.notifies(timeout=2.0, stop_after=3)]
+    finally:
+        listener.close()
+        storage.close()
+    assert heard == ["n1 1 0 play 1 2", "n1 2 1 end"]

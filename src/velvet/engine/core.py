@@ -181,6 +181,14 @@ class State(ABC, Generic[A, V]):
         """
         return str(action)
 
+    def action_labels(self) -> dict[A, str]:
+        """A label for every legal action, as :meth:`action_label` gives them.
+
+        Front ends that show a whole decision call this once; a game whose labels
+        are made for the decision as a whole (to keep them distinct) overrides it.
+        """
+        return {a: self.action_label(a) for a in self.legal_actions()}
+
     def apply(self, action: A) -> list[Event]:
         """Apply a legal action and return its events; an illegal one changes nothing."""
         if self.is_terminal():
@@ -270,6 +278,10 @@ class Game(ABC, Generic[A, V]):
     def describe_card(self, card_id: str) -> CardInfo:
         """The card ``card_id`` in words and as data (raises ConfigError if unknown)."""
         return CardInfo(card_id, card_id, "card")
+
+    def card_ids(self) -> list[str]:
+        """Every card of the set, each once, as :meth:`describe_card` takes it."""
+        return []
 
     def action_targets(self, state: State[A, V], action: A) -> tuple[str, ...]:
         """What ``action`` (legal in ``state``) acts on, as board refs ``"kind:key"``.

@@ -38,7 +38,7 @@ from velvet.p5.state import (
     state_from_json,
 )
 from velvet.p5.state import OPS as OPS
-from velvet.p5.view import action_label, determinize, make_view, public_view
+from velvet.p5.view import action_label, decision_labels, determinize, make_view, public_view
 from velvet.p5.views import P5View
 
 bind_rules(  # the rules of a P5State: turn flow, views and labels, explanations of illegal moves
@@ -48,6 +48,7 @@ bind_rules(  # the rules of a P5State: turn flow, views and labels, explanations
     view=make_view,
     public_view=public_view,
     label=action_label,
+    labels=decision_labels,
 )
 
 
@@ -318,6 +319,12 @@ class P5Game(Game[A.P5Action, P5View]):
         from velvet.p5.words import describe
 
         return describe(self, card_id)
+
+    def card_ids(self) -> list[str]:
+        """Every card as ``kind:id`` (a palace's boss is ``boss:PALACE``)."""
+        from velvet.p5.words import card_ids
+
+        return card_ids(self)
 
     def action_targets(self, state: Any, action: Any) -> tuple[str, ...]:
         """The board refs ``action`` acts on (docs/web.md, "The P5 board")."""

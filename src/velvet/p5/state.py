@@ -228,13 +228,22 @@ class Rules:
     every state, binds them once with :func:`bind_rules`.
     """
 
-    __slots__ = ("apply_unchecked", "explain", "label", "legal_actions", "public_view", "view")
+    __slots__ = (
+        "apply_unchecked",
+        "explain",
+        "label",
+        "labels",
+        "legal_actions",
+        "public_view",
+        "view",
+    )
     legal_actions: Callable[[P5State], list[Any]]
     apply_unchecked: Callable[[P5State, Any], list[Event]]
     explain: Callable[[P5State, Any], IllegalActionError]
     view: Callable[[P5State, int], P5View]
     public_view: Callable[[P5State], P5View]
     label: Callable[[P5State, Any], str]
+    labels: Callable[[P5State], dict[Any, str]]
 
 
 RULES = Rules()
@@ -248,6 +257,7 @@ def bind_rules(
     view: Callable[[P5State, int], P5View],
     public_view: Callable[[P5State], P5View],
     label: Callable[[P5State, Any], str],
+    labels: Callable[[P5State], dict[Any, str]],
 ) -> None:
     """Give :class:`P5State` its rules (called by ``game.py``)."""
     RULES.legal_actions = legal_actions
@@ -256,6 +266,7 @@ def bind_rules(
     RULES.view = view
     RULES.public_view = public_view
     RULES.label = label
+    RULES.labels = labels
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -415,6 +426,10 @@ class P5State(State[A.P5Action, P5View]):
     def action_label(self, action: Any) -> str:
         """Words for ``action`` with card names, distinct among the legal actions."""
         return RULES.label(self, action)
+
+    def action_labels(self) -> dict[Any, str]:
+        """Labels of every legal action, made once for the whole decision."""
+        return RULES.labels(self)
 
 
 def state_from_json(g: P5Game, data: Any) -> P5State:

@@ -51,6 +51,11 @@ def action_label(s: P5State, action: Any) -> str:
         return str(action)
 
 
+def decision_labels(s: P5State) -> dict[Any, str]:
+    """A label for every legal action of ``s``, made once for the whole decision."""
+    return action_labels(s)
+
+
 def public_view(s: P5State) -> P5View:
     """What a spectator may see: the co-operative game hides the same from every seat."""
     view = make_view(s, 0)

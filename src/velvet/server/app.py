@@ -27,7 +27,7 @@ from velvet import __version__
 from velvet.engine.errors import VelvetError
 from velvet.server import games, replay
 from velvet.server.bots import BotPool
-from velvet.server.bus import Bus, RedisBus
+from velvet.server.bus import make_bus
 from velvet.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
@@ -149,7 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.db, settings.busy_ms)
         await asyncio.to_thread(migrate, storage.engine)
-        bus: Bus = RedisBus(settings.redis) if settings.redis else Bus()
+        bus = make_bus(settings.db, settings.redis)
         hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url)
         await bus.start(hub.catch_up)
         state["hub"] = hub

@@ -1,4 +1,4 @@
-"""Moves reach other server processes through Redis pub/sub.
+"""Moves reach other server processes through Redis pub/sub or PostgreSQL LISTEN/NOTIFY.
 
 A process that commits a move publishes ``room version over`` on one channel; every
 process that holds that room catches up from the database (the database, not
@@ -11,12 +11,27 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 CHANNEL = "velvet:moves"
+PG_CHANNEL = "velvet_moves"
 log = logging.getLogger("velvet.server")
 
-Handler = Callable[[str, int, bool], Awaitable[None]]
-"""Called with (room, version, over) for every notice."""
+Handler = Callable[[str, int, bool, str | None], Awaitable[None]]
+"""Called with (room, version, over, action) for every notice.
+
+``action`` is the text of move ``version`` when the notice is of one move (None for
+a resignation): a process one move behind applies it without reading the database.
+"""
+
+MAX_ACTION = 1000
+"""Longer action texts are left out of notices (PostgreSQL's limit is 8,000 bytes)."""
+
+
+def notice(room: str, version: int, over: bool, action: str | None) -> str:
+    """The text of a notice: ``room version over[ action]``."""
+    head = f"{room} {version} {int(over)}"
+    return head if action is None or len(action) > MAX_ACTION else f"{head} {action}"
 
 
 class Bus:
@@ -24,8 +39,13 @@ class Bus:
 
     shared = False
     """True when other processes may change the same rooms."""
+    commit_channel: str | None = None
+    """A PostgreSQL channel the database announces each committed move on, in the
+    move's own transaction (then the server does not publish moves itself)."""
 
-    async def publish(self, room: str, version: int, over: bool = False) -> None:
+    async def publish(
+        self, room: str, version: int, over: bool = False, action: str | None = None
+    ) -> None:
         return None
 
     async def start(self, handler: Handler) -> None:
@@ -45,9 +65,11 @@ class RedisBus(Bus):
         self._redis = redis.Redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
 
-    async def publish(self, room: str, version: int, over: bool = False) -> None:
+    async def publish(
+        self, room: str, version: int, over: bool = False, action: str | None = None
+    ) -> None:
         try:
-            await self._redis.publish(self.channel, f"{room} {version} {int(over)}")
+            await self._redis.publish(self.channel, notice(room, version, over, action))
         except Exception as error:  # a lost notice only delays other processes
             log.warning("redis publish failed: %s", error)
 
@@ -73,14 +95,8 @@ class RedisBus(Bus):
             if message is None:
                 continue
             data = message.get("data")
-            if not isinstance(data, bytes):
-                continue
-            parts = data.decode(errors="replace").split(" ")
-            if len(parts) == 3 and parts[1].isdigit():
-                try:
-                    await handler(parts[0], int(parts[1]), parts[2] == "1")
-                except Exception:
-                    log.exception("catching up room %s failed", parts[0])
+            if isinstance(data, bytes):
+                await _deliver(data.decode(errors="replace"), handler)
 
     async def close(self) -> None:
         if self._task is not None:
@@ -88,3 +104,106 @@ class RedisBus(Bus):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         await self._redis.aclose()
+
+
+async def _deliver(payload: str, handler: Handler) -> None:
+    """Hand a ``room version over`` notice to ``handler``; anything else is ignored."""
+    parts = payload.split(" ", 3)
+    if len(parts) >= 3 and parts[1].isdigit():
+        try:
+            await handler(
+                parts[0], int(parts[1]), parts[2] == "1", parts[3] if len(parts) == 4 else None
+            )
+        except Exception:
+            log.exception("catching up room %s failed", parts[0])
+
+
+def _libpq_url(url: str) -> str:
+    """``url`` as libpq reads it (without SQLAlchemy's ``+psycopg``)."""
+    if url.startswith("postgresql+psycopg://"):
+        return "postgresql://" + url[len("postgresql+psycopg://") :]
+    return url
+
+
+class PostgresBus(Bus):
+    """Notices through PostgreSQL LISTEN/NOTIFY on the server's own database.
+
+    One connection listens. A move's notice is sent by its own commit (``pg_notify``
+    in the transaction, see ``Storage.notify_channel``): none is lost between the
+    commit and the notice, and none is sent for a move that was not committed. Other
+    changes (a resignation) are published through a second connection. A listening connection
+    that drops is opened again (notices sent meanwhile are lost: the rooms catch
+    up at their next notice, as with Redis).
+    """
+
+    shared = True
+
+    def __init__(self, url: str, channel: str = PG_CHANNEL) -> None:
+        self.url = _libpq_url(url)
+        self.channel = channel
+        self.commit_channel = channel
+        self._task: asyncio.Task[None] | None = None
+        self._sender: Any = None
+        self._send_lock = asyncio.Lock()
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+
+    async def publish(
+        self, room: str, version: int, over: bool = False, action: str | None = None
+    ) -> None:
+        try:
+            async with self._send_lock:
+                if self._sender is None or self._sender.closed:
+                    self._sender = await self._connect()
+                await self._sender.execute(
+                    "SELECT pg_notify(%s, %s)", (self.channel, notice(room, version, over, action))
+                )
+        except Exception as error:  # a lost notice only delays other processes
+            log.warning("postgresql notify failed: %s", error)
+            self._sender = None
+
+    async def start(self, handler: Handler) -> None:
+        listener = await self._connect()
+        await listener.execute(f'LISTEN "{self.channel}"')
+        self._task = asyncio.create_task(self._listen(listener, handler))
+
+    async def _listen(self, listener: Any, handler: Handler) -> None:
+        while True:
+            try:
+                async for notice in listener.notifies():
+                    await _deliver(notice.payload, handler)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await listener.close()
+                raise
+            except Exception as error:
+                log.warning("postgresql listen failed: %s; retrying", error)
+            with contextlib.suppress(Exception):
+                await listener.close()
+            await asyncio.sleep(0.5)
+            try:
+                listener = await self._connect()
+                await listener.execute(f'LISTEN "{self.channel}"')
+            except Exception as error:
+                log.warning("postgresql listen failed: %s; retrying", error)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await self._sender.close()
+
+
+def make_bus(db: str, redis: str | None) -> Bus:
+    """Redis when given; else LISTEN/NOTIFY on a PostgreSQL database; else no bus (SQLite)."""
+    if redis:
+        return RedisBus(redis)
+    if db.startswith(("postgresql://", "postgresql+psycopg://")):
+        return PostgresBus(db)
+    return Bus()

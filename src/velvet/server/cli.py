@@ -23,7 +23,12 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     metavar="URL",
     help="sqlite:///FILE or postgresql://… (default: SQLite in the user's data folder).",
 )
-@click.option("--redis", metavar="URL", help="redis://… to run several processes on one database.")
+@click.option(
+    "--redis",
+    metavar="URL",
+    help="redis://… to pass moves between several processes on one database "
+    "(without it, PostgreSQL's LISTEN/NOTIFY does).",
+)
 @click.option(
     "--bot-workers",
     type=click.IntRange(0, 64),

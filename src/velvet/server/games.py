@@ -118,23 +118,11 @@ def event_for(game: Game[Any], event: Event, seat: int | None) -> tuple[str, str
 
 
 def card_ids(game: Game[Any]) -> list[str]:
-    """Every card id of ``game``'s card set that ``describe_card`` accepts.
-
-    VS: player cards and cards by id. P5: ``kind:id`` of every card, and the plain
-    id too where only one kind uses it (views name cards by plain ids).
-    """
-    if isinstance(game, P5Game):
-        from velvet.p5.words import card_ids as p5_ids
-
-        keyed = p5_ids(game)
-        plain = [k.partition(":")[2] for k in keyed if not k.startswith("boss:")]
-        unique = [x for x in dict.fromkeys(plain) if plain.count(x) == 1]
-        return keyed + unique
-    from velvet.vs.game import VsGame
-
-    if isinstance(game, VsGame):
-        return list(dict.fromkeys([*game.players, *game.ids]))
-    return []
+    """Every card id of ``game``'s set, and the plain ``key`` of a ``kind:key`` id too
+    where no other id shares that key (views may name cards by their plain key)."""
+    ids = game.card_ids()
+    keys = [i.partition(":")[2] for i in ids if ":" in i]
+    return ids + [k for k in dict.fromkeys(keys) if keys.count(k) == 1 and k not in ids]
 
 
 @lru_cache(maxsize=32)
@@ -152,3 +140,9 @@ def _cards_json(name: str, cards: tuple[str, ...]) -> dict[str, dict[str, Any]]:
 def cards_json(name: str, cards: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
     """``describe_card`` of every card of a room's card set, by id (cached per card set)."""
     return _cards_json(name, tuple(cards))
+
+
+def legal_labels(state: State[Any]) -> list[tuple[Any, str, str]]:
+    """``(action, text, label)`` of every legal action, labelled once for the decision."""
+    labels = state.action_labels()
+    return [(a, str(a), label) for a, label in labels.items()]

@@ -8,11 +8,13 @@ committed, and only then applied and sent out, each seat getting its own view.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,13 +63,14 @@ class Conn:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
-    def send(self, message: BaseModel) -> None:
+    def send(self, message: BaseModel | str) -> None:
+        """Queue ``message`` (a model, or its JSON already made) for the socket."""
         if self.closed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.close()
             return
-        self.outbox.put_nowait(message.model_dump_json())
+        self.outbox.put_nowait(message if isinstance(message, str) else message.model_dump_json())
 
     def close(self) -> None:
         if not self.closed:
@@ -88,6 +91,15 @@ class Room:
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    legal: tuple[int, dict[str, Any]] = (-1, {})
+    """The legal actions by text at a version, kept from when they were last listed."""
+
+    def known_legal(self, text: str) -> Any | None:
+        """The legal action whose text is ``text`` at this version, if already listed."""
+        version, by_text = self.legal
+        if version != self.version or text.isdigit():  # a number picks from the list
+            return None
+        return by_text.get(text)
 
     @property
     def version(self) -> int:
@@ -135,9 +147,13 @@ class Hub:
         self.storage = storage
         self.pool = pool
         self.bus = bus or Bus()
+        storage.notify_channel = self.bus.commit_channel
         self.public_url = public_url
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._closing = False
+        # seat marks are written one at a time, in the order they were made
+        self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
 
     # --- rooms ----------------------------------------------------------------------------
 
@@ -216,10 +232,26 @@ class Hub:
             row, actions = loaded
             room = await asyncio.to_thread(_replay, row, actions)
             self.rooms[room_id] = room
+            self._resume_seats(room)
         if self.bus.shared:
             async with room.lock:  # a notice may have come while it was being read
                 await self._catch_up(room)
         return room
+
+    def _resume_seats(self, room: Room) -> None:
+        """A room read from the database: its bot takeovers stand, its grace periods run on."""
+        if room.over:
+            return
+        grace = room.row.options.get("grace")
+        for s in room.row.seats:
+            if s.who != "human":
+                continue
+            if s.taken_over:
+                room.taken_over.add(s.seat)
+            elif s.dropped_at is not None and grace and room.row.options.get("takeover"):
+                left = max(0.0, s.dropped_at + float(grace) - time.time())
+                room.grace[s.seat] = asyncio.create_task(self._grace(room, s.seat, left))
+        self._kick(room)
 
     def info(self, room: Room) -> RoomInfo:
         return RoomInfo(
@@ -257,10 +289,12 @@ class Hub:
     def attach(self, room: Room, conn: Conn) -> None:
         room.conns.add(conn)
         if conn.seat is not None:
-            room.taken_over.discard(conn.seat)
             task = room.grace.pop(conn.seat, None)
             if task is not None:
                 task.cancel()
+            if conn.seat in room.taken_over or task is not None:
+                room.taken_over.discard(conn.seat)
+                self._mark(room, conn.seat, taken_over=False, dropped_at=None)
         conn.send(
             Welcome(
                 room=room.row.id,
@@ -286,8 +320,12 @@ class Hub:
             and grace
             and room.row.options.get("takeover")
             and all(c.seat != seat for c in room.conns)
+            and seat not in room.taken_over
+            and seat not in room.grace
+            and not self._closing
         ):
             room.grace[seat] = asyncio.create_task(self._grace(room, seat, float(grace)))
+            self._mark(room, seat, taken_over=False, dropped_at=time.time())
         self._maybe_evict(room)
 
     async def _grace(self, room: Room, seat: int, seconds: float) -> None:
@@ -295,7 +333,25 @@ class Hub:
         room.grace.pop(seat, None)
         if all(c.seat != seat for c in room.conns) and not room.over:
             room.taken_over.add(seat)
+            saved = self._mark(room, seat, taken_over=True, dropped_at=None)
+            with contextlib.suppress(Exception):  # logged by _mark; the bot plays anyway
+                await asyncio.wrap_future(saved)
             self._kick(room)
+
+    def _mark(
+        self, room: Room, seat: int, taken_over: bool, dropped_at: float | None
+    ) -> Future[None]:
+        """Save a seat's takeover state in the background (a failure is logged, not fatal)."""
+        future = self._marks.submit(
+            self.storage.mark_seat, room.row.id, seat, taken_over, dropped_at
+        )
+
+        def done(f: Any) -> None:
+            if f.exception() is not None:
+                log.warning("seat %s of room %s not saved: %s", seat, room.row.id, f.exception())
+
+        future.add_done_callback(done)
+        return future
 
     def _maybe_evict(self, room: Room) -> None:
         busy = room.bot_task is not None and not room.bot_task.done()
@@ -311,7 +367,8 @@ class Hub:
         """Check, commit, apply and announce one move; refusals go to ``conn`` only."""
         async with room.lock:
             error = self._refusal(room, seat, version)
-            if error is None:
+            known = room.known_legal(text) if error is None else None
+            if error is None and known is None:
                 try:
                     action = choose_by_text(room.state, text)
                 except IllegalActionError as illegal:
@@ -323,7 +380,11 @@ class Hub:
                     conn.send(error)
                 return
             after = room.state.clone()
-            events = after.apply(action)
+            if known is not None:  # taken from this version's legal list: no need to ask again
+                action = known
+                events = after.apply_unchecked(action)
+            else:
+                events = after.apply(action)
             finished = _result(after) if after.is_terminal() else None
             number = room.version + 1
             try:
@@ -348,7 +409,8 @@ class Hub:
                 room.row.result = finished
             room.row.version = number
             self._announce(room, events, mover=conn, action=str(action))
-        await self.bus.publish(room.row.id, number, finished is not None)
+        if self.bus.commit_channel is None:  # else the commit has announced it
+            await self.bus.publish(room.row.id, number, finished is not None, str(action))
         self._kick(room)
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -439,14 +501,43 @@ class Hub:
         if fresh is not None:
             self._kick(fresh)
 
-    async def catch_up(self, room_id: str, version: int, over: bool) -> None:
-        """A process changed ``room_id``: replay the moves this one has not seen."""
+    async def catch_up(
+        self, room_id: str, version: int, over: bool, action: str | None = None
+    ) -> None:
+        """A process changed ``room_id``: replay the moves this one has not seen.
+
+        A notice of the one move this process lacks carries that move: it is applied
+        as it comes (the notice is sent after the commit); anything else is read from
+        the database.
+        """
         room = self.rooms.get(room_id)
-        if room is None or (room.version >= version and (room.over or not over)):
+
+        def seen() -> bool:
+            assert room is not None
+            return room.version >= version and (room.over or not over)
+
+        if room is None or seen():
             return  # not here, or this process made that change itself
         async with room.lock:
-            await self._catch_up(room)
+            if seen():  # this process's own move, announced before its commit returned
+                return
+            if not (action is not None and not over and self._apply_notice(room, version, action)):
+                await self._catch_up(room)
         self._kick(room)
+
+    def _apply_notice(self, room: Room, version: int, text: str) -> bool:
+        """Apply move ``version`` (``text``) if it is the next one here; False if not."""
+        if room.over or room.version != version - 1:
+            return False
+        try:
+            action = choose_by_text(room.state, text)
+            events = room.state.apply(action)
+        except VelvetError:
+            return False  # not a move of this state: the database says what happened
+        room.actions.append(str(action))
+        room.row.version = version
+        self._announce(room, events, mover=None)
+        return True
 
     async def _catch_up(self, room: Room) -> None:
         try:
@@ -472,14 +563,20 @@ class Hub:
     def _announce(
         self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
     ) -> None:
-        cache: dict[int | None, StateMsg] = {}
+        # each seat's view is built and serialised once, however many sockets it has
+        cache: dict[int | None, tuple[StateMsg, str]] = {}
+        record = self._record_msg(room).model_dump_json() if room.over else None
         for c in list(room.conns):
-            msg = cache.get(c.seat)
-            if msg is None:
-                msg = cache[c.seat] = self._state_msg(room, c.seat, events, ack=False)
-            c.send(msg.model_copy(update={"ack": True, "acked": action}) if c is mover else msg)
-            if room.over:
-                c.send(self._record_msg(room))
+            made = cache.get(c.seat)
+            if made is None:
+                msg = self._state_msg(room, c.seat, events, ack=False)
+                made = cache[c.seat] = (msg, msg.model_dump_json())
+            if c is mover:
+                c.send(made[0].model_copy(update={"ack": True, "acked": action}))
+            else:
+                c.send(made[1])
+            if record is not None:
+                c.send(record)
         self._arm_timer(room)
 
     def _state_msg(
@@ -491,14 +588,16 @@ class Hub:
         legal: list[ActionOut] = []
         if to_move is not None and to_move == seat and room.bot_for(seat) is None:
             game = room.game
+            listed = games.legal_labels(state)
+            room.legal = (room.version, {t: a for a, t, _ in listed})
             legal = [
                 ActionOut(
-                    text=str(a),
-                    label=state.action_label(a),
+                    text=t,
+                    label=label,
                     targets=list(game.action_targets(state, a)),
                     note=game.action_note(state, a),
                 )
-                for a in state.legal_actions()
+                for a, t, label in listed
             ]
         out = []
         for event in events:
@@ -547,7 +646,9 @@ class Hub:
 
     async def _bot_move(self, room: Room, seat: int, spec: str) -> None:
         version = room.version
-        legal = [str(a) for a in room.state.legal_actions()]
+        actions = room.state.legal_actions()
+        legal = [str(a) for a in actions]
+        room.legal = (version, dict(zip(legal, actions, strict=True)))
         view = room.state.view(seat)
         seed = int.from_bytes(
             hashlib.sha256(f"{room.row.nonce}:{room.row.seed}:{version}".encode()).digest()[:8],
@@ -588,6 +689,7 @@ class Hub:
             self._kick(room)
 
     async def close(self) -> None:
+        self._closing = True  # sockets closed by the shutdown are not seats dropped
         for room in list(self.rooms.values()):
             for task in [room.bot_task, room.timer, *room.grace.values()]:
                 if task is not None:
@@ -595,6 +697,7 @@ class Hub:
             for c in room.conns:
                 c.close()
         self.rooms.clear()
+        await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
 
 
 def _result(state: State[Any]) -> dict[str, Any]:

@@ -33,10 +33,12 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -71,6 +73,8 @@ seats = Table(
     Column("seat", Integer, primary_key=True),
     Column("who", String(40), nullable=False),
     Column("token_sha256", String(64), nullable=False),
+    Column("taken_over", Boolean, nullable=False, default=False),
+    Column("dropped_at", Float, nullable=True),
 )
 
 moves = Table(
@@ -82,6 +86,21 @@ moves = Table(
     Column("action", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+# Built once: a statement made anew for every move costs more than running it.
+_ADVANCE = (
+    update(rooms)
+    .where(
+        rooms.c.id == bindparam("room_id"),
+        rooms.c.version == bindparam("before"),
+        rooms.c.status != "over",
+    )
+    .values(version=bindparam("after"))
+)
+_ADVANCE_TO_END = _ADVANCE.values(status="over", result=bindparam("finished", type_=JSON))
+_INSERT_MOVES = insert(moves)
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class StorageError(Exception):
@@ -106,6 +125,10 @@ class SeatRow:
     seat: int
     who: str
     token_sha256: str
+    taken_over: bool = False
+    """A person's seat handed to the room's takeover bot (until the person comes back)."""
+    dropped_at: float | None = None
+    """When the person left the seat, while its grace period runs (Unix time)."""
 
 
 @dataclass
@@ -191,6 +214,15 @@ class _MoveWrite:
     finished: dict[str, Any] | None
     done: Future[None] = field(default_factory=Future)
 
+    def settle(self, failure: Exception | None) -> None:
+        """Tell the waiter how it went; a waiter that gave up (cancelled) is not told."""
+        if not self.done.set_running_or_notify_cancel():
+            return
+        if failure is None:
+            self.done.set_result(None)
+        else:
+            self.done.set_exception(failure)
+
 
 class Storage:
     """Synchronous data access; the app calls it from worker threads.
@@ -205,6 +237,8 @@ class Storage:
         self.url = url
         self.engine = make_engine(url, busy_ms)
         self._write_lock = threading.Lock() if url.startswith("sqlite") else None
+        self.notify_channel: str | None = None
+        """PostgreSQL: the channel each committed move is announced on, by the commit itself."""
         self._queue: queue.SimpleQueue[_MoveWrite | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
 
@@ -252,15 +286,16 @@ class Storage:
         """
         try:
             with self._tx() as c:
-                for w in sorted(batch, key=lambda w: w.room):
-                    self._advance(c, w.room, w.number, w.finished)
-                c.execute(insert(moves), [_move_values(w) for w in batch])
+                self._advance(c, sorted(batch, key=lambda w: (w.room, w.number)))
+                c.execute(_INSERT_MOVES, [_move_values(w) for w in batch])
+                if self.notify_channel is not None:  # sent by PostgreSQL if, and when, it commits
+                    c.execute(_NOTIFY, [self._notice(w) for w in batch])
         except Conflict:
             if len(batch) > 1:
                 for w in batch:
                     self._write_batch([w])
                 return
-            batch[0].done.set_exception(Conflict(f"move {batch[0].number} of {batch[0].room}"))
+            batch[0].settle(Conflict(f"move {batch[0].number} of {batch[0].room}"))
             return
         except StorageError as failure:
             if tries > 1:
@@ -268,14 +303,14 @@ class Storage:
                 self._write_batch(batch, tries - 1)
                 return
             for w in batch:
-                w.done.set_exception(failure)
+                w.settle(failure)
             return
         except Exception as bug:  # the writer must outlive anything: fail these moves only
             for w in batch:
-                w.done.set_exception(StorageError(f"the move could not be saved ({bug!r})"))
+                w.settle(StorageError(f"the move could not be saved ({bug!r})"))
             return
         for w in batch:
-            w.done.set_result(None)
+            w.settle(None)
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -295,6 +330,12 @@ class Storage:
         finally:
             if lock is not None:
                 lock.release()
+
+    def _notice(self, w: _MoveWrite) -> dict[str, Any]:
+        from velvet.server.bus import notice
+
+        payload = notice(w.room, w.number, w.finished is not None, w.action)
+        return {"channel": self.notify_channel, "payload": payload}
 
     def create_room(self, row: RoomRow) -> None:
         with self._tx() as c:
@@ -343,7 +384,12 @@ class Storage:
                 .all()
             )
             room = _room(r)
-            room.seats = [SeatRow(s["seat"], s["who"], s["token_sha256"]) for s in seat_rows]
+            room.seats = [
+                SeatRow(
+                    s["seat"], s["who"], s["token_sha256"], bool(s["taken_over"]), s["dropped_at"]
+                )
+                for s in seat_rows
+            ]
             return room, list(actions)
 
     def changes(self, room_id: str, number: int) -> tuple[RoomRow, list[str]] | None:
@@ -360,23 +406,46 @@ class Storage:
             return _room(r), list(actions)
 
     @staticmethod
-    def _advance(c: Connection, room_id: str, number: int, finished: dict[str, Any] | None) -> None:
-        """Move the room from version ``number - 1`` to ``number`` (Conflict if it is not there)."""
-        done = c.execute(
-            update(rooms)
-            .where(
-                rooms.c.id == room_id,
-                rooms.c.version == number - 1,
-                rooms.c.status != "over",
+    def _advance(c: Connection, batch: list[_MoveWrite]) -> None:
+        """Move each room of ``batch`` from version ``number - 1`` to ``number``.
+
+        One statement run for all the moves (the driver sends them together); if
+        fewer rooms than moves were where the moves expect them, Conflict.
+        """
+        going_on = [w for w in batch if w.finished is None]
+        ending = [w for w in batch if w.finished is not None]
+        changed = 0
+        if going_on:
+            params = [
+                {"room_id": w.room, "before": w.number - 1, "after": w.number} for w in going_on
+            ]
+            changed += c.execute(_ADVANCE, params).rowcount
+        if ending:
+            params = [
+                {
+                    "room_id": w.room,
+                    "before": w.number - 1,
+                    "after": w.number,
+                    "finished": w.finished,
+                }
+                for w in ending
+            ]
+            changed += c.execute(_ADVANCE_TO_END, params).rowcount
+        if changed != len(batch):
+            raise Conflict(
+                f"{len(batch) - changed} of {len(batch)} rooms were not where the moves expect"
             )
-            .values(
-                version=number,
-                status="over" if finished is not None else "playing",
-                result=finished,
+
+    def mark_seat(
+        self, room_id: str, seat: int, taken_over: bool, dropped_at: float | None
+    ) -> None:
+        """Remember whether ``seat`` is played by the takeover bot and since when it is empty."""
+        with self._tx() as c:
+            c.execute(
+                update(seats)
+                .where(seats.c.room == room_id, seats.c.seat == seat)
+                .values(taken_over=taken_over, dropped_at=dropped_at)
             )
-        )
-        if done.rowcount != 1:
-            raise Conflict(f"room {room_id} is not at version {number - 1}")
 
     def finish(self, room_id: str, version: int, result: dict[str, Any]) -> None:
         """End a room that is not over (a resignation): Conflict if it moved on."""

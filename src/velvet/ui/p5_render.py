@@ -24,7 +24,6 @@ from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.odds import action_odds
 from velvet.p5.state import P5State
 from velvet.p5.views import P5View
-from velvet.p5.words import card_ids as card_list
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -271,11 +270,6 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     who = player_name(d["player"]) if d.get("player") is not None else "nobody"
     out.append(Text(f"Now: {who} — {d['text']}", style="bold cyan"))
     return Group(*out)
-
-
-def card_ids(game: P5Game | None = None) -> list[str]:
-    """Every card of the set, as ``describe_card`` takes it."""
-    return card_list(game or load_p5_game())
 
 
 def odds(state: Any, action: Any) -> list[str]:

@@ -33,7 +33,6 @@ class Renderer:
     hides_hands: bool
     compact: RenderFn | None = None
     """A short board that fits a small terminal (``render`` is the full one)."""
-    card_ids: Callable[[], list[str]] = list
     """Every card id ``describe_card`` knows, for ``info NAME`` and completion."""
     odds: Callable[[Any, Any], list[str]] | None = None
     """The chances of the rolls an action makes, in words (state, action)."""
@@ -60,13 +59,11 @@ def renderer_for(game: Game[Any]) -> Renderer:
     line: Any = getattr(module, "event_line", _plain_event)
     if "game" in inspect.signature(line).parameters:
         line = partial(line, game=game)
-    ids: Any = getattr(module, "card_ids", None)
     return Renderer(
         module.render,
         line,
         hides_hands=hides,
         compact=getattr(module, "compact", None),
-        card_ids=partial(ids, game) if ids is not None else list,
         odds=getattr(module, "odds", None),
     )
 

@@ -302,7 +302,7 @@ class Session:
         if self.card_infos is not None:
             return self.card_infos
         out = []
-        for ident in self.renderer.card_ids():
+        for ident in self.game.card_ids():
             try:
                 out.append(self.game.describe_card(ident))
             except VelvetError:

@@ -234,12 +234,6 @@ def compact(view: VsView, game: VsGame) -> RenderableType:
     return Group(*out)
 
 
-def card_ids(game: VsGame | None = None) -> list[str]:
-    """Every card of the set (player cards too), as ``describe_card`` takes them."""
-    game = game or load_vs_game()
-    return [*game.players, *game.index]
-
-
 def event_line(event: Event, game: VsGame | None = None) -> str:
     """One sentence per event (the game's ``event_text``)."""
     return (game or load_vs_game()).event_text(event)

@@ -321,6 +321,10 @@ class VsGame(Game[A.VsAction, VsView]):
 
         return describe_card(self, card_id)
 
+    def card_ids(self) -> list[str]:
+        """Every card of the set, player cards first."""
+        return list(dict.fromkeys([*self.players, *self.index]))
+
     def action_targets(
         self, state: State[A.VsAction, VsView], action: A.VsAction
     ) -> tuple[str, ...]:
