@@ -117,3 +117,43 @@ def shots() -> Path:
     folder = Path(os.environ.get("VELVET_SCREENSHOTS") or tempfile.mkdtemp(prefix="velvet-shots-"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+class Tab:
+    """One browser context and page, recording its WebSocket frames and page errors."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.sent: list[str] = []
+        self.received: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(_text(payload)))
+        ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
+
+    def state(self) -> Any:
+        return self.page.evaluate("window.velvet && window.velvet.state")
+
+    def wait_version(self, version: int) -> None:
+        self.page.wait_for_function(
+            "v => window.velvet && window.velvet.state && window.velvet.state.version >= v",
+            arg=version,
+            timeout=15_000,
+        )
+
+    def no_sideways_scroll(self) -> None:
+        width = self.page.evaluate("document.scrollingElement.scrollWidth")
+        inner = self.page.evaluate("innerWidth")
+        assert width <= inner, f"horizontal scroll: {width} > {inner}"
+
+    def close(self) -> None:
+        assert not self.errors, self.errors
+        self.context.close()
+
+
+def _text(payload: str | bytes) -> str:
+    return payload.decode() if isinstance(payload, bytes) else payload

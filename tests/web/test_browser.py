@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from tests.web.conftest import WebServer
+from tests.web.conftest import Tab, WebServer
 from velvet.engine.record import GameRecord
 from velvet.games import get_game
 
@@ -26,46 +26,6 @@ SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
 CLIENT_TYPES = {"hello", "move", "resign", "rematch", "ping"}
 PREFERRED = ("Use ", "Summon", "Fuse", "Send", "Make")
 """Labels clicked first, so that damage is dealt and the game ends in about 100 moves."""
-
-
-class Tab:
-    """One browser context and page, recording its WebSocket frames and page errors."""
-
-    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
-        self.context = browser.new_context(viewport=viewport)
-        self.page = self.context.new_page()
-        self.sent: list[str] = []
-        self.received: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("websocket", self._socket)
-
-    def _socket(self, ws: Any) -> None:
-        ws.on("framesent", lambda payload: self.sent.append(_text(payload)))
-        ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
-
-    def state(self) -> Any:
-        return self.page.evaluate("window.velvet && window.velvet.state")
-
-    def wait_version(self, version: int) -> None:
-        self.page.wait_for_function(
-            "v => window.velvet && window.velvet.state && window.velvet.state.version >= v",
-            arg=version,
-            timeout=15_000,
-        )
-
-    def no_sideways_scroll(self) -> None:
-        width = self.page.evaluate("document.scrollingElement.scrollWidth")
-        inner = self.page.evaluate("innerWidth")
-        assert width <= inner, f"horizontal scroll: {width} > {inner}"
-
-    def close(self) -> None:
-        assert not self.errors, self.errors
-        self.context.close()
-
-
-def _text(payload: str | bytes) -> str:
-    return payload.decode() if isinstance(payload, bytes) else payload
 
 
 def _create(server: WebServer, **body: Any) -> dict[str, Any]:

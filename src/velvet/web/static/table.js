@@ -36,6 +36,7 @@ export class Table {
   }
 
   destroy() {
+    this.replayer?.pause();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
     this.closeMenu();
@@ -73,6 +74,63 @@ export class Table {
       ),
     );
     this.actionsTitle.id = "actions-title";
+    this.layout = this.root.querySelector(".layout");
+    this.replayRoot = el("section", { class: "replay-panel", hidden: true, "aria-label": "Replay of this game" });
+    this.layout.after(this.replayRoot);
+  }
+
+  // --- the replay of a finished game ------------------------------------------------------
+
+  async frames(seat) {
+    const query = seat === null ? "" : `?seat=${seat}`;
+    const answer = await fetch(`api/rooms/${encodeURIComponent(this.welcome.room)}/replay${query}`);
+    const data = await answer.json().catch(() => ({}));
+    if (!answer.ok) throw new Error(data.message || `the server answered ${answer.status}`);
+    return data.frames;
+  }
+
+  // The game's frames as this seat saw them (a spectator: the public view), on the
+  // replay viewer with the game's own board; the table comes back with "Back to the table".
+  async openReplay() {
+    if (!this.board || this.replaying) return;
+    this.replaying = true;
+    const close = el("button", { type: "button", class: "close-replay", onclick: () => this.closeReplay() }, "Back to the table");
+    const holder = el("div", { class: "replay-holder" }, el("p", { class: "loading" }, "Loading the replay…"));
+    this.replayRoot.replaceChildren(el("div", { class: "replay-head" }, el("h2", {}, "Replay"), close), holder);
+    this.replayRoot.hidden = false;
+    this.layout.hidden = true;
+    if (!document.querySelector('link[data-replay-css]')) {
+      document.head.append(el("link", { rel: "stylesheet", href: "static/replay.css", "data-replay-css": "" }));
+    }
+    try {
+      const [{ mountReplay }, frames] = await Promise.all([import("./replay.js"), this.frames(this.seat())]);
+      if (!this.replaying) return;
+      const seats = (this.welcome.seats || []).map((s) => ({ seat: s.seat, name: s.name }));
+      this.replayer = mountReplay(holder, {
+        frames,
+        renderBoard: this.board.renderBoard,
+        game: this.welcome.game,
+        cards: this.cards,
+        seat: this.seat(),
+        seats,
+        loadFrames: (seat) => this.frames(seat),
+        names: (seat) => this.name(seat),
+      });
+      this.replayer.go(frames.length - 1);
+      holder.querySelector(".replay")?.focus();
+    } catch (error) {
+      holder.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `The replay could not be loaded: ${error.message}`));
+    }
+  }
+
+  closeReplay() {
+    this.replayer?.pause();
+    this.replayer = null;
+    this.replaying = false;
+    this.replayRoot.hidden = true;
+    this.replayRoot.replaceChildren();
+    this.layout.hidden = false;
+    this.banner.querySelector(".watch-replay")?.focus();
   }
 
   // --- inputs -------------------------------------------------------------------------
@@ -227,6 +285,9 @@ export class Table {
     let headline = "The game is over";
     if (seat !== null && returns.length) headline = returns[seat] > 0 ? "You win!" : returns.some((r) => r > 0) ? "You lose" : "The game is over";
     const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
+    if (this.board) {
+      buttons.unshift(el("button", { type: "button", class: "watch-replay", onclick: () => this.openReplay() }, "Watch the replay"));
+    }
     if (seat !== null) buttons.unshift(el("button", { type: "button", onclick: () => this.options.onRematch() }, "Rematch"));
     if (this.over?.record) {
       const blob = new Blob([JSON.stringify(this.over.record, null, 1)], { type: "application/json" });
@@ -292,17 +353,22 @@ export class Table {
     }
   }
 
-  // Every element whose ref some legal action names becomes a control.
+  // Every element whose ref some legal action names becomes a control. An action's first
+  // target is the thing whose click means it; the others are only touched by it, so a
+  // click offers the actions an element is first for, or, if none, those touching it
+  // (P5: a location's click visits it; its confidant's click recruits).
   wireRefs() {
-    const byRef = new Map();
+    const first = new Map();
+    const touched = new Map();
     for (const action of this.state.legal) {
-      for (const ref of action.targets || []) {
-        if (!byRef.has(ref)) byRef.set(ref, []);
-        byRef.get(ref).push(action);
-      }
+      (action.targets || []).forEach((ref, i) => {
+        const by = i === 0 ? first : touched;
+        if (!by.has(ref)) by.set(ref, []);
+        by.get(ref).push(action);
+      });
     }
     for (const node of this.boardRoot.querySelectorAll("[data-ref]")) {
-      const actions = byRef.get(node.dataset.ref);
+      const actions = first.get(node.dataset.ref) || touched.get(node.dataset.ref);
       if (!actions) continue;
       node.classList.add("actable");
       node.tabIndex = 0;
@@ -339,7 +405,7 @@ export class Table {
       menu.append(
         el(
           "button",
-          { type: "button", role: "menuitem", onclick: () => { this.closeMenu(); this.act(action.text); } },
+          { type: "button", role: "menuitem", dataset: { action: action.text }, onclick: () => { this.closeMenu(); this.act(action.text); } },
           action.label,
           action.note ? el("small", { class: "note" }, action.note) : null,
         ),
