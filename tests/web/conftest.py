@@ -1,4 +1,6 @@
-"""Fixtures for the browser client: a live server on a free port and headless Chromium.
+"""Fixtures for the browser client: a live server on a free port and headless Chromium;
+for the board modules alone, a harness page (``harness/``) served with engine-built
+positions (``site``, ``FIXTURES``); and where screenshots go (``shots``).
 
 Chromium is Debian's package (``apt-get install chromium``), driven by Playwright for
 Python with ``executable_path``; no browser is ever downloaded. Without it these tests
@@ -7,6 +9,7 @@ skip, saying so, unless VELVET_REQUIRE_SERVICES=1 (CI), where they fail.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -14,6 +17,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,7 @@ pytest.importorskip(
 
 import uvicorn
 
+import velvet
 from velvet.server.app import Settings, create_app
 from velvet.server.protocol import MAX_MESSAGE_BYTES
 
@@ -109,6 +114,69 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+# --- the board modules alone, on a harness page (no game server) --------------------
+
+STATIC = Path(velvet.__file__).parent / "web" / "static"
+HARNESS = Path(__file__).parent / "harness"
+FIXTURES: dict[str, Any] = {}
+"""Positions and replays by name, served as /fixture/NAME.json (set by the tests)."""
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, *_: Any) -> None:  # quiet
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path.startswith("/fixture/") and path.endswith(".json"):
+            name = path[len("/fixture/") : -len(".json")]
+            if name not in FIXTURES:
+                self.send_error(404, f"no fixture {name}")
+                return
+            body = json.dumps(FIXTURES[name]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        for prefix, folder in (("/static/", STATIC), ("/harness/", HARNESS)):
+            if path.startswith(prefix):
+                file = (folder / path[len(prefix) :]).resolve()
+                if folder.resolve() not in file.parents or not file.is_file():
+                    self.send_error(404)
+                    return
+                body = file.read_bytes()
+                kind = {
+                    ".js": "text/javascript",
+                    ".css": "text/css",
+                    ".html": "text/html; charset=utf-8",
+                }.get(file.suffix, "application/octet-stream")
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+        self.send_error(404)
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="session")

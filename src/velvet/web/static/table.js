@@ -117,7 +117,8 @@ export class Table {
         names: (seat) => this.name(seat),
       });
       this.replayer.go(frames.length - 1);
-      holder.querySelector(".replay")?.focus();
+      this.replayRoot.scrollIntoView({ block: "start" });
+      holder.querySelector(".replay")?.focus({ preventScroll: true });
     } catch (error) {
       holder.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `The replay could not be loaded: ${error.message}`));
     }
