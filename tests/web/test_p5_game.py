@@ -143,7 +143,9 @@ def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots
     assert "Player 1 (you)" in page.inner_text(".replay-board")
     page.locator(".replay").focus()
     page.keyboard.press("End")
+    assert page.locator(".replay-where").get_attribute("data-index") == str(moves)
     page.mouse.move(0, 0)
+    page.evaluate("scrollTo(0, 0)")
     page.screenshot(path=str(shots / "p5-replay-1280x720.png"))
     page.click(".close-replay")
     assert page.locator(".replay-panel").is_hidden()
@@ -162,7 +164,9 @@ def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots
     tab.close()
 
 
-def test_a_spectator_replays_a_finished_vs_game(server: WebServer, browser: Any) -> None:
+def test_a_spectator_replays_a_finished_vs_game(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
     answer = httpx.post(f"{server.url}/api/rooms", json={"game": "vs", "seats": ["greedy"] * 2})
     assert answer.status_code == 201, answer.text
     created = answer.json()
@@ -190,4 +194,6 @@ def test_a_spectator_replays_a_finished_vs_game(server: WebServer, browser: Any)
     assert replays[-1].endswith("/replay?seat=0")
     assert page.locator(".replay-board .hand").count() == 1
     tab.no_sideways_scroll()
+    page.evaluate("scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "vs-replay-390x844.png"))
     tab.close()
