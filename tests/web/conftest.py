@@ -30,9 +30,13 @@ pytest.importorskip(
 import uvicorn
 
 import velvet
+from velvet.engine.record import GameRecord
+from velvet.games import get_game
 from velvet.server.app import Settings, create_app
 from velvet.server.protocol import MAX_MESSAGE_BYTES
 
+SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
+CLIENT_TYPES = {"hello", "move", "resign", "rematch", "ping"}
 REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 HOW = (
@@ -225,3 +229,34 @@ class Tab:
 
 def _text(payload: str | bytes) -> str:
     return payload.decode() if isinstance(payload, bytes) else payload
+
+
+def check_frames(tab: Tab, seat: int | None, record: dict[str, Any]) -> int:
+    """Only protocol messages; each state is exactly the engine's view for this seat."""
+    game = get_game(str(record["game"]))
+    views: list[Any] = []
+    legal: list[list[str]] = []
+    for state, _, _ in GameRecord.from_json(record).steps(game):
+        views.append(
+            json.loads(json.dumps(state.view(seat) if seat is not None else state.public_view()))
+        )
+        mine = not state.is_terminal() and state.current_player == seat
+        legal.append([str(a) for a in state.legal_actions()] if mine else [])
+    for text in tab.sent:
+        message = json.loads(text)
+        assert message["type"] in CLIENT_TYPES and message["v"] == 1, message
+    states = 0
+    for text in tab.received:
+        message = json.loads(text)
+        assert message["type"] in SERVER_TYPES, message
+        if message["type"] == "state":
+            states += 1
+            version = message["version"]
+            assert message["view"] == views[version], f"version {version}: not the seat's view"
+            assert [a["text"] for a in message["legal"]] == (
+                legal[version] if message["status"] != "over" else []
+            )
+            for event in message["events"]:
+                if event["kind"] == "search" and event["data"].get("player") != seat:
+                    assert "card" not in event["data"], event
+    return states

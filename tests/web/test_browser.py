@@ -16,14 +16,10 @@ from typing import Any
 
 import httpx
 
-from tests.web.conftest import Tab, WebServer
-from velvet.engine.record import GameRecord
-from velvet.games import get_game
+from tests.web.conftest import SERVER_TYPES, Tab, WebServer, check_frames
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
-SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
-CLIENT_TYPES = {"hello", "move", "resign", "rematch", "ping"}
 PREFERRED = ("Use ", "Summon", "Fuse", "Send", "Make")
 """Labels clicked first, so that damage is dealt and the game ends in about 100 moves."""
 
@@ -59,37 +55,6 @@ def _click(tab: Tab, action: dict[str, Any], on_board: bool) -> None:
                 menu.get_by_role("menuitem", name=action["label"], exact=False).first.click()
             return
     page.locator(f'button.action[data-action="{action["text"]}"]').click()
-
-
-def _check_frames(tab: Tab, seat: int | None, record: dict[str, Any]) -> int:
-    """Only protocol messages; each state is exactly the engine's view for this seat."""
-    game = get_game("vs")
-    views: list[Any] = []
-    legal: list[list[str]] = []
-    for state, _, _ in GameRecord.from_json(record).steps(game):
-        views.append(
-            json.loads(json.dumps(state.view(seat) if seat is not None else state.public_view()))
-        )
-        mine = not state.is_terminal() and state.current_player == seat
-        legal.append([str(a) for a in state.legal_actions()] if mine else [])
-    for text in tab.sent:
-        message = json.loads(text)
-        assert message["type"] in CLIENT_TYPES and message["v"] == 1, message
-    states = 0
-    for text in tab.received:
-        message = json.loads(text)
-        assert message["type"] in SERVER_TYPES, message
-        if message["type"] == "state":
-            states += 1
-            version = message["version"]
-            assert message["view"] == views[version], f"version {version}: not the seat's view"
-            assert [a["text"] for a in message["legal"]] == (
-                legal[version] if message["status"] != "over" else []
-            )
-            for event in message["events"]:
-                if event["kind"] == "search" and event["data"].get("player") != seat:
-                    assert "card" not in event["data"], event
-    return states
 
 
 def test_the_lobby_creates_a_room_and_shows_errors_by_field(
@@ -199,7 +164,7 @@ def test_a_whole_vs_game_between_two_browsers(server: WebServer, browser: Any, s
     record = httpx.get(f"{server.url}/api/rooms/{room}/record").json()["record"]
     assert len(record["actions"]) == moves
     for seat, tab in enumerate(tabs):
-        assert _check_frames(tab, seat, record) > moves // 2
+        assert check_frames(tab, seat, record) > moves // 2
         tab.close()
 
 

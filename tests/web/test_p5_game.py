@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from tests.web.conftest import Tab, WebServer
+from tests.web.conftest import Tab, WebServer, check_frames
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -34,19 +34,33 @@ def _pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
     return legal[0]
 
 
-def _click(tab: Tab, action: dict[str, Any]) -> str:
-    """Make ``action`` by clicking its first target (and its menu item), else its button.
+def _click(tab: Tab, action: dict[str, Any], legal: list[dict[str, Any]], key: bool) -> str:
+    """Make ``action`` on the board: a click on its first target (or, with ``key``, Tab
+    focus and Enter), then its item when the element offers a menu; else its button.
 
-    Returns how: "board" or "button".
+    The element offers exactly the actions it is the first target of: one is made at
+    once, several open the menu. Returns how: "board" or "button".
     """
     page = tab.page
     if action["targets"]:
-        target = page.locator(f'[data-ref="{action["targets"][0]}"].actable')
-        assert target.count() == 1, f"{action['text']}: no clickable {action['targets'][0]}"
-        target.click(position={"x": 6, "y": 6})
+        ref = action["targets"][0]
+        target = page.locator(f'[data-ref="{ref}"].actable')
+        assert target.count() == 1, f"{action['text']}: no clickable {ref}"
+        offered = [a["text"] for a in legal if a["targets"][:1] == [ref]]
+        if key:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click(position={"x": 6, "y": 6})
         menu = page.locator(".menu")
-        if menu.count():
+        if len(offered) > 1:
+            items = menu.locator("button[data-action]")
+            assert sorted(items.evaluate_all("bs => bs.map(b => b.dataset.action)")) == sorted(
+                offered
+            )
             menu.locator(f'button[data-action="{action["text"]}"]').click()
+        else:
+            assert menu.count() == 0, f"{action['text']}: a menu for one action"
         return "board"
     page.locator(f'button.action[data-action="{action["text"]}"]').click()
     return "button"
@@ -114,7 +128,7 @@ def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots
         if moment:
             snapped.add(moment)
             _snap(tab, shots, moment)
-        clicks[_click(tab, action)] += 1
+        clicks[_click(tab, action, legal, key=moves % 7 == 3)] += 1
         tab.wait_version(state["version"] + 1)
         moves += 1
         if moves == 20 and not reloaded:  # a reload mid-game: the page carries on
@@ -136,6 +150,8 @@ def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots
     assert clicks["board"] > clicks["button"] > 0
     record = httpx.get(f"{server.url}/api/rooms/{room}/record").json()["record"]
     assert len(record["actions"]) == moves
+    # only protocol messages; each state exactly the engine's view for the seat
+    assert check_frames(tab, 0, record) > moves
     assert ("Victory" if won else "Defeat") in page.inner_text(".p5-board .p5-now")
     _snap(tab, shots, "p5-over")
 
