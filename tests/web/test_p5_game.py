@@ -144,8 +144,8 @@ def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots
     banner.wait_for(state="visible")
     view = tab.state()["view"]
     won = view["result"] == 1
-    # a solo game is won or lost together: the headline, then the game's own words
-    assert banner.locator("strong").inner_text() == ("You win!" if won else "The game is over")
+    # the headline, then the game's own words
+    assert banner.locator("strong").inner_text() == ("You win!" if won else "You lose")
     assert ("Victory" if won else "Defeat") in banner.inner_text()
     assert clicks["board"] > clicks["button"] > 0
     record = httpx.get(f"{server.url}/api/rooms/{room}/record").json()["record"]

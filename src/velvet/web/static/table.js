@@ -227,6 +227,7 @@ export class Table {
       this.who.textContent = `${this.name(state.to_move)}${bot} decides`;
     }
     this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
+    this.root.firstElementChild?.classList.toggle("is-over", state.status === "over");
     this.renderTools();
     this.renderBanner();
     this.renderBoard();
@@ -284,7 +285,13 @@ export class Table {
     const seat = this.seat();
     const returns = over.result?.returns || [];
     let headline = "The game is over";
-    if (seat !== null && returns.length) headline = returns[seat] > 0 ? "You win!" : returns.some((r) => r > 0) ? "You lose" : "The game is over";
+    if (seat !== null && returns.length > seat) {
+      // Shared results (P5 is played together; a VS draw) say so; otherwise the best wins.
+      const mine = returns[seat];
+      const others = returns.filter((_, i) => i !== seat);
+      if (others.every((r) => r === mine)) headline = mine <= 0 ? "You lose" : others.length && mine < 1 ? "A draw" : "You win!";
+      else headline = mine > Math.max(...others) ? "You win!" : "You lose";
+    }
     const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
     if (this.board) {
       buttons.unshift(el("button", { type: "button", class: "watch-replay", onclick: () => this.openReplay() }, "Watch the replay"));
@@ -297,7 +304,7 @@ export class Table {
     this.banner.replaceChildren(
       el("strong", {}, headline),
       " ",
-      el("span", {}, over.result?.text || ""),
+      el("span", {}, capitalised(over.result?.text || "")),
       el("span", { class: "banner-buttons" }, ...buttons),
     );
     if (this.banner.hidden) {
@@ -377,7 +384,7 @@ export class Table {
       const what = node.getAttribute("aria-label") || node.textContent.trim().slice(0, 60);
       const hint = actions.length === 1 ? actions[0].label : `${actions.length} actions`;
       node.setAttribute("aria-label", `${what}: ${hint}`);
-      node.title = actions.map((a) => a.label).join("\n");
+      node.title = actions.map((a) => (a.note ? `${a.label} — ${a.note}` : a.label)).join("\n");
       const open = node.closest("details");
       if (open) open.open = true;
       const go = (event) => {
@@ -512,6 +519,8 @@ export class Table {
     }
   }
 }
+
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 let popoverQuiet = false;
 
