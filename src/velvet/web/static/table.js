@@ -268,7 +268,7 @@ export class Table {
       select.addEventListener("change", () => this.options.onSeat?.(select.value));
       this.seatBox.replaceChildren(select);
     } else {
-      this.seatBox.replaceChildren(seat === null ? el("span", { class: "badge" }, "Spectator") : "");
+      this.seatBox.replaceChildren(...(seat === null ? [el("span", { class: "badge" }, "Spectator")] : []));
     }
   }
 
