@@ -70,11 +70,13 @@ def _snap(tab: Tab, shots: Path, name: str) -> None:
     """Screenshots at 1280×720 and 390×844 (no sideways scroll on the phone)."""
     page = tab.page
     page.mouse.move(0, 0)
+    page.evaluate("scrollTo(0, 0)")
     if page.locator(".p5-tray").count():
         page.wait_for_selector('.p5-tray[data-landed="true"]')
     page.screenshot(path=str(shots / f"{name}-1280x720.png"))
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(50)
+    page.evaluate("scrollTo(0, 0)")
     tab.no_sideways_scroll()
     page.screenshot(path=str(shots / f"{name}-390x844.png"))
     page.set_viewport_size(DESKTOP)
