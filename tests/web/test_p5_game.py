@@ -175,6 +175,14 @@ def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots
     page.locator(".banner").wait_for(state="visible")
     page.set_viewport_size(PHONE)
     _watch_replay(tab, moves, ".replay-board .p5-board")
+    # ... and says it is finished, with a link that opens the room on its replay.
+    page.goto(f"{server.url}/")
+    mine = page.locator(".mine li", has_text=room)
+    mine.locator(".badge", has_text="finished").wait_for()
+    mine.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_selector(".replay-board .p5-board")
+    assert page.locator(".replay-where").get_attribute("data-index") == str(moves)
+    assert "?replay#" in page.url
     tab.no_sideways_scroll()
     page.screenshot(path=str(shots / "p5-replay-390x844.png"))
     seconds = time.monotonic() - started

@@ -18,7 +18,7 @@ export function toast(text, kind = "error") {
 export class Table {
   constructor(root, options) {
     this.root = root;
-    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}]}
+    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
     this.welcome = null;
     this.state = null;
     this.over = null;
@@ -230,6 +230,10 @@ export class Table {
     this.root.firstElementChild?.classList.toggle("is-over", state.status === "over");
     this.renderTools();
     this.renderBanner();
+    if (this.options.replayOnOver && !this.replayAsked && this.board && state.status === "over") {
+      this.replayAsked = true; // opened as "Watch the replay" from the lobby
+      this.openReplay();
+    }
     this.renderBoard();
     this.renderActions();
     this.renderLog();
