@@ -106,7 +106,7 @@ export class Table {
       const [{ mountReplay }, frames] = await Promise.all([import("./replay.js"), this.frames(this.seat())]);
       if (!this.replaying) return;
       const seats = (this.welcome.seats || []).map((s) => ({ seat: s.seat, name: s.name }));
-      this.replayer = mountReplay(holder, {
+      this.replayOptions = {
         frames,
         renderBoard: this.board.renderBoard,
         game: this.welcome.game,
@@ -115,7 +115,8 @@ export class Table {
         seats,
         loadFrames: (seat) => this.frames(seat),
         names: (seat) => this.name(seat),
-      });
+      };
+      this.replayer = mountReplay(holder, this.replayOptions);
       this.replayer.go(frames.length - 1);
       this.replayRoot.scrollIntoView({ block: "start" });
       holder.querySelector(".replay")?.focus({ preventScroll: true });
@@ -127,6 +128,7 @@ export class Table {
   closeReplay() {
     this.replayer?.pause();
     this.replayer = null;
+    this.replayOptions = null;
     this.replaying = false;
     this.replayRoot.hidden = true;
     this.replayRoot.replaceChildren();
@@ -154,6 +156,7 @@ export class Table {
 
   setCards(cards) {
     this.cards = cards || {};
+    if (this.replayOptions) this.replayOptions.cards = this.cards; // read at each frame
     this.render();
   }
 
