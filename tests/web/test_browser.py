@@ -16,56 +16,12 @@ from typing import Any
 
 import httpx
 
-from tests.web.conftest import WebServer
-from velvet.engine.record import GameRecord
-from velvet.games import get_game
+from tests.web.conftest import SERVER_TYPES, Tab, WebServer, check_frames
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
-SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
-CLIENT_TYPES = {"hello", "move", "resign", "rematch", "ping"}
 PREFERRED = ("Use ", "Summon", "Fuse", "Send", "Make")
 """Labels clicked first, so that damage is dealt and the game ends in about 100 moves."""
-
-
-class Tab:
-    """One browser context and page, recording its WebSocket frames and page errors."""
-
-    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
-        self.context = browser.new_context(viewport=viewport)
-        self.page = self.context.new_page()
-        self.sent: list[str] = []
-        self.received: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("websocket", self._socket)
-
-    def _socket(self, ws: Any) -> None:
-        ws.on("framesent", lambda payload: self.sent.append(_text(payload)))
-        ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
-
-    def state(self) -> Any:
-        return self.page.evaluate("window.velvet && window.velvet.state")
-
-    def wait_version(self, version: int) -> None:
-        self.page.wait_for_function(
-            "v => window.velvet && window.velvet.state && window.velvet.state.version >= v",
-            arg=version,
-            timeout=15_000,
-        )
-
-    def no_sideways_scroll(self) -> None:
-        width = self.page.evaluate("document.scrollingElement.scrollWidth")
-        inner = self.page.evaluate("innerWidth")
-        assert width <= inner, f"horizontal scroll: {width} > {inner}"
-
-    def close(self) -> None:
-        assert not self.errors, self.errors
-        self.context.close()
-
-
-def _text(payload: str | bytes) -> str:
-    return payload.decode() if isinstance(payload, bytes) else payload
 
 
 def _create(server: WebServer, **body: Any) -> dict[str, Any]:
@@ -99,37 +55,6 @@ def _click(tab: Tab, action: dict[str, Any], on_board: bool) -> None:
                 menu.get_by_role("menuitem", name=action["label"], exact=False).first.click()
             return
     page.locator(f'button.action[data-action="{action["text"]}"]').click()
-
-
-def _check_frames(tab: Tab, seat: int | None, record: dict[str, Any]) -> int:
-    """Only protocol messages; each state is exactly the engine's view for this seat."""
-    game = get_game("vs")
-    views: list[Any] = []
-    legal: list[list[str]] = []
-    for state, _, _ in GameRecord.from_json(record).steps(game):
-        views.append(
-            json.loads(json.dumps(state.view(seat) if seat is not None else state.public_view()))
-        )
-        mine = not state.is_terminal() and state.current_player == seat
-        legal.append([str(a) for a in state.legal_actions()] if mine else [])
-    for text in tab.sent:
-        message = json.loads(text)
-        assert message["type"] in CLIENT_TYPES and message["v"] == 1, message
-    states = 0
-    for text in tab.received:
-        message = json.loads(text)
-        assert message["type"] in SERVER_TYPES, message
-        if message["type"] == "state":
-            states += 1
-            version = message["version"]
-            assert message["view"] == views[version], f"version {version}: not the seat's view"
-            assert [a["text"] for a in message["legal"]] == (
-                legal[version] if message["status"] != "over" else []
-            )
-            for event in message["events"]:
-                if event["kind"] == "search" and event["data"].get("player") != seat:
-                    assert "card" not in event["data"], event
-    return states
 
 
 def test_the_lobby_creates_a_room_and_shows_errors_by_field(
@@ -239,7 +164,7 @@ def test_a_whole_vs_game_between_two_browsers(server: WebServer, browser: Any, s
     record = httpx.get(f"{server.url}/api/rooms/{room}/record").json()["record"]
     assert len(record["actions"]) == moves
     for seat, tab in enumerate(tabs):
-        assert _check_frames(tab, seat, record) > moves // 2
+        assert check_frames(tab, seat, record) > moves // 2
         tab.close()
 
 

@@ -78,6 +78,7 @@ function openRoom(main, room, token) {
   const table = new Table(main, {
     room,
     seats: seats(),
+    replayOnOver: new URLSearchParams(location.search).has("replay"),
     onAct: (text) => {
       if (!page.connection.move(text)) toast("Not connected: the move is sent when the connection is back.", "info");
     },

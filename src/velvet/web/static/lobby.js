@@ -295,9 +295,25 @@ function mySeats() {
       el("button", { type: "button", class: "quiet", onclick: () => { forgetRoom(room); item.remove(); } }, "Forget"),
     );
     list.append(item);
+    if (list.children.length <= 12) markFinished(item, room, entries[0].token);
   }
   box.append(list);
   return box;
+}
+
+// A finished game says so and offers its replay (the room opens on it: ?replay).
+async function markFinished(item, room, token) {
+  try {
+    const answer = await fetch(`api/rooms/${encodeURIComponent(room)}`);
+    if (!answer.ok || (await answer.json()).status !== "over") return;
+  } catch {
+    return;
+  }
+  const href = `join/${encodeURIComponent(room)}?replay${token ? `#${token}` : ""}`;
+  item.querySelector(".room-name")?.after(
+    el("span", { class: "badge" }, "finished"),
+    el("a", { class: "button", href }, "Watch the replay"),
+  );
 }
 
 async function loadRooms(box) {

@@ -11,6 +11,7 @@
 //   seat         whose frames these are (null: a spectator)
 //   seats        [{seat, name}] — the views to choose from (a spectator's is always offered)
 //   loadFrames   async (seat) → frames, to switch whose view is shown (choice hidden without it)
+//   names        optional (seat) → the seat's name, passed on to renderBoard (default "Player N")
 
 const PACES = [
   ["0.5", "fast (½ s)"],
@@ -34,6 +35,7 @@ export function mountReplay(root, options) {
   let seat = options.seat ?? null;
   let index = 0;
   let timer = null;
+  const names = options.names || ((s) => `Player ${s + 1}`);
 
   const board = el("div", { class: "replay-board" });
   const where = el("div", { class: "replay-where", role: "status", "aria-live": "polite" });
@@ -103,6 +105,7 @@ export function mountReplay(root, options) {
       index === 0 ? `Start — ${moves} moves in all` : `Move ${index} of ${moves}: ${frame.label || frame.move || ""}`;
     where.dataset.index = String(index);
     log.replaceChildren(...(frame.events || []).map((e) => el("li", { text: e.text || e.kind })));
+    board.replaceChildren(); // a board module may add to its root rather than replace it
     options.renderBoard(board, {
       game: options.game,
       view: frame.view,
@@ -111,6 +114,8 @@ export function mountReplay(root, options) {
       legal: [],
       cards: options.cards || {},
       events: frame.events || [],
+      deadline: null,
+      names,
       act: () => {},
     });
   }

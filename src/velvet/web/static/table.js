@@ -18,7 +18,7 @@ export function toast(text, kind = "error") {
 export class Table {
   constructor(root, options) {
     this.root = root;
-    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}]}
+    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
     this.welcome = null;
     this.state = null;
     this.over = null;
@@ -36,6 +36,7 @@ export class Table {
   }
 
   destroy() {
+    this.replayer?.pause();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
     this.closeMenu();
@@ -73,6 +74,66 @@ export class Table {
       ),
     );
     this.actionsTitle.id = "actions-title";
+    this.layout = this.root.querySelector(".layout");
+    this.replayRoot = el("section", { class: "replay-panel", hidden: true, "aria-label": "Replay of this game" });
+    this.layout.after(this.replayRoot);
+  }
+
+  // --- the replay of a finished game ------------------------------------------------------
+
+  async frames(seat) {
+    const query = seat === null ? "" : `?seat=${seat}`;
+    const answer = await fetch(`api/rooms/${encodeURIComponent(this.welcome.room)}/replay${query}`);
+    const data = await answer.json().catch(() => ({}));
+    if (!answer.ok) throw new Error(data.message || `the server answered ${answer.status}`);
+    return data.frames;
+  }
+
+  // The game's frames as this seat saw them (a spectator: the public view), on the
+  // replay viewer with the game's own board; the table comes back with "Back to the table".
+  async openReplay() {
+    if (!this.board || this.replaying) return;
+    this.replaying = true;
+    const close = el("button", { type: "button", class: "close-replay", onclick: () => this.closeReplay() }, "Back to the table");
+    const holder = el("div", { class: "replay-holder" }, el("p", { class: "loading" }, "Loading the replay…"));
+    this.replayRoot.replaceChildren(el("div", { class: "replay-head" }, el("h2", {}, "Replay"), close), holder);
+    this.replayRoot.hidden = false;
+    this.layout.hidden = true;
+    if (!document.querySelector('link[data-replay-css]')) {
+      document.head.append(el("link", { rel: "stylesheet", href: "static/replay.css", "data-replay-css": "" }));
+    }
+    try {
+      const [{ mountReplay }, frames] = await Promise.all([import("./replay.js"), this.frames(this.seat())]);
+      if (!this.replaying) return;
+      const seats = (this.welcome.seats || []).map((s) => ({ seat: s.seat, name: s.name }));
+      this.replayOptions = {
+        frames,
+        renderBoard: this.board.renderBoard,
+        game: this.welcome.game,
+        cards: this.cards,
+        seat: this.seat(),
+        seats,
+        loadFrames: (seat) => this.frames(seat),
+        names: (seat) => this.name(seat),
+      };
+      this.replayer = mountReplay(holder, this.replayOptions);
+      this.replayer.go(frames.length - 1);
+      this.replayRoot.scrollIntoView({ block: "start" });
+      holder.querySelector(".replay")?.focus({ preventScroll: true });
+    } catch (error) {
+      holder.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `The replay could not be loaded: ${error.message}`));
+    }
+  }
+
+  closeReplay() {
+    this.replayer?.pause();
+    this.replayer = null;
+    this.replayOptions = null;
+    this.replaying = false;
+    this.replayRoot.hidden = true;
+    this.replayRoot.replaceChildren();
+    this.layout.hidden = false;
+    this.banner.querySelector(".watch-replay")?.focus();
   }
 
   // --- inputs -------------------------------------------------------------------------
@@ -95,6 +156,7 @@ export class Table {
 
   setCards(cards) {
     this.cards = cards || {};
+    if (this.replayOptions) this.replayOptions.cards = this.cards; // read at each frame
     this.render();
   }
 
@@ -168,8 +230,13 @@ export class Table {
       this.who.textContent = `${this.name(state.to_move)}${bot} decides`;
     }
     this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
+    this.root.firstElementChild?.classList.toggle("is-over", state.status === "over");
     this.renderTools();
     this.renderBanner();
+    if (this.options.replayOnOver && !this.replayAsked && this.board && state.status === "over") {
+      this.replayAsked = true; // opened as "Watch the replay" from the lobby
+      this.openReplay();
+    }
     this.renderBoard();
     this.renderActions();
     this.renderLog();
@@ -208,7 +275,7 @@ export class Table {
       select.addEventListener("change", () => this.options.onSeat?.(select.value));
       this.seatBox.replaceChildren(select);
     } else {
-      this.seatBox.replaceChildren(seat === null ? el("span", { class: "badge" }, "Spectator") : "");
+      this.seatBox.replaceChildren(...(seat === null ? [el("span", { class: "badge" }, "Spectator")] : []));
     }
   }
 
@@ -225,8 +292,17 @@ export class Table {
     const seat = this.seat();
     const returns = over.result?.returns || [];
     let headline = "The game is over";
-    if (seat !== null && returns.length) headline = returns[seat] > 0 ? "You win!" : returns.some((r) => r > 0) ? "You lose" : "The game is over";
+    if (seat !== null && returns.length > seat) {
+      // Shared results (P5 is played together; a VS draw) say so; otherwise the best wins.
+      const mine = returns[seat];
+      const others = returns.filter((_, i) => i !== seat);
+      if (others.every((r) => r === mine)) headline = mine <= 0 ? "You lose" : others.length && mine < 1 ? "A draw" : "You win!";
+      else headline = mine > Math.max(...others) ? "You win!" : "You lose";
+    }
     const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
+    if (this.board) {
+      buttons.unshift(el("button", { type: "button", class: "watch-replay", onclick: () => this.openReplay() }, "Watch the replay"));
+    }
     if (seat !== null) buttons.unshift(el("button", { type: "button", onclick: () => this.options.onRematch() }, "Rematch"));
     if (this.over?.record) {
       const blob = new Blob([JSON.stringify(this.over.record, null, 1)], { type: "application/json" });
@@ -235,7 +311,7 @@ export class Table {
     this.banner.replaceChildren(
       el("strong", {}, headline),
       " ",
-      el("span", {}, over.result?.text || ""),
+      el("span", {}, capitalised(over.result?.text || "")),
       el("span", { class: "banner-buttons" }, ...buttons),
     );
     if (this.banner.hidden) {
@@ -292,17 +368,22 @@ export class Table {
     }
   }
 
-  // Every element whose ref some legal action names becomes a control.
+  // Every element whose ref some legal action names becomes a control. An action's first
+  // target is the thing whose click means it; the others are only touched by it, so a
+  // click offers the actions an element is first for, or, if none, those touching it
+  // (P5: a location's click visits it; its confidant's click recruits).
   wireRefs() {
-    const byRef = new Map();
+    const first = new Map();
+    const touched = new Map();
     for (const action of this.state.legal) {
-      for (const ref of action.targets || []) {
-        if (!byRef.has(ref)) byRef.set(ref, []);
-        byRef.get(ref).push(action);
-      }
+      (action.targets || []).forEach((ref, i) => {
+        const by = i === 0 ? first : touched;
+        if (!by.has(ref)) by.set(ref, []);
+        by.get(ref).push(action);
+      });
     }
     for (const node of this.boardRoot.querySelectorAll("[data-ref]")) {
-      const actions = byRef.get(node.dataset.ref);
+      const actions = first.get(node.dataset.ref) || touched.get(node.dataset.ref);
       if (!actions) continue;
       node.classList.add("actable");
       node.tabIndex = 0;
@@ -310,7 +391,7 @@ export class Table {
       const what = node.getAttribute("aria-label") || node.textContent.trim().slice(0, 60);
       const hint = actions.length === 1 ? actions[0].label : `${actions.length} actions`;
       node.setAttribute("aria-label", `${what}: ${hint}`);
-      node.title = actions.map((a) => a.label).join("\n");
+      node.title = actions.map((a) => (a.note ? `${a.label} — ${a.note}` : a.label)).join("\n");
       const open = node.closest("details");
       if (open) open.open = true;
       const go = (event) => {
@@ -339,7 +420,7 @@ export class Table {
       menu.append(
         el(
           "button",
-          { type: "button", role: "menuitem", onclick: () => { this.closeMenu(); this.act(action.text); } },
+          { type: "button", role: "menuitem", dataset: { action: action.text }, onclick: () => { this.closeMenu(); this.act(action.text); } },
           action.label,
           action.note ? el("small", { class: "note" }, action.note) : null,
         ),
@@ -445,6 +526,8 @@ export class Table {
     }
   }
 }
+
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 let popoverQuiet = false;
 

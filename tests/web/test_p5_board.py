@@ -1,5 +1,6 @@
-"""The P5 table in a browser: real positions drawn by p5.js, clicked through data-ref,
-readable at 1280×720 and 390×844; the replay viewer steps through a game's frames."""
+"""The P5 board and the replay viewer alone, on a harness page (``harness/``, served by
+the ``site`` fixture): real positions drawn by p5.js, clicked through data-ref, readable
+at 1280×720 and 390×844; the replay viewer steps through a game's frames."""
 
 from __future__ import annotations
 
@@ -8,13 +9,12 @@ from typing import Any
 
 import pytest
 
-from tests.web_p5.conftest import FIXTURES
-from tests.web_p5.positions import MOMENTS, board, cards_of, find, replay
+from tests.web.conftest import FIXTURES
+from tests.web.p5_positions import MOMENTS, board, cards_of, find, replay
 from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.words import view_refs
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SIZES = {"wide": (1280, 720), "phone": (390, 844)}
+SIZES = {"1280x720": (1280, 720), "390x844": (390, 844)}
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def no_sideways_scroll(page: Any) -> None:
 
 @pytest.mark.parametrize("name", list(MOMENTS))
 def test_the_board_shows_the_position_and_every_target(
-    browser: Any, site: str, game: P5Game, cards: dict[str, Any], name: str
+    browser: Any, site: str, game: P5Game, cards: dict[str, Any], name: str, shots: Path
 ) -> None:
     state, events = find(game, name)
     seat = state.current_player
@@ -85,10 +85,11 @@ def test_the_board_shows_the_position_and_every_target(
             dice = page.locator(".p5-die").count()
             rolled = sum(len(e["data"]["dice"]) for e in fixture["events"] if "dice" in e["data"])
             assert dice == rolled
-        if size == "phone":
+        if size == "390x844":
             no_sideways_scroll(page)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"p5-{name}-{size}.png"), full_page=size == "wide")
+        page.screenshot(
+            path=str(shots / f"p5-board-{name}-{size}.png"), full_page=size == "1280x720"
+        )
         page.close()
 
 
@@ -98,7 +99,7 @@ def test_a_click_on_a_location_makes_its_action(
     state, events = find(game, "solo-town")
     FIXTURES["click"] = {**board(game, state, events, 0), "cards": cards}
     visit = next(a for a in FIXTURES["click"]["legal"] if a["text"].startswith("visit"))
-    page = open_board(browser, site, "click", "wide")
+    page = open_board(browser, site, "click", "1280x720")
     page.click(f'[data-ref="{visit["targets"][0]}"] h4')
     assert page.evaluate("window.__acted") == [visit["text"]]
     page.close()
@@ -109,7 +110,7 @@ def test_spectators_see_the_board_without_live_targets(
 ) -> None:
     state, events = find(game, "duo-fight")
     FIXTURES["spectator"] = {**board(game, state, events, None), "cards": cards}
-    page = open_board(browser, site, "spectator", "phone")
+    page = open_board(browser, site, "spectator", "390x844")
     assert page.locator(".p5-live").count() == 0
     assert "(you)" not in page.inner_text(".p5-board")
     no_sideways_scroll(page)
@@ -131,7 +132,7 @@ def test_dice_land_at_once_when_motion_is_reduced(
 
 
 def test_the_replay_steps_jumps_plays_and_switches_views(
-    browser: Any, site: str, game: P5Game, cards: dict[str, Any]
+    browser: Any, site: str, game: P5Game, cards: dict[str, Any], shots: Path
 ) -> None:
     FIXTURES["replay"] = {**replay(game, players=2, seed=3, steps=40), "cards": cards}
     frames = FIXTURES["replay"]["frames"]["0"]
@@ -169,5 +170,5 @@ def test_the_replay_steps_jumps_plays_and_switches_views(
     page.wait_for_function("document.querySelector('.p5-me') !== null")
     assert "Player 2 (you)" in page.inner_text(".p5-board")
     no_sideways_scroll(page)
-    page.screenshot(path=str(SHOTS / "p5-replay-phone.png"))
+    page.screenshot(path=str(shots / "p5-board-replay-390x844.png"))
     page.close()

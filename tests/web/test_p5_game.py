@@ -1,0 +1,225 @@
+"""A whole P5 solo game in the real shell, by clicking, and the replays of both games.
+
+The P5 board (p5.js) is drawn inside the table (table.js): every move is a click on the
+board element the action acts on (its first target; a menu when the element offers
+several actions) or, for an action with no target, its button. The page is reloaded
+mid-game and carries on. At the end banner, "Watch the replay" shows the game's frames
+as the seat saw them; a finished room opened from the lobby offers the same; a
+spectator's replay is the public view.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.web.conftest import Tab, WebServer, check_frames
+
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+FIGHT_FIRST = ("hit ", "use ", "first ", "palace", "assign ", "end", "done", "visit ")
+"""Move texts tried in this order: fight whenever possible, else end the day soon; a
+solo game then ends (won or lost by day 28) in about 100 moves."""
+
+
+def _pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    for prefix in FIGHT_FIRST:
+        for action in legal:
+            text = action["text"]
+            if text == prefix.strip() or text.startswith(prefix):
+                return action
+    return legal[0]
+
+
+def _click(tab: Tab, action: dict[str, Any], legal: list[dict[str, Any]], key: bool) -> str:
+    """Make ``action`` on the board: a click on its first target (or, with ``key``, Tab
+    focus and Enter), then its item when the element offers a menu; else its button.
+
+    The element offers exactly the actions it is the first target of: one is made at
+    once, several open the menu. Returns how: "board" or "button".
+    """
+    page = tab.page
+    if action["targets"]:
+        ref = action["targets"][0]
+        target = page.locator(f'[data-ref="{ref}"].actable')
+        assert target.count() == 1, f"{action['text']}: no clickable {ref}"
+        offered = [a["text"] for a in legal if a["targets"][:1] == [ref]]
+        if key:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click(position={"x": 6, "y": 6})
+        menu = page.locator(".menu")
+        if len(offered) > 1:
+            items = menu.locator("button[data-action]")
+            assert sorted(items.evaluate_all("bs => bs.map(b => b.dataset.action)")) == sorted(
+                offered
+            )
+            menu.locator(f'button[data-action="{action["text"]}"]').click()
+        else:
+            assert menu.count() == 0, f"{action['text']}: a menu for one action"
+        return "board"
+    page.locator(f'button.action[data-action="{action["text"]}"]').click()
+    return "button"
+
+
+def _snap(tab: Tab, shots: Path, name: str) -> None:
+    """Screenshots at 1280×720 and 390×844 (no sideways scroll on the phone)."""
+    page = tab.page
+    page.mouse.move(0, 0)
+    page.evaluate("scrollTo(0, 0)")
+    if page.locator(".p5-tray").count():
+        page.wait_for_selector('.p5-tray[data-landed="true"]')
+    page.screenshot(path=str(shots / f"{name}-1280x720.png"))
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(50)
+    page.evaluate("scrollTo(0, 0)")
+    tab.no_sideways_scroll()
+    page.screenshot(path=str(shots / f"{name}-390x844.png"))
+    page.set_viewport_size(DESKTOP)
+
+
+def _watch_replay(tab: Tab, moves: int, board: str) -> None:
+    """Open the replay from the end banner; ``board`` is a selector of its drawn board."""
+    page = tab.page
+    page.locator(".banner .watch-replay").click()
+    where = page.locator(".replay-where")
+    where.wait_for(state="visible")
+    page.wait_for_selector(board)
+    assert where.get_attribute("data-index") == str(moves)  # it opens on the last move
+    assert page.locator(".layout").is_hidden()
+    page.click('[data-replay="first"]')
+    assert where.get_attribute("data-index") == "0"
+    page.click('[data-replay="forward"]')
+    assert where.get_attribute("data-index") == "1"
+    assert "Move 1 of" in where.inner_text()
+
+
+def test_a_whole_p5_solo_game_by_clicking(server: WebServer, browser: Any, shots: Path) -> None:
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"]})
+    assert answer.status_code == 201, answer.text
+    room = answer.json()["room"]
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    # Through the lobby: the room is remembered there and opened by its link.
+    page.goto(answer.json()["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+    started = time.monotonic()
+    moves, clicks = 0, {"board": 0, "button": 0}
+    snapped: set[str] = set()
+    reloaded = False
+    while True:
+        state = tab.state()
+        if state["status"] == "over":
+            break
+        legal = state["legal"]
+        assert legal, f"no actions at version {state['version']}"
+        # every action's first target is on the board and clickable
+        for action in legal:
+            for ref in action["targets"][:1]:
+                assert page.locator(f'[data-ref="{ref}"].actable').count() == 1, ref
+        action = _pick(legal)
+        moment = None
+        if moves == 0:
+            moment = "p5-start"
+        elif action["text"].startswith(("hit ", "use ")) and "p5-fight" not in snapped:
+            moment = "p5-fight"
+        if moment:
+            snapped.add(moment)
+            _snap(tab, shots, moment)
+        clicks[_click(tab, action, legal, key=moves % 7 == 3)] += 1
+        tab.wait_version(state["version"] + 1)
+        moves += 1
+        if moves == 20 and not reloaded:  # a reload mid-game: the page carries on
+            reloaded = True
+            logged = page.locator(".log-list li").count()
+            page.reload()
+            page.wait_for_selector(".p5-board")
+            tab.wait_version(state["version"] + 1)
+            assert page.locator(".log-list li").count() == logged  # the log survives
+        assert moves < 400, "the game did not end"
+        assert time.monotonic() - started < 240, f"too slow: {moves} moves"
+    banner = page.locator(".banner")
+    banner.wait_for(state="visible")
+    view = tab.state()["view"]
+    won = view["result"] == 1
+    # the headline, then the game's own words
+    assert banner.locator("strong").inner_text() == ("You win!" if won else "You lose")
+    assert ("Victory" if won else "Defeat") in banner.inner_text()
+    assert clicks["board"] > clicks["button"] > 0
+    record = httpx.get(f"{server.url}/api/rooms/{room}/record").json()["record"]
+    assert len(record["actions"]) == moves
+    # only protocol messages; each state exactly the engine's view for the seat
+    assert check_frames(tab, 0, record) > moves
+    assert ("Victory" if won else "Defeat") in page.inner_text(".p5-board .p5-now")
+    _snap(tab, shots, "p5-over")
+
+    _watch_replay(tab, moves, ".replay-board .p5-board")
+    assert "Player 1 (you)" in page.inner_text(".replay-board")
+    page.locator(".replay").focus()
+    page.keyboard.press("End")
+    assert page.locator(".replay-where").get_attribute("data-index") == str(moves)
+    page.mouse.move(0, 0)
+    page.evaluate("scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "p5-replay-1280x720.png"))
+    page.click(".close-replay")
+    assert page.locator(".replay-panel").is_hidden()
+    page.wait_for_selector(".layout .p5-board")
+
+    # A finished room opened from the lobby: "Your games" rejoins it, the replay is there.
+    page.goto(f"{server.url}/")
+    page.locator(f'a[href*="{room}"]', has_text="Rejoin").first.click()
+    page.locator(".banner").wait_for(state="visible")
+    page.set_viewport_size(PHONE)
+    _watch_replay(tab, moves, ".replay-board .p5-board")
+    # ... and says it is finished, with a link that opens the room on its replay.
+    page.goto(f"{server.url}/")
+    mine = page.locator(".mine li", has_text=room)
+    mine.locator(".badge", has_text="finished").wait_for()
+    mine.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_selector(".replay-board .p5-board")
+    assert page.locator(".replay-where").get_attribute("data-index") == str(moves)
+    assert "?replay#" in page.url
+    tab.no_sideways_scroll()
+    page.screenshot(path=str(shots / "p5-replay-390x844.png"))
+    seconds = time.monotonic() - started
+    print(f"P5 solo: {moves} moves ({clicks}) in {seconds:.1f} s")
+    tab.close()
+
+
+def test_a_spectator_replays_a_finished_vs_game(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "vs", "seats": ["greedy"] * 2})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/rooms/{created['room']}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    record = httpx.get(f"{server.url}/api/rooms/{created['room']}/record").json()["record"]
+    tab = Tab(browser, PHONE)
+    page = tab.page
+    replays: list[str] = []
+    page.on(
+        "request",
+        lambda r: replays.append(r.url) if "/api/rooms/" in r.url and "/replay" in r.url else None,
+    )
+    page.goto(created["spectate"])
+    page.locator(".banner").wait_for(state="visible")
+    assert page.locator(".banner", has_text="Rematch").count() == 0
+    _watch_replay(tab, len(record["actions"]), ".replay-board.vs-board .pbar")
+    assert replays and replays[0].endswith("/replay")  # a spectator's: the public view
+    assert page.locator(".replay-board .hand").count() == 0
+    # whose view: a seat's, with its hand
+    page.select_option('[data-replay="view"]', "0")
+    page.wait_for_function("!document.querySelector('[data-replay=view]').disabled")
+    assert replays[-1].endswith("/replay?seat=0")
+    assert page.locator(".replay-board .hand").count() == 1
+    tab.no_sideways_scroll()
+    page.evaluate("scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "vs-replay-390x844.png"))
+    tab.close()
