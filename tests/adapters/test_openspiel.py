@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -10,7 +11,14 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import velvet.adapters.openspiel_game as osg
-from velvet.adapters._engine import Rng, default_config, load_game, vs_dealer
+from velvet.adapters._engine import (
+    ConfigError,
+    Rng,
+    default_config,
+    load_game,
+    p5_dealer,
+    vs_dealer,
+)
 from velvet.adapters.encoding import encoder_for
 
 
@@ -72,7 +80,7 @@ def test_the_vs_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal() -
             state.apply_action(drawer.randbelow(len(outcomes)))
         # two shuffles of the 39 cards left after each starter, then who goes first
         assert bounds == [*range(39, 1, -1), *range(39, 1, -1), 2]
-        assert max(bounds) <= game.max_chance_outcomes() == osg.VS_MAX_DRAW
+        assert max(bounds) <= game.max_chance_outcomes() == osg.MAX_DRAW
         want = velvet.new_state(default_config(velvet, 2), seed).to_json()
         got = state.velvet_state.to_json()
         # the state's own RNG is not used after the deal: every later draw is a chance node
@@ -96,17 +104,54 @@ def test_vs_dealer_is_new_state_with_the_rng_given(config: dict[str, object]) ->
         assert deal(Rng(seed)).to_json() == velvet.new_state(full, seed).to_json()
 
 
-def test_the_p5_deal_is_a_chance_node_whose_outcome_is_the_seed() -> None:
-    game = pyspiel.load_game("python_velvet_p5(players=2)")
-    state = game.new_initial_state()
-    outcomes = state.chance_outcomes()
-    assert len(outcomes) == osg.DEALS
-    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-    state.apply_action(1234)
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_p5_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal(
+    players: int,
+) -> None:
+    # As for VS: answering each chance node of the deal with what Rng(seed) draws for
+    # that range gives exactly the engine's own P5 set-up from that seed.
+    game = pyspiel.load_game(f"python_velvet_p5(players={players})")
+    velvet: Any = load_game("p5")  # past the contract: its card tables, for the ranges
+    config = default_config(velvet, players)
+    for seed in (0, 1234, 99):
+        state = game.new_initial_state()
+        drawer = Rng(seed)
+        bounds = []
+        while state.velvet_state is None:
+            assert state.is_chance_node()
+            outcomes = state.chance_outcomes()
+            assert [k for k, _ in outcomes] == list(range(len(outcomes)))
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            bounds.append(len(outcomes))
+            state.apply_action(drawer.randbelow(len(outcomes)))
+        # three shuffles (P5-SETUP-2, -6, -7): the other locations, the confidants, the shadows
+        locs = len(velvet.loc_other)
+        shadows = len(velvet.cards.shadows)
+        confs = len(bounds) - (locs - 1) - (shadows - 1) + 1
+        assert bounds == [*range(locs, 1, -1), *range(confs, 1, -1), *range(shadows, 1, -1)]
+        assert max(bounds) <= game.max_chance_outcomes() == osg.MAX_DRAW
+        want = velvet.new_state(config, seed).to_json()
+        got = state.velvet_state.to_json()
+        del want["rng"], got["rng"]  # every later draw is a chance node
+        assert got == want
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_p5_dealer_is_new_state_with_the_rng_given(players: int) -> None:
     velvet = load_game("p5")
-    want = velvet.new_state(default_config(velvet, 2), 1234)
-    assert state.velvet_state is not None
-    assert state.velvet_state.view(0) == want.view(0)
+    config = default_config(velvet, players)
+    deal = p5_dealer(velvet, config)
+    for seed in range(20):
+        want = velvet.new_state(config, seed)
+        got = deal(Rng(seed))
+        assert got.to_json() == want.to_json()
+        assert got.digest() == want.digest()
+
+
+def test_p5_dealer_rejects_a_bad_config_up_front() -> None:
+    velvet = load_game("p5")
+    with pytest.raises(ConfigError, match="palace"):
+        p5_dealer(velvet, {**default_config(velvet, 2), "palace": "nowhere"})
 
 
 def test_information_state_is_perfect_recall_of_the_seat_own_actions() -> None:
@@ -150,7 +195,9 @@ def test_every_later_draw_is_a_uniform_chance_node_that_decides_the_outcome() ->
     rng = np.random.RandomState(3)
     for seed in range(40):
         state = game.new_initial_state()
-        state.apply_action(seed)
+        dealer = Rng(seed)
+        while state.velvet_state is None:  # the deal
+            state.apply_action(dealer.randbelow(len(state.chance_outcomes())))
         while not state.is_terminal() and not state.is_chance_node():
             state.apply_action(int(rng.choice(state.legal_actions())))
         if state.is_terminal():
@@ -180,11 +227,7 @@ def test_chance_nodes_replay_the_engine_game_draw_for_draw(name: str) -> None:
         rng = np.random.RandomState(seed)
         state = game.new_initial_state()
         engine = velvet.new_state(default_config(velvet, game.num_players()), seed)
-        if "p5" in name:
-            state.apply_action(seed)  # the deal: the game set up from this seed
-            mirror = Rng.from_json(engine.to_json()["rng"])  # its RNG after the set-up
-        else:
-            mirror = Rng(seed)  # the deal's draws too are chance nodes
+        mirror = Rng(seed)  # the deal's draws too are chance nodes
         draws = 0
         while not state.is_terminal():
             if state.is_chance_node():

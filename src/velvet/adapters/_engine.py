@@ -42,6 +42,7 @@ __all__ = [
     "make_opponent",
     "num_action_ids",
     "p5_card_ids",
+    "p5_dealer",
     "p5_describe_decision",
     "set_seat_rng",
     "vs_card_ids",
@@ -107,6 +108,25 @@ def vs_dealer(game: Game[Any], config: Mapping[str, Any]) -> Callable[[Rng], Sta
 
     def deal(rng: Rng) -> State[Any]:
         return VsState.setup(game, pcs, [d[:] for d in decks], first, rng, public)  # type: ignore[arg-type]
+
+    return deal
+
+
+def p5_dealer(game: Game[Any], config: Mapping[str, Any]) -> Callable[[Rng], State[Any]]:
+    """A function that sets up the P5 game of ``config`` with every draw from a given Rng.
+
+    ``game.new_state(config, seed)`` is exactly ``p5_dealer(game, config)(Rng(seed))``
+    (tested); the OpenSpiel adapter hands each draw of the deal to chance through it.
+    The config is checked here first, by ``new_state``. Past the contract: calls the
+    P5 set-up, ``velvet.p5.flow.new_state``, with its ``rng`` argument (P5-SETUP-1..12).
+    """
+    from velvet.p5.flow import new_state
+
+    game.new_state(config, 0)  # a bad config fails here, with the game's error
+    fixed = dict(config)
+
+    def deal(rng: Rng) -> State[Any]:
+        return new_state(game, fixed, 0, rng)  # type: ignore[arg-type]
 
     return deal
 

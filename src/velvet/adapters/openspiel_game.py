@@ -8,11 +8,10 @@ Chance. Every random draw is its own chance node with ``n`` equally likely outco
 exactly the engine's ``randbelow(n)`` (a die, each swap of a shuffle, a random
 discard): the adapter tries the chosen action on a copy whose RNG stops at the first
 draw not yet decided, and asks chance for it; the rest of a shuffle's ranges are known
-ahead (Fisher-Yates). The VS deal is drawn the same way (77 nodes: two shuffles of 39
-cards, then who goes first), through the engine's own set-up. The P5 deal is still one
-*sampled* node with :data:`DEALS` outcomes, outcome ``k`` being the game set up from seed
-``k``: P5's set-up makes its RNG inside and takes none, so its shuffles cannot be driven
-draw by draw from outside.
+ahead (Fisher-Yates). Both deals are drawn the same way, through the engine's own
+set-up: VS in 77 nodes (two shuffles of 39 cards, then who goes first), P5 in one
+node per swap of its three shuffles (the other locations, the confidants, the shadows:
+13 + 18 + 39 = 70 nodes with the built-in cards for two players).
 
 Observations are the encoded view of a seat (docs/rl.md) and their strings the view as
 canonical JSON. Information states add the seat's own past actions (perfect recall; a
@@ -40,15 +39,14 @@ from velvet.adapters._engine import (
     determinize,
     legal_ids,
     load_game,
+    p5_dealer,
     set_seat_rng,
     vs_dealer,
 )
 from velvet.adapters.encoding import encoder_for
 
-DEALS = 1 << 16
-"""P5: outcomes of the first chance node, the seeds of the deals it can make."""
-VS_MAX_DRAW = 64
-"""VS: the most outcomes a chance node can have (a draw is at most over a 40-card deck)."""
+MAX_DRAW = 64
+"""The most outcomes a chance node can have (a draw is at most over a 40-card deck)."""
 OWN_ACTIONS = 1024
 """Own past actions kept in an information-state tensor (random play: at most ~100 in VS,
 ~460 in P5); a longer history sets the overflow entry and keeps the first ones."""
@@ -60,9 +58,9 @@ SEED_SCALE = 1 << 62
 T = TypeVar("T")
 _CONFIGS: dict[tuple[str, int], dict[str, Any]] = {}
 _GAMES: dict[str, Game[Any]] = {}
-_FIRST_DRAW: list[_NeedDraw] = []
-"""The first draw of the VS deal (the same for every initial state), once known."""
-_DEALERS: dict[str, Callable[[Rng], State[Any]]] = {}
+_FIRST_DRAW: dict[tuple[str, int], _NeedDraw] = {}
+"""The first draw of each game's deal (the same for every initial state), once known."""
+_DEALERS: dict[tuple[str, int], Callable[[Rng], State[Any]]] = {}
 
 
 def _config(game_name: str, players: int) -> dict[str, Any]:
@@ -73,11 +71,13 @@ def _config(game_name: str, players: int) -> dict[str, Any]:
     return _CONFIGS[key]
 
 
-def _vs_deal(rng: Rng) -> State[Any]:
-    """The VS deal of the default config, every draw from ``rng`` (set-up checked once)."""
-    deal = _DEALERS.get("vs")
+def _deal_with(game_name: str, players: int, rng: Rng) -> State[Any]:
+    """The deal of the default config, every draw from ``rng`` (set-up checked once)."""
+    key = (game_name, players)
+    deal = _DEALERS.get(key)
     if deal is None:
-        deal = _DEALERS["vs"] = vs_dealer(load_game("vs"), _config("vs", 2))
+        make = vs_dealer if game_name == "vs" else p5_dealer
+        deal = _DEALERS[key] = make(load_game(game_name), _config(game_name, players))
     return deal(rng)
 
 
@@ -139,7 +139,7 @@ class _Match:
         self.pending: Any = None
         """The player action waiting for its chance draws, or None."""
         self.outcomes: list[int] = []
-        self.bound = DEALS
+        self.bound = MAX_DRAW
         """Outcomes of the pending chance node."""
         self.ahead: list[int] = []
         """Outcomes of the chance nodes known to follow this one (the rest of a shuffle)."""
@@ -239,7 +239,7 @@ class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
         coop = game_name == "p5"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.n_actions,
-            max_chance_outcomes=VS_MAX_DRAW if game_name == "vs" else DEALS,
+            max_chance_outcomes=MAX_DRAW,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -277,8 +277,7 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         # Only ``_m`` lives in __dict__: OpenSpiel deep-copies and pickles __dict__.
         self._m = _Match(game.game_name, game.players)
-        if game.game_name == "vs":
-            self._deal()  # the first draw of the deal is the first chance node
+        self._deal()  # the first draw of the deal is the first chance node
 
     @property
     def _velvet(self) -> Game[Any]:
@@ -323,14 +322,11 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         m = self._m
         m.moves += 1
         if m.state is None:
-            if m.game_name == "vs":
-                m.outcomes.append(int(action))
-                if m.ahead:  # the next draw of the same shuffle
-                    m.bound = m.ahead.pop(0)
-                    return
-                self._deal()
-            else:
-                m.state = self._velvet.new_state(_config(m.game_name, m.players), int(action))
+            m.outcomes.append(int(action))
+            if m.ahead:  # the next draw of the same shuffle
+                m.bound = m.ahead.pop(0)
+                return
+            self._deal()
             return
         if m.pending is None:
             m.own[m.state.current_player].append(int(action))
@@ -344,16 +340,18 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         self._resolve()
 
     def _deal(self) -> None:
-        """VS: set up with the draws decided so far, or make the next draw a chance node."""
+        """Set up with the draws decided so far, or make the next draw a chance node."""
         m = self._m
-        if not m.outcomes and _FIRST_DRAW:  # OpenSpiel makes an initial state per tensor call
-            self._ask_chance(_FIRST_DRAW[0])
+        key = (m.game_name, m.players)
+        first = _FIRST_DRAW.get(key)
+        if not m.outcomes and first is not None:  # OpenSpiel makes an initial state per
+            self._ask_chance(first)  # tensor call: the first draw is worked out once
             return
         try:
-            state = _vs_deal(_ProbeRng(0, m.outcomes))
+            state = _deal_with(m.game_name, m.players, _ProbeRng(0, m.outcomes))
         except _NeedDraw as need:
             if not m.outcomes:
-                _FIRST_DRAW.append(need)
+                _FIRST_DRAW[key] = need
             self._ask_chance(need)
             return
         set_seat_rng(state, Rng(0))
@@ -391,7 +389,7 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             if self._m.state is not None:
                 return f"draw {action}"
-            return f"deal draw {action}" if self._m.game_name == "vs" else f"deal {action}"
+            return f"deal draw {action}"
         return str(action_from_id(self._velvet, int(action)))
 
     def is_terminal(self) -> bool:

@@ -77,13 +77,17 @@ if TYPE_CHECKING:
 # --- set-up ----------------------------------------------------------------------------------
 
 
-def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
-    """Set-up in the rulebook's order (P5-SETUP-1..12)."""
+def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None = None) -> P5State:
+    """Set-up in the rulebook's order (P5-SETUP-1..12).
+
+    Every draw comes from ``rng`` if given (it becomes the state's RNG), else from
+    ``Rng(seed)``: ``new_state(g, c, seed)`` is ``new_state(g, c, 0, Rng(seed))``.
+    """
     thieves, personas, palace = g.check_config(config)
     n = len(thieves)
     s = P5State.__new__(P5State)
     s._game = g
-    s.rng = Rng(seed)
+    s.rng = Rng(seed) if rng is None else rng
     s.n = n
     s.day = 1
     s.turn = 0
