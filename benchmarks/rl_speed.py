@@ -11,8 +11,9 @@ Subjects:
   same plus ``view(seat)`` of the seat to move (the least any observing consumer needs);
 - Velvet adapters: Gymnasium ``velvet/vs-v0`` (against the random bot: its moves happen
   inside ``step``), ``velvet/p5-v0`` (solo), PettingZoo AEC VS and P5 (two players),
-  OpenSpiel ``python_velvet_vs`` (chance nodes count as steps, and each decision reads
-  the observation tensor of the seat to move);
+  OpenSpiel ``python_velvet_vs`` and ``python_velvet_p5(players=2)`` (chance nodes,
+  the deals' included, count as steps, and each decision reads the observation tensor
+  of the seat to move);
 - peers: PettingZoo's classic card-game envs (``leduc_holdem_v4``, ``texas_holdem_v4``;
   they need ``pettingzoo[classic]``) and RLCard's envs (``leduc-holdem``, ``limit-holdem``,
   ``uno``, ``doudizhu``), stepped the same way. A peer that is not installed is skipped.
@@ -152,12 +153,13 @@ def _aec(name: str, kind: str, make: Callable[[], Any], seconds: float) -> Resul
     return Result(name, kind, rate, rate)
 
 
-def openspiel_velvet(seconds: float) -> Result:
+def openspiel_velvet(game_name: str, seconds: float) -> Result:
     import pyspiel
 
     import velvet.adapters.openspiel_game  # noqa: F401  (registers the games)
 
-    game = pyspiel.load_game("python_velvet_vs")
+    spec = "python_velvet_vs" if game_name == "vs" else "python_velvet_p5(players=2)"
+    game = pyspiel.load_game(spec)
     rng = random.Random(1)
 
     def episode() -> tuple[int, int]:
@@ -176,7 +178,7 @@ def openspiel_velvet(seconds: float) -> Result:
         return steps, decisions
 
     rate, decisions = timed(seconds, episode)
-    return Result("velvet openspiel python_velvet_vs", KIND_ADAPTER, rate, decisions)
+    return Result(f"velvet openspiel {spec}", KIND_ADAPTER, rate, decisions)
 
 
 # -- peers ----------------------------------------------------------------------------
@@ -218,7 +220,8 @@ def subjects(seconds: float) -> list[tuple[str, Callable[[], Result]]]:
         ("gym p5", lambda: gym_env("p5", seconds)),
         ("pz vs", lambda: pettingzoo_velvet("vs", seconds)),
         ("pz p5", lambda: pettingzoo_velvet("p5", seconds)),
-        ("openspiel vs", lambda: openspiel_velvet(seconds)),
+        ("openspiel vs", lambda: openspiel_velvet("vs", seconds)),
+        ("openspiel p5", lambda: openspiel_velvet("p5", seconds)),
     ]
     for env_name in ("leduc_holdem_v4", "texas_holdem_v4"):
         out.append((f"pettingzoo {env_name}", partial(pettingzoo_peer, env_name, seconds)))
