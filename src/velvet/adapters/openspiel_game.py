@@ -10,8 +10,8 @@ discard): the adapter tries the chosen action on a copy whose RNG stops at the f
 draw not yet decided, and asks chance for it; the rest of a shuffle's ranges are known
 ahead (Fisher-Yates). Both deals are drawn the same way, through the engine's own
 set-up: VS in 77 nodes (two shuffles of 39 cards, then who goes first), P5 in one
-node per swap of its three shuffles (the other locations, the confidants, the shadows:
-13 + 18 + 39 = 70 nodes with the built-in cards for two players).
+node per swap of its three shuffles (the locations deck, the confidants, the shadows:
+13 + 18 + 39 = 70 nodes with the default two-player config, 71 solo).
 
 Observations are the encoded view of a seat (docs/rl.md) and their strings the view as
 canonical JSON. Information states add the seat's own past actions (perfect recall; a
