@@ -24,7 +24,9 @@ VELVET_SUBJECTS = [
     "velvet pettingzoo vs (AEC)",
     "velvet pettingzoo p5 (AEC)",
     "velvet openspiel python_velvet_vs",
+    "velvet openspiel python_velvet_p5(players=2)",
 ]
+COSTS = Path(__file__).resolve().parent.parent / "benchmarks" / "rl_costs.py"
 
 
 def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
@@ -61,3 +63,21 @@ def test_rl_speed_only_runs_the_subjects_named(capsys: pytest.CaptureFixture[str
     rows = [line.split("  ")[0] for line in out.splitlines() if line.startswith(starts)]
     assert rows == ["velvet vs raw engine", "velvet vs raw engine + view", "velvet gymnasium vs-v0"]
     assert "velvet gymnasium vs-v0" in out.split("Adapter cost")[1]
+
+
+def test_rl_costs_times_every_part_of_both_games(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_rl_costs", COSTS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    assert module.main(["--games", "1"]) == 0
+    out = capsys.readouterr().out
+    for game in ("vs", "p5"):
+        block = out.split(f"\n{game}: CPU microseconds per call")[1].split("\n\n")[0]
+        rows = {line[:68].strip(): float(line[68:]) for line in block.splitlines()[1:]}
+        assert rows["encode_state(state, seat)"] > 0
+        assert rows["openspiel: observation_tensor(player)"] > 0
+        assert len(rows) == 15
+    with pytest.raises(SystemExit):
+        module.main(["--games", "0"])
