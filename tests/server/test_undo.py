@@ -13,7 +13,7 @@ from tests.server.test_app import make_room, next_of
 
 from velvet.engine.record import GameRecord
 from velvet.games import get_game, get_spec
-from velvet.server import rooms
+from velvet.p5.game import P5Game
 from velvet.server.app import Settings, create_app
 from velvet.server.rooms import Room, undo_entry
 from velvet.server.storage import RoomRow, SeatRow
@@ -58,9 +58,10 @@ def test_a_solo_player_takes_back_a_move_and_it_holds_after_a_restart(tmp_path: 
 def test_undo_stops_at_a_die_roll_or_a_revealed_card(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rooms.secrets, "randbits", lambda _bits: 7)  # the room's seed
+    monkeypatch.setattr("velvet.server.rooms.secrets.randbits", lambda _bits: 7)  # the room's seed
     room = make_room(client, game="p5")
     game = get_game("p5")
+    assert isinstance(game, P5Game)
     local = game.new_state(game.default_config(1), 7)
     texts = []
     while True:  # the engine's own moves up to the first that draws on chance or a deck
