@@ -18,7 +18,7 @@ export function toast(text, kind = "error") {
 export class Table {
   constructor(root, options) {
     this.root = root;
-    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
+    this.options = options; // {room, onAct(text), onUndo(), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
     this.welcome = null;
     this.state = null;
     this.over = null;
@@ -259,6 +259,15 @@ export class Table {
   renderTools() {
     const seat = this.seat();
     const tools = [];
+    if (this.state.undo && this.state.status !== "over" && seat !== null) {
+      tools.push(
+        el(
+          "button",
+          { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title: "Take back your last move (Ctrl+Z or U)", onclick: () => this.undo() },
+          "↶ Undo",
+        ),
+      );
+    }
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
         el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, "Resign"),
@@ -334,6 +343,7 @@ export class Table {
       legal: this.state.legal,
       cards: this.cards,
       events: this.state.events,
+      version: this.state.version,
       deadline: this.deadline,
       names: (seat) => this.name(seat),
       act: (text) => this.act(text),
@@ -514,11 +524,26 @@ export class Table {
     for (const b of this.actions.querySelectorAll("button")) b.disabled = true;
   }
 
+  undo() {
+    if (!this.state?.undo || this.replaying) return;
+    this.options.onUndo?.();
+    for (const b of this.actions.querySelectorAll("button")) b.disabled = true;
+    const button = this.tools.querySelector(".undo");
+    if (button) button.disabled = true;
+  }
+
   key(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     if (this.menu) return;
+    const ctrlZ = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "z";
+    const plainU = !event.ctrlKey && !event.metaKey && !event.altKey && event.key === "u";
+    if ((ctrlZ || plainU) && this.state?.undo) {
+      event.preventDefault();
+      this.undo();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const i = KEYS.indexOf(event.key);
     if (i >= 0 && this.state && i < this.state.legal.length) {
       event.preventDefault();
