@@ -543,20 +543,20 @@ function palaceFirst(view) {
 
 // --- the header's words -----------------------------------------------------------------
 const PHASE_WORDS = {
-  order: "order of turns",
-  main: "an action",
-  discover: "a discovered location",
-  fight: "in the palace",
-  ending: "end of the day",
-  after: "after the action",
-  enter_order: "On Palace Enter effects",
-  stat: "a social stat",
-  allocate_any: "placing ANY damage",
-  restore_mix: "restoring tokens",
-  party: "the party draft",
+  order: "Order of turns",
+  main: "Action",
+  discover: "Discovery",
+  fight: "Palace",
+  ending: "End of the day",
+  after: "After the action",
+  enter_order: "On Palace Enter",
+  stat: "Social stat",
+  allocate_any: "ANY damage",
+  restore_mix: "Restoring tokens",
+  party: "Party draft",
 };
 
-/** The table header's turn and step: "Day 3 of 28 · in the palace". */
+/** The table header's turn and step: "Day 3 of 28 · Palace". */
 export function stepText(ctx) {
   const view = ctx.view;
   const days = view.days || 28;
