@@ -83,17 +83,41 @@ def test_undo_stops_at_a_die_roll_or_a_revealed_card(
         assert refused["code"] == "nothing_to_undo" and "cannot be taken back" in refused["message"]
 
 
+def test_where_two_people_play_one_asks_and_the_other_agrees(client: TestClient) -> None:
+    room = make_room(client, game="vs", first="1")
+    a_token, b_token = (i["token"] for i in room["invites"])
+    with (
+        client.websocket_connect(f"/ws/{room['room']}") as a,
+        client.websocket_connect(f"/ws/{room['room']}") as b,
+    ):
+        start, _ = hello(a, a_token), hello(b, b_token)
+        send(a, type="move", version=0, action=start["legal"][0]["text"])  # ends the Planning
+        moved = next_of(a, "state")
+        assert moved["undo"] is True and next_of(b, "state")["undo"] is False
+        send(a, type="undo", version=1)  # a request: nothing is taken back yet
+        asked_a, asked_b = next_of(a, "state"), next_of(b, "state")
+        assert asked_a["version"] == asked_b["version"] == 1
+        assert asked_a["undo_asked"] == asked_b["undo_asked"] == 0
+        assert asked_a["undo"] is False and asked_b["undo"] is True  # the other may agree
+        assert "Player 1 asks to take back" in asked_b["events"][0]["text"]
+        send(a, type="undo", version=1)
+        assert next_of(a, "error")["code"] == "undo_asked"
+        send(b, type="undo", version=1)  # Player 2 agrees
+        back = next_of(a, "state")
+    assert back["version"] == 2 and back["view"] == start["view"]
+    assert back["undo_asked"] is None
+    assert back["events"][0]["text"] == "Player 1 takes back 1 move."
+
+
 def test_undo_is_refused_clearly_where_the_room_does_not_allow_it(client: TestClient) -> None:
-    two = make_room(client, game="vs", first="1")  # two people: no undo
     off = make_room(client, game="p5", undo="off")
-    for room, action_prefix in ((two, ""), (off, "equip ")):
-        with client.websocket_connect(f"/ws/{room['room']}") as ws:
-            state = hello(ws, room["invites"][0]["token"])
-            send(ws, type="move", version=0, action=first_text(state, action_prefix))
-            state = next_of(ws, "state")
-            assert state["undo"] is False
-            send(ws, type="undo", version=state["version"])
-            assert next_of(ws, "error")["code"] == "undo_off"
+    with client.websocket_connect(f"/ws/{off['room']}") as ws:
+        state = hello(ws, off["invites"][0]["token"])
+        send(ws, type="move", version=0, action=first_text(state, "equip "))
+        state = next_of(ws, "state")
+        assert state["undo"] is False
+        send(ws, type="undo", version=state["version"])
+        assert next_of(ws, "error")["code"] == "undo_off"
     solo = make_room(client, game="p5")
     with (
         client.websocket_connect(f"/ws/{solo['room']}") as ws,
@@ -160,6 +184,7 @@ def test_undo_takes_back_the_bot_moves_after_the_persons_last_one() -> None:
         if found:
             break
     assert found, "no position with a bot's move after the person's in 20 games"
-    two_people = _room(["human", "human"], 0)
-    two_people.apply_entry(str(two_people.state.legal_actions()[0]))
-    assert two_people.undo_target(0) is None
+    off = _room(["human", "random"], 0)
+    off.row.options["undo"] = "off"
+    off.apply_entry(str(off.state.legal_actions()[0]))
+    assert off.undo_target(0) is None and not off.may_undo(0)

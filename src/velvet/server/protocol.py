@@ -126,8 +126,11 @@ class StateMsg(_Server):
     acked: str | None = None
     """On that message: the text of the move it acknowledges."""
     undo: bool = False
-    """True when you may send ``undo`` now (the room allows it and a move of yours can be
-    taken back: none of the moves since it rolled a die, shuffled or showed a hidden card)."""
+    """True when an ``undo`` from you would do something now: take back your last move
+    (none of the moves since it rolled a die, shuffled or showed a hidden card), ask the
+    other player to agree to that, or agree to the other player's request."""
+    undo_asked: int | None = None
+    """The seat whose undo waits for the other player's consent (at this version), or null."""
 
 
 class ErrorMsg(_Server):
@@ -189,8 +192,8 @@ class CreateRoom(BaseModel):
     listed: bool = True
     """Shown in the lobby while a human seat is free."""
     undo: Literal["solo", "off"] = "solo"
-    """``solo``: a person may take back moves when they are the room's only human seat
-    (a solo P5 game, a game against bots); ``off``: never."""
+    """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
+    once; where two people play, one asks and the other must agree. ``off``: never."""
 
 
 class Invite(BaseModel):

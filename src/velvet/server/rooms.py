@@ -109,6 +109,9 @@ class Room:
     out at or after the one before it)."""
     taken_back: list[dict[str, Any]] = field(default_factory=list)
     """Undos so far, as the record keeps them: ``{"after": n, "actions": [...]}``."""
+    undo_asked: tuple[int, int] | None = None
+    """(seat, version): a seat asked the other people to agree to its undo at that version
+    (kept in memory only; any move ends the request)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     taken_over: set[int] = field(default_factory=set)
@@ -135,9 +138,26 @@ class Room:
         return self.entries
 
     def undo_allowed(self) -> bool:
-        """The room's rules allow undo: ``solo`` (the default) with one human seat."""
-        mode = self.row.options.get("undo") or "solo"
-        return mode == "solo" and sum(s.who == "human" for s in self.row.seats) == 1
+        """The room's rules allow undo: ``solo`` (the default; with other people only when
+        they agree), not ``off``."""
+        return (self.row.options.get("undo") or "solo") == "solo"
+
+    def alone(self) -> bool:
+        """One person plays (alone, or against bots): an undo needs nobody's consent."""
+        return sum(s.who == "human" for s in self.row.seats) == 1
+
+    def asker(self) -> int | None:
+        """The seat whose undo waits for the other people's consent at this version."""
+        asked = self.undo_asked
+        return asked[0] if asked is not None and asked[1] == self.version else None
+
+    def may_undo(self, seat: int) -> bool:
+        """Whether ``seat``'s ``undo`` would do something now: take back its move (alone),
+        ask for it, or agree to another's."""
+        asker = self.asker()
+        if asker is not None and not self.over:
+            return asker != seat
+        return self.undo_target(seat) is not None
 
     def undo_target(self, seat: int) -> int | None:
         """How many moves stand after ``seat`` undoes: back to its last decision, if no
@@ -217,6 +237,9 @@ class Room:
 
 
 def undo_text(event: Event) -> str:
+    if event.kind == "undo_ask":
+        who = player_name(int(event.data["player"]))
+        return f"{who} asks to take back their last move; the other player may agree (Undo)."
     count = int(event.data["count"])
     moves = "1 move" if count == 1 else f"{count} moves"
     return f"{player_name(int(event.data['player']))} takes back {moves}."
@@ -514,21 +537,25 @@ class Hub:
         the ones taken back under ``taken_back``.
         """
         async with room.lock:
-            keep = room.undo_target(seat)
+            asker = room.asker()
+            agreeing = asker is not None and asker != seat and not room.alone()
+            keep = room.undo_target(asker if agreeing and asker is not None else seat)
             error: ErrorMsg | None = None
             if room.over:
                 rule = room.game.game_over_rule
                 error = ErrorMsg(code="game_over", message="the game is over", rule=rule)
             elif not room.undo_allowed():
                 error = ErrorMsg(
-                    code="undo_off",
-                    message="this room allows no undo (it is only for a person playing alone "
-                    "or against bots, and the room may turn it off)",
+                    code="undo_off", message="this room allows no undo (its undo option is off)"
                 )
             elif version != room.version:
                 error = ErrorMsg(
                     code="stale",
                     message=f"undo asked at version {version}; the game is at {room.version}",
+                )
+            elif asker == seat:
+                error = ErrorMsg(
+                    code="undo_asked", message="your undo waits for the other player to agree"
                 )
             elif keep is None:
                 error = ErrorMsg(
@@ -540,6 +567,11 @@ class Hub:
                 conn.send(error)
                 return
             assert keep is not None  # no refusal: there is a move to go back to
+            if not room.alone() and not agreeing:
+                room.undo_asked = (seat, room.version)
+                self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
+                return
+            room.undo_asked = None
             try:
                 state = await asyncio.to_thread(room.state_after, keep)
             except VelvetError as failure:
@@ -749,8 +781,8 @@ class Hub:
             ]
         out = []
         for event in events:
-            if event.kind == "undo":
-                out.append(EventOut(kind="undo", text=undo_text(event), data=dict(event.data)))
+            if event.kind in ("undo", "undo_ask"):
+                out.append(EventOut(kind=event.kind, text=undo_text(event), data=dict(event.data)))
                 continue
             kind, text, data = games.event_for(room.game, event, seat)
             out.append(EventOut(kind=kind, text=text, data=data))
@@ -763,7 +795,8 @@ class Hub:
             status=room.row.status,
             result=room.row.result,
             ack=ack,
-            undo=seat is not None and room.undo_target(seat) is not None,
+            undo=seat is not None and room.may_undo(seat),
+            undo_asked=room.asker(),
         )
 
     def _record_msg(self, room: Room) -> RecordMsg:

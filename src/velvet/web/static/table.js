@@ -181,6 +181,11 @@ export class Table {
     } else if (state.version > this.loggedVersion) {
       this.loggedVersion = state.version;
     }
+    const ask = state.events.find((e) => e.kind === "undo_ask");
+    if (ask && state.undo_asked !== null && state.undo_asked !== this.seat() && this.askToasted !== state.version) {
+      this.askToasted = state.version; // once, not at every redraw of this state
+      toast(ask.text, "info");
+    }
     this.render();
   }
 
@@ -259,14 +264,16 @@ export class Table {
   renderTools() {
     const seat = this.seat();
     const tools = [];
-    if (this.state.undo && this.state.status !== "over" && seat !== null) {
-      tools.push(
-        el(
-          "button",
-          { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title: "Take back your last move (Ctrl+Z or U)", onclick: () => this.undo() },
-          "↶ Undo",
-        ),
-      );
+    const asker = this.state.undo_asked ?? null;
+    if (this.state.status !== "over" && seat !== null && asker === seat) {
+      tools.push(el("span", { class: "badge undo-wait", role: "status" }, "Undo asked: waiting for the other player"));
+    } else if (this.state.undo && this.state.status !== "over" && seat !== null) {
+      // Alone (or against bots) it takes back at once; with another person it asks them,
+      // and when they asked, it agrees.
+      const people = (this.welcome.seats || []).filter((s) => s.who === "human").length;
+      const label = asker !== null ? `↶ Allow ${this.name(asker)}'s undo` : people > 1 ? "↶ Ask to undo" : "↶ Undo";
+      const title = asker !== null ? `${this.name(asker)} asks to take back their last move (Ctrl+Z or U agrees)` : "Take back your last move (Ctrl+Z or U)";
+      tools.push(el("button", { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title, onclick: () => this.undo() }, label));
     }
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
