@@ -141,7 +141,7 @@ function createForm() {
       field("Custom card files (TOML, up to 2)", cards, "cards", "They extend or replace the built-in cards."),
       field("Seconds per decision", timer, "turn_timer", "When they run out a bot makes that one move."),
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
-      el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo when one person plays (alone or against bots)")),
+      el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
     ),
     general,
     submit,
