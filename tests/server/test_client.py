@@ -44,3 +44,19 @@ def test_a_terminal_session_plays_a_move(tmp_path: Path, monkeypatch: pytest.Mon
     text = "\n".join(lines)
     assert "playing as Player 1" in text and "Your move (version 0)" in text
     assert info["version"] == 1  # the move typed as "1" was made
+
+
+def test_a_terminal_session_takes_a_move_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        # a solo game's first action, a visit to Home, rolls no die and draws no card
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\nundo\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+        info = httpx.get(f"{server.url}/api/rooms/{room['room']}").json()
+    text = "\n".join(lines)
+    assert "(or 'undo': take back your last move)" in text
+    assert "Player 1 takes back 1 move." in text
+    assert info["version"] == 2  # the move, then the undo

@@ -36,7 +36,7 @@ from velvet.server.app import Settings, create_app
 from velvet.server.protocol import MAX_MESSAGE_BYTES
 
 SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
-CLIENT_TYPES = {"hello", "move", "resign", "rematch", "ping"}
+CLIENT_TYPES = {"hello", "move", "undo", "resign", "rematch", "ping"}
 REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 HOW = (

@@ -246,3 +246,34 @@ def test_a_p5_room_opens_and_plays_by_buttons(server: WebServer, browser: Any) -
     tab.wait_version(1)
     tab.no_sideways_scroll()
     tab.close()
+
+
+def test_two_people_take_a_move_back_when_both_agree(server: WebServer, browser: Any) -> None:
+    room = _create(server, first="1")
+    tabs = [Tab(browser, DESKTOP), Tab(browser, DESKTOP)]
+    for tab, invite in zip(tabs, room["invites"], strict=True):
+        tab.page.goto(invite["url"])
+        tab.page.wait_for_selector(".vs-board")
+        tab.wait_version(0)
+    a, b = tabs
+    start = a.state()
+    assert a.page.locator(".tools .undo").count() == 0
+    a.page.locator(f'button.action[data-action="{start["legal"][0]["text"]}"]').click()
+    a.wait_version(1)
+    b.wait_version(1)
+    asking = a.page.locator(".tools button.undo")
+    asking.wait_for(state="visible")
+    assert asking.inner_text() == "↶ Ask to undo"
+    assert b.page.locator(".tools .undo").count() == 0  # nothing of Player 2's to take back
+    a.page.locator("body").press("u")
+    a.page.locator(".tools .undo-wait").wait_for(state="visible")
+    allow = b.page.locator(".tools button.undo")
+    allow.wait_for(state="visible")
+    assert allow.inner_text() == "↶ Allow Player 1's undo"
+    allow.click()
+    a.wait_version(2)
+    b.wait_version(2)
+    assert a.state()["view"] == start["view"] and a.state()["legal"] == start["legal"]
+    assert "Player 1 takes back 1 move." in b.page.inner_text(".log-list")
+    for tab in tabs:
+        tab.close()

@@ -172,3 +172,29 @@ def test_the_replay_steps_jumps_plays_and_switches_views(
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / "p5-board-replay-390x844.png"))
     page.close()
+
+
+def test_dice_roll_once_per_version_and_the_header_names_the_day(
+    browser: Any, site: str, game: P5Game, cards: dict[str, Any]
+) -> None:
+    """The same state drawn again (after an error toast) shows the dice landed."""
+    state, events = find(game, "solo-fight")
+    FIXTURES["again"] = {**board(game, state, events, 0), "cards": cards}
+    page = open_board(browser, site, "again", "1280x720")
+    rolling, step = page.evaluate(
+        """async () => {
+          const m = await import("/static/p5.js");
+          const f = await (await fetch("/fixture/again.json")).json();
+          const root = document.getElementById("root");
+          const ctx = { ...f, version: 7, act: () => {} };
+          const counts = [];
+          for (const version of [7, 7, 8]) {
+            m.renderBoard(root, { ...ctx, version });
+            counts.push(root.querySelectorAll(".p5-rolling").length);
+          }
+          return [counts, m.stepText(ctx)];
+        }"""
+    )
+    assert rolling[0] > 0 and rolling[1] == 0 and rolling[2] == rolling[0]
+    assert step.startswith(f"Day {state.view(0)['day']} of 28 · ")
+    page.close()

@@ -10,6 +10,7 @@ spectator's replay is the public view.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -222,4 +223,49 @@ def test_a_spectator_replays_a_finished_vs_game(
     tab.no_sideways_scroll()
     page.evaluate("scrollTo(0, 0)")
     page.screenshot(path=str(shots / "vs-replay-390x844.png"))
+    tab.close()
+
+
+UNDOABLE = ("equip ", "unequip ", "done", "palace", "visit home")
+"""Moves that usually roll no die and draw no card (the server's ``undo`` flag decides)."""
+
+
+def test_a_solo_player_takes_moves_back_by_key_and_button(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"})
+    assert answer.status_code == 201, answer.text
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(answer.json()["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+    undo = page.locator(".tools button.undo")
+    assert undo.count() == 0  # nothing to take back yet
+    for how in ("u", "Control+z", "button"):
+        before = tab.state()
+        action = next(
+            (a for p in UNDOABLE for a in before["legal"] if a["text"].startswith(p)), None
+        )
+        assert action is not None, [a["text"] for a in before["legal"]]
+        page.locator(f'button.action[data-action="{action["text"]}"]').click()
+        tab.wait_version(before["version"] + 1)
+        after = tab.state()
+        if not after["undo"]:
+            break  # that move drew on chance: it stays, and no Undo is offered
+        undo.wait_for(state="visible")
+        if how == "button":
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(shots / "p5-undo-1280x720.png"))
+            undo.click()
+        else:
+            page.locator("body").press(how)
+        tab.wait_version(before["version"] + 2)
+        back = tab.state()
+        assert back["view"] == before["view"] and back["legal"] == before["legal"]
+        assert undo.count() == 0 or back["undo"]
+        assert "Player 1 takes back 1 move." in page.inner_text(".log-list")
+    else:
+        sent = [json.loads(t) for t in tab.sent]
+        assert sum(m["type"] == "undo" for m in sent) == 3
+    assert tab.state()["version"] >= 2, "no move could be taken back"
     tab.close()

@@ -32,6 +32,7 @@ from velvet.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
+    AnyClient,
     CreateRoom,
     ErrorMsg,
     Hello,
@@ -39,10 +40,10 @@ from velvet.server.protocol import (
     Ping,
     Pong,
     Problem,
-    Rematch,
     Resign,
     RoomCreated,
     RoomInfo,
+    Undo,
 )
 from velvet.server.rooms import Conn, Hub
 from velvet.server.storage import Storage, StorageError, default_db_url, migrate
@@ -365,7 +366,7 @@ def _origin_ok(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
     return urlsplit(origin).netloc == host and host != ""
 
 
-def _parse(text: str) -> Hello | Move | Resign | Rematch | Ping | ErrorMsg:
+def _parse(text: str) -> AnyClient | ErrorMsg:
     """A client message, or the error that answers it."""
     try:
         data = json.loads(text)
@@ -462,9 +463,7 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
             await ws.close()
 
 
-async def _handle(
-    hub: Hub, room: Any, conn: Conn, msg: Hello | Move | Resign | Rematch | Ping | ErrorMsg
-) -> None:
+async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) -> None:
     if isinstance(msg, ErrorMsg):
         conn.send(msg)
     elif isinstance(msg, Ping):
@@ -475,6 +474,8 @@ async def _handle(
         conn.send(ErrorMsg(code="spectator", message="spectators cannot act"))
     elif isinstance(msg, Move):
         await hub.move(room, conn.seat, msg.version, msg.action, conn)
+    elif isinstance(msg, Undo):
+        await hub.undo(room, conn.seat, msg.version, conn)
     elif isinstance(msg, Resign):
         await hub.resign(room, conn.seat, conn)
     else:

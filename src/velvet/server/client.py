@@ -182,6 +182,8 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
             out(f"Your move (version {message['version']}):")
             for n, action in enumerate(message["legal"], start=1):
                 out(f"  {n:>3}. {action['label']}")
+            if message.get("undo"):
+                out("  (or 'undo': take back your last move)")
         elif message.get("to_move") is not None:
             out(f"Waiting for Player {message['to_move'] + 1} …")
     elif kind == "over":
@@ -196,7 +198,8 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
 
 
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
-    """Join from a terminal: type a number from the list, 'resign', 'rematch' or 'quit'."""
+    """Join from a terminal: type a number from the list, 'undo' (where the room allows
+    it), 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
     client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
@@ -218,6 +221,12 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
                 break
             if text in ("resign", "rematch"):
                 await client.send({"type": text})
+                continue
+            if text == "undo":
+                await client.settle(sent)  # against the state the last move made
+                if client.last_state is not None:
+                    sent = client.last_state["version"]
+                    await client.send({"type": "undo", "version": sent})
                 continue
             state = client.last_state
             if state is None or not text:

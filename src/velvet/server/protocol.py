@@ -43,6 +43,13 @@ class Resign(_Client):
     type: Literal["resign"]
 
 
+class Undo(_Client):
+    """Take back this seat's last move (and the bot moves after it), made at ``version``."""
+
+    type: Literal["undo"]
+    version: Annotated[int, Field(ge=0, le=10_000_000)]
+
+
 class Rematch(_Client):
     type: Literal["rematch"]
 
@@ -51,8 +58,9 @@ class Ping(_Client):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Resign | Rematch | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resign | Rematch | Ping] = TypeAdapter(ClientMessage)
+AnyClient = Hello | Move | Undo | Resign | Rematch | Ping
+ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
 
 
 # --- server → client ------------------------------------------------------------------------
@@ -117,6 +125,12 @@ class StateMsg(_Server):
     """True on the message that answers your own accepted move."""
     acked: str | None = None
     """On that message: the text of the move it acknowledges."""
+    undo: bool = False
+    """True when an ``undo`` from you would do something now: take back your last move
+    (none of the moves since it rolled a die, shuffled or showed a hidden card), ask the
+    other player to agree to that, or agree to the other player's request."""
+    undo_asked: int | None = None
+    """The seat whose undo waits for the other player's consent (at this version), or null."""
 
 
 class ErrorMsg(_Server):
@@ -177,6 +191,9 @@ class CreateRoom(BaseModel):
     """The bot that plays a dropped seat after ``grace`` (and on timeouts)."""
     listed: bool = True
     """Shown in the lobby while a human seat is free."""
+    undo: Literal["solo", "off"] = "solo"
+    """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
+    once; where two people play, one asks and the other must agree. ``off``: never."""
 
 
 class Invite(BaseModel):

@@ -78,12 +78,40 @@ class Conn:
             self.outbox.put_nowait(None)
 
 
+UNDO_PREFIX = "!undo "
+"""A committed entry ``!undo N`` takes the moves after the first N back (never an action's text)."""
+
+
+def undo_entry(keep: int) -> str:
+    return f"{UNDO_PREFIX}{keep}"
+
+
+def undo_kept(text: str) -> int | None:
+    """N of an ``!undo N`` entry; None for a move."""
+    if not text.startswith(UNDO_PREFIX):
+        return None
+    return int(text[len(UNDO_PREFIX) :])
+
+
 @dataclass
 class Room:
     row: RoomRow
     game: Game[Any]
     state: State[Any]
     actions: list[str]
+    """The moves that stand (the record's actions), in order."""
+    entries: int = -1
+    """Committed entries: moves and undos (the version); -1: as many as ``actions``."""
+    movers: list[int] = field(default_factory=list)
+    """The seat that made each move of ``actions``."""
+    barrier: int = 0
+    """Moves before this index cannot be taken back (a die, a shuffle or a hidden card came
+    out at or after the one before it)."""
+    taken_back: list[dict[str, Any]] = field(default_factory=list)
+    """Undos so far, as the record keeps them: ``{"after": n, "actions": [...]}``."""
+    undo_asked: tuple[int, int] | None = None
+    """(seat, version): a seat asked the other people to agree to its undo at that version
+    (kept in memory only; any move ends the request)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     taken_over: set[int] = field(default_factory=set)
@@ -101,9 +129,80 @@ class Room:
             return None
         return by_text.get(text)
 
+    def __post_init__(self) -> None:
+        if self.entries < 0:
+            self.entries = len(self.actions)
+
     @property
     def version(self) -> int:
-        return len(self.actions)
+        return self.entries
+
+    def undo_allowed(self) -> bool:
+        """The room's rules allow undo: ``solo`` (the default; with other people only when
+        they agree), not ``off``."""
+        return (self.row.options.get("undo") or "solo") == "solo"
+
+    def alone(self) -> bool:
+        """One person plays (alone, or against bots): an undo needs nobody's consent."""
+        return sum(s.who == "human" for s in self.row.seats) == 1
+
+    def asker(self) -> int | None:
+        """The seat whose undo waits for the other people's consent at this version."""
+        asked = self.undo_asked
+        return asked[0] if asked is not None and asked[1] == self.version else None
+
+    def may_undo(self, seat: int) -> bool:
+        """Whether ``seat``'s ``undo`` would do something now: take back its move (alone),
+        ask for it, or agree to another's."""
+        asker = self.asker()
+        if asker is not None and not self.over:
+            return asker != seat
+        return self.undo_target(seat) is not None
+
+    def undo_target(self, seat: int) -> int | None:
+        """How many moves stand after ``seat`` undoes: back to its last decision, if no
+        secret or chance came out since and the room allows it; else None."""
+        if self.over or not self.undo_allowed():
+            return None
+        for index in range(len(self.movers) - 1, self.barrier - 1, -1):
+            if self.movers[index] == seat:
+                return index
+        return None
+
+    def push(self, text: str, before: State[Any]) -> None:
+        """Count move ``text``, made from ``before`` to the current state."""
+        self.actions.append(text)
+        self.movers.append(before.current_player)
+        self.entries += 1
+        if self.state.reveals_since(before):
+            self.barrier = len(self.actions)
+
+    def take_back(self, keep: int, state: State[Any]) -> Event:
+        """Drop the moves after the first ``keep``; ``state`` is the state they lead to.
+
+        Returns the event that tells it (``undo``: who, how many moves, back to which).
+        """
+        taken = self.actions[keep:]
+        seat = self.movers[keep]
+        self.taken_back.append({"after": keep, "actions": taken})
+        del self.actions[keep:]
+        del self.movers[keep:]
+        self.barrier = min(self.barrier, keep)
+        self.state = state
+        self.entries += 1
+        return Event("undo", {"player": seat, "count": len(taken), "after": keep})
+
+    def apply_entry(self, text: str) -> list[Event]:
+        """Apply a committed entry read back (a move, or an undo) to the room."""
+        keep = undo_kept(text)
+        if keep is not None:
+            if not self.barrier <= keep < len(self.actions):
+                raise ConfigError(f"room {self.row.id}: an undo to move {keep} cannot be made")
+            return [self.take_back(keep, self.state_after(keep))]
+        before = self.state.clone()
+        events = self.state.apply_unchecked(choose_by_text(self.state, text))
+        self.push(text, before)
+        return events
 
     @property
     def over(self) -> bool:
@@ -127,7 +226,23 @@ class Room:
     def record(self) -> GameRecord:
         record = GameRecord.start(self.game, self.row.config, self.row.seed)
         record.actions = list(self.actions)
+        record.taken_back = [dict(t, actions=list(t["actions"])) for t in self.taken_back]
         return record
+
+    def state_after(self, keep: int) -> State[Any]:
+        """The state after the first ``keep`` moves, replayed from the seed."""
+        record = GameRecord.start(self.game, self.row.config, self.row.seed)
+        record.actions = self.actions[:keep]
+        return record.replay(self.game)
+
+
+def undo_text(event: Event) -> str:
+    if event.kind == "undo_ask":
+        who = player_name(int(event.data["player"]))
+        return f"{who} asks to take back their last move; the other player may agree (Undo)."
+    count = int(event.data["count"])
+    moves = "1 move" if count == 1 else f"{count} moves"
+    return f"{player_name(int(event.data['player']))} takes back {moves}."
 
 
 def seed_commitment(nonce: str, seed: int) -> str:
@@ -186,6 +301,7 @@ class Hub:
                 "turn_timer": request.turn_timer,
                 "grace": request.grace,
                 "takeover": request.takeover,
+                "undo": request.undo,
             },
             listed=request.listed,
             rematch_of=None,
@@ -402,8 +518,8 @@ class Hub:
                 if conn is not None:
                     conn.send(ErrorMsg(code="storage", message=str(failure)))
                 return
-            room.state = after
-            room.actions.append(str(action))
+            before, room.state = room.state, after
+            room.push(str(action), before)
             if finished is not None:
                 room.row.status = "over"
                 room.row.result = finished
@@ -411,6 +527,74 @@ class Hub:
             self._announce(room, events, mover=conn, action=str(action))
         if self.bus.commit_channel is None:  # else the commit has announced it
             await self.bus.publish(room.row.id, number, finished is not None, str(action))
+        self._kick(room)
+
+    async def undo(self, room: Room, seat: int, version: int, conn: Conn) -> None:
+        """Take back ``seat``'s last move and the bot moves after it, where the room allows.
+
+        Committed like a move (an ``!undo N`` entry: the moves after the first N are taken
+        back), so it holds after a restart; the record keeps the moves that stand and lists
+        the ones taken back under ``taken_back``.
+        """
+        async with room.lock:
+            asker = room.asker()
+            agreeing = asker is not None and asker != seat and not room.alone()
+            keep = room.undo_target(asker if agreeing and asker is not None else seat)
+            error: ErrorMsg | None = None
+            if room.over:
+                rule = room.game.game_over_rule
+                error = ErrorMsg(code="game_over", message="the game is over", rule=rule)
+            elif not room.undo_allowed():
+                error = ErrorMsg(
+                    code="undo_off", message="this room allows no undo (its undo option is off)"
+                )
+            elif version != room.version:
+                error = ErrorMsg(
+                    code="stale",
+                    message=f"undo asked at version {version}; the game is at {room.version}",
+                )
+            elif asker == seat:
+                error = ErrorMsg(
+                    code="undo_asked", message="your undo waits for the other player to agree"
+                )
+            elif keep is None:
+                error = ErrorMsg(
+                    code="nothing_to_undo",
+                    message="nothing to undo: no move of yours since the last die roll, "
+                    "shuffle or hidden card (those cannot be taken back)",
+                )
+            if error is not None:
+                conn.send(error)
+                return
+            assert keep is not None  # no refusal: there is a move to go back to
+            if not room.alone() and not agreeing:
+                room.undo_asked = (seat, room.version)
+                self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
+                return
+            room.undo_asked = None
+            try:
+                state = await asyncio.to_thread(room.state_after, keep)
+            except VelvetError as failure:
+                conn.send(ErrorMsg(code="nothing_to_undo", message=f"cannot undo: {failure}"))
+                return
+            entry = undo_entry(keep)
+            number = room.version + 1
+            try:
+                await asyncio.wrap_future(
+                    self.storage.submit_move(room.row.id, number, seat, entry, None)
+                )
+            except Conflict:
+                await self._catch_up(room)
+                conn.send(ErrorMsg(code="stale", message="another move was made first; try again"))
+                return
+            except StorageError as failure:
+                conn.send(ErrorMsg(code="storage", message=str(failure)))
+                return
+            event = room.take_back(keep, state)
+            room.row.version = number
+            self._announce(room, [event], mover=conn, action=entry)
+        if self.bus.commit_channel is None:
+            await self.bus.publish(room.row.id, number, False, entry)
         self._kick(room)
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -530,11 +714,9 @@ class Hub:
         if room.over or room.version != version - 1:
             return False
         try:
-            action = choose_by_text(room.state, text)
-            events = room.state.apply(action)
+            events = room.apply_entry(text)
         except VelvetError:
             return False  # not a move of this state: the database says what happened
-        room.actions.append(str(action))
         room.row.version = version
         self._announce(room, events, mover=None)
         return True
@@ -549,9 +731,7 @@ class Hub:
         row, new = loaded
         events: list[Event] = []
         for text in new:
-            action = choose_by_text(room.state, text)
-            events.extend(room.state.apply_unchecked(action))
-            room.actions.append(text)
+            events.extend(room.apply_entry(text))
         changed = bool(new) or row.status != room.row.status
         room.row.status, room.row.result = row.status, row.result
         room.row.version, room.row.rematch = row.version, row.rematch
@@ -601,6 +781,9 @@ class Hub:
             ]
         out = []
         for event in events:
+            if event.kind in ("undo", "undo_ask"):
+                out.append(EventOut(kind=event.kind, text=undo_text(event), data=dict(event.data)))
+                continue
             kind, text, data = games.event_for(room.game, event, seat)
             out.append(EventOut(kind=kind, text=text, data=data))
         return StateMsg(
@@ -612,6 +795,8 @@ class Hub:
             status=room.row.status,
             result=room.row.result,
             ack=ack,
+            undo=seat is not None and room.may_undo(seat),
+            undo_asked=room.asker(),
         )
 
     def _record_msg(self, room: Room) -> RecordMsg:
@@ -704,12 +889,13 @@ def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
 
 
-def _replay(row: RoomRow, actions: list[str]) -> Room:
+def _replay(row: RoomRow, entries: list[str]) -> Room:
+    """The room its committed entries (moves and undos) lead to."""
     game = games.room_game(row.game, row.cards)
-    record = GameRecord.start(game, row.config, row.seed)
-    record.actions = list(actions)
     try:
-        state = record.replay(game)
-    except VelvetError as error:
+        room = Room(row=row, game=game, state=game.new_state(row.config, row.seed), actions=[])
+        for text in entries:
+            room.apply_entry(text)
+    except (VelvetError, ValueError) as error:
         raise ConfigError(f"room {row.id} cannot be replayed: {error}") from error
-    return Room(row=row, game=game, state=state, actions=list(actions))
+    return room

@@ -464,8 +464,11 @@ class VsState(State[A.VsAction, VsView]):
         if self.winner == DRAW_RESULT:
             return f"draw: the turn cap of {TURN_CAP} turns was reached"
         loser = 1 - self.winner
-        why = "HP reached 0" if self.hp[loser] <= 0 else "could not draw in the Draw Step"
-        return f"player {self.winner + 1} ({self.pcs[self.winner]}) wins: player {loser + 1} {why}"
+        card = self._game.players.get(self.pcs[self.winner])
+        # the character's name alone: "Yu Narukami (Persona 4)" is Yu Narukami
+        who = card.name.split(" (")[0] if card is not None else self.pcs[self.winner]
+        why = "'s HP reached 0" if self.hp[loser] <= 0 else " could not draw in the Draw Step"
+        return f"Player {self.winner + 1} ({who}) wins: Player {loser + 1}{why}"
 
     def game_over_error(self) -> IllegalActionError:
         """The refusal after the end, citing the clause that ended the game."""

@@ -82,6 +82,9 @@ function openRoom(main, room, token) {
     onAct: (text) => {
       if (!page.connection.move(text)) toast("Not connected: the move is sent when the connection is back.", "info");
     },
+    onUndo: () => {
+      if (!page.connection.undo()) toast("Not connected: try again when the connection is back.", "info");
+    },
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
     onSeat: (newToken) => {

@@ -104,6 +104,7 @@ function createForm() {
   const cards = el("input", { type: "file", accept: ".toml,text/plain", multiple: true });
   const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
   const listed = el("input", { type: "checkbox", checked: true });
+  const undo = el("input", { type: "checkbox", checked: true });
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
   const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
 
@@ -140,11 +141,13 @@ function createForm() {
       field("Custom card files (TOML, up to 2)", cards, "cards", "They extend or replace the built-in cards."),
       field("Seconds per decision", timer, "turn_timer", "When they run out a bot makes that one move."),
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
+      el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
     ),
     general,
     submit,
   );
   listed.id = "listed";
+  undo.id = "undo";
   const api = { node, onCreated: null };
 
   game.addEventListener("change", () => {
@@ -183,7 +186,7 @@ function createForm() {
     const seats = [seat1.value];
     if (seat2.value !== "none") seats.push(seat2.value);
     if (!isP5 && seats.length < 2) return show("seats: Persona VS needs two seats");
-    const body = { game: game.value, seats, listed: listed.checked };
+    const body = { game: game.value, seats, listed: listed.checked, undo: undo.checked ? "solo" : "off" };
     if (timer.value) body.turn_timer = Number(timer.value);
     try {
       const files = [...cards.files].slice(0, 2);

@@ -142,6 +142,11 @@ export class Connection {
     return sent;
   }
 
+  // Take back this seat's last move (where the room allows it: state.undo).
+  undo() {
+    return this.send({ type: "undo", version: this.version });
+  }
+
   resign() {
     return this.send({ type: "resign" });
   }

@@ -9,6 +9,7 @@
 //   cards     {"kind:id" or "id": CardInfo JSON} — names and card text
 //   events    optional [{kind, text, data}] — the events of the move that made this view;
 //             check and dice events roll in the dice tray
+//   version   optional: the state's version; the dice roll only when it is new
 //   act(text) makes a move (unused here: the shell makes data-ref elements clickable)
 //
 // Every element an action acts on carries data-ref="<ref>" (the refs of
@@ -197,7 +198,12 @@ function banner(view, ctx) {
 }
 
 // --- the dice tray ----------------------------------------------------------------------
-function diceTray(events, cards) {
+// The dice roll once per new state: the same state drawn again (after an error toast, a
+// card file arriving) shows them landed. The key is the state's version (ctx.version),
+// or, where there is none (a replay frame), the frame's events.
+let rolledFor = null;
+
+function diceTray(events, cards, key) {
   const rolls = (events || []).filter((e) => (e.kind === "check" || e.kind === "dice") && e.data);
   if (!rolls.length) return null;
   const tray = h("section", { class: "p5-tray", "aria-label": "Dice", "data-landed": "false" });
@@ -232,7 +238,9 @@ function diceTray(events, cards) {
     tray.dataset.landed = "true";
     for (const die of dice) die.classList.remove("p5-rolling");
   };
-  if (REDUCED() || !dice.length) {
+  const fresh = key === undefined || key === null || key !== rolledFor;
+  if (dice.length) rolledFor = key;
+  if (REDUCED() || !dice.length || !fresh) {
     land();
   } else {
     for (const die of dice) die.classList.add("p5-rolling");
@@ -533,6 +541,31 @@ function palaceFirst(view) {
   return ["fight", "enter_order", "allocate_any"].includes(kind) || view.phase === "fight";
 }
 
+// --- the header's words -----------------------------------------------------------------
+const PHASE_WORDS = {
+  order: "Order of turns",
+  main: "Action",
+  discover: "Discovery",
+  fight: "Palace",
+  ending: "End of the day",
+  after: "After the action",
+  enter_order: "On Palace Enter",
+  stat: "Social stat",
+  allocate_any: "ANY damage",
+  restore_mix: "Restoring tokens",
+  party: "Party draft",
+};
+
+/** The table header's turn and step: "Day 3 of 28 · Palace". */
+export function stepText(ctx) {
+  const view = ctx.view;
+  const days = view.days || 28;
+  const day = `Day ${Math.min(view.day, days)} of ${days}`;
+  const kind = (view.decision || {}).kind;
+  const words = PHASE_WORDS[kind] || PHASE_WORDS[view.phase];
+  return kind === "over" || !words ? day : `${day} · ${words}`;
+}
+
 // --- the whole board --------------------------------------------------------------------
 export function renderBoard(root, ctx) {
   const view = ctx.view;
@@ -543,7 +576,7 @@ export function renderBoard(root, ctx) {
     "div",
     { class: `p5-board${teamFirst ? " p5-focus-team" : ""}` },
     h("header", { class: "p5-top" }, calendar(view), banner(view, ctx)),
-    diceTray(ctx.events, ctx.cards),
+    diceTray(ctx.events, ctx.cards, ctx.version ?? ctx.events),
     h(
       "div",
       { class: `p5-main${palaceFirst(view) ? " p5-focus-palace" : ""}` },

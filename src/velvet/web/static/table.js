@@ -18,7 +18,7 @@ export function toast(text, kind = "error") {
 export class Table {
   constructor(root, options) {
     this.root = root;
-    this.options = options; // {room, onAct(text), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
+    this.options = options; // {room, onAct(text), onUndo(), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
     this.welcome = null;
     this.state = null;
     this.over = null;
@@ -181,6 +181,11 @@ export class Table {
     } else if (state.version > this.loggedVersion) {
       this.loggedVersion = state.version;
     }
+    const ask = state.events.find((e) => e.kind === "undo_ask");
+    if (ask && state.undo_asked !== null && state.undo_asked !== this.seat() && this.askToasted !== state.version) {
+      this.askToasted = state.version; // once, not at every redraw of this state
+      toast(ask.text, "info");
+    }
     this.render();
   }
 
@@ -259,6 +264,17 @@ export class Table {
   renderTools() {
     const seat = this.seat();
     const tools = [];
+    const asker = this.state.undo_asked ?? null;
+    if (this.state.status !== "over" && seat !== null && asker === seat) {
+      tools.push(el("span", { class: "badge undo-wait", role: "status" }, "Undo asked: waiting for the other player"));
+    } else if (this.state.undo && this.state.status !== "over" && seat !== null) {
+      // Alone (or against bots) it takes back at once; with another person it asks them,
+      // and when they asked, it agrees.
+      const people = (this.welcome.seats || []).filter((s) => s.who === "human").length;
+      const label = asker !== null ? `↶ Allow ${this.name(asker)}'s undo` : people > 1 ? "↶ Ask to undo" : "↶ Undo";
+      const title = asker !== null ? `${this.name(asker)} asks to take back their last move (Ctrl+Z or U agrees)` : "Take back your last move (Ctrl+Z or U)";
+      tools.push(el("button", { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title, onclick: () => this.undo() }, label));
+    }
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
         el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, "Resign"),
@@ -334,6 +350,7 @@ export class Table {
       legal: this.state.legal,
       cards: this.cards,
       events: this.state.events,
+      version: this.state.version,
       deadline: this.deadline,
       names: (seat) => this.name(seat),
       act: (text) => this.act(text),
@@ -514,11 +531,26 @@ export class Table {
     for (const b of this.actions.querySelectorAll("button")) b.disabled = true;
   }
 
+  undo() {
+    if (!this.state?.undo || this.replaying) return;
+    this.options.onUndo?.();
+    for (const b of this.actions.querySelectorAll("button")) b.disabled = true;
+    const button = this.tools.querySelector(".undo");
+    if (button) button.disabled = true;
+  }
+
   key(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     if (this.menu) return;
+    const ctrlZ = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "z";
+    const plainU = !event.ctrlKey && !event.metaKey && !event.altKey && event.key === "u";
+    if ((ctrlZ || plainU) && this.state?.undo) {
+      event.preventDefault();
+      this.undo();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const i = KEYS.indexOf(event.key);
     if (i >= 0 && this.state && i < this.state.legal.length) {
       event.preventDefault();

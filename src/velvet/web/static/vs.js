@@ -21,6 +21,7 @@ const MAX_HP = 30;
 
 export function stepText(ctx) {
   const v = ctx.view;
+  if (v.step === "over") return `Turn ${v.turn_no}`; // the header says "Game over" itself
   return `Turn ${v.turn_no} · ${ctx.names(v.turn)}'s turn · ${STEPS[v.step] || v.step}`;
 }
 
