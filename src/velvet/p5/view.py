@@ -89,7 +89,7 @@ def describe_decision(s: P5State) -> P5DecisionView:
         if type(d) is Split:
             out["resource"] = RESOURCES[d.res]
             out["left"] = d.left
-            if d.kind == D_ALLOC:
+            if d.kind == D_ALLOC and isinstance(d.of, int):
                 out["target"] = g.target_id(d.of)
         if type(d) is PartyDraft:
             out["draft"] = [g.cards.shadows[x].id for x in d.draft]

@@ -147,7 +147,7 @@ def label(s: P5State, action: Any) -> str:
         return f"+1 {_stat(action.stat)}"
     if isinstance(action, A.Assign):
         res = RES_NAME.get(action.res, action.res)
-        if type(d) is Split and d.kind == D_ALLOC:
+        if type(d) is Split and d.kind == D_ALLOC and isinstance(d.of, int):
             target = shadow_name(g, g.target_id(d.of), boss)
             return f"{action.n} of the {d.left} ANY damage meet {target}'s {res} requirement"
         if type(d) is Split and d.kind == D_MIX:
@@ -506,7 +506,7 @@ def action_targets(s: P5State, action: Any) -> tuple[str, ...]:
     if isinstance(action, A.StatUp):
         return (f"stat:{p}:{action.stat}",)
     if isinstance(action, A.Assign):
-        if type(d) is Split and d.kind == D_ALLOC:
+        if type(d) is Split and d.kind == D_ALLOC and isinstance(d.of, int):
             return (f"need:{g.target_id(d.of)}:{action.res}",)
         if type(d) is Split and d.kind == D_MIX:
             return (f"token:{p}:{action.res}",)

@@ -165,11 +165,12 @@ def skill_name(state: VsState, c: int, k: int) -> str:
     return card.skills[k].name  # type: ignore[union-attr]
 
 
-def apply_target(state: VsState, a: Any, ev: list[Event]) -> None:
+def apply_target(state: VsState, a: A.VsAction, ev: list[Event]) -> None:
     """The chosen persona of a bounce, destroy or swap (the top frame) is acted on."""
     fr = state.frames.pop()
     if type(fr) is not TargetFrame:
         raise TypeError(f"a target is chosen for a target frame, not {fr!r}")
+    assert type(a) is A.Target
     op, t = fr.op, fr.target
     if op == OP_BOUNCE:
         leave(state, t, a.slot, True, ev, "bounce")
