@@ -304,6 +304,10 @@ def legal_actions(state: VsState) -> list[A.VsAction]:
     return out
 
 
+_BITS = tuple(bin(m).count("1") for m in range(8))
+"""How many slots a mask of the three field slots names."""
+
+
 def _plan_actions(state: VsState) -> list[A.VsAction]:
     g = state._game
     p = state.turn
@@ -312,6 +316,9 @@ def _plan_actions(state: VsState) -> list[A.VsAction]:
     occ = [s for s in range(3) if fld[s]]
     occ_mask = sum(1 << s for s in occ)
     names = top_names(state, p)
+    h = len(state.hand[p]) - 1  # the hand cards that can pay for one of them
+    n_occ = _BITS[occ_mask]
+    full = n_occ == 3
     seen: set[int] = set()
     kind = g.kind
     name_of = g.name_of
@@ -325,14 +332,29 @@ def _plan_actions(state: VsState) -> list[A.VsAction]:
                 out.append(g.a_support[c])
         elif k == PERSONA:
             nc = name_of[c]
-            if nc not in names and _can_play(state, p, c, -1):
-                out.append(g.a_summon[c])
-            if occ:
+            if nc not in names:
+                if g.extra[c] >= 0:
+                    if _can_play(state, p, c, -1):
+                        out.append(g.a_summon[c])
+                elif _reg_ok(h, n_occ, g.cost[c], full):  # _can_play of a summon
+                    out.append(g.a_summon[c])
+            if occ and nc not in names:  # a top of that name breaks every fusion
+                # fuse_problem(m) is None exactly when no stack of ``m`` holds the name
+                holds = 0
+                for s in occ:
+                    if nc in {name_of[x] for x in fld[s]}:
+                        holds |= 1 << s
+                cost, plain = g.cost[c], g.extra[c] < 0
+                fuses = g.a_fuse[c]
                 for m in range(1, 8):
-                    if m & ~occ_mask:
+                    if m & ~occ_mask or m & holds:
                         continue
-                    if fuse_problem(state, p, c, m) is None and _can_play(state, p, c, m):
-                        out.append(g.a_fuse[c][m])
+                    # _can_play: the personas outside ``m`` and the other hand cards pay
+                    if plain:
+                        if cost <= 0 or h + _BITS[occ_mask & ~m] >= cost:
+                            out.append(fuses[m])
+                    elif _can_play(state, p, c, m):
+                        out.append(fuses[m])
     if fld[0]:
         for s in (1, 2):
             if fld[s]:
