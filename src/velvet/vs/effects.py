@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Event
 from velvet.vs import actions as A
-from velvet.vs.cards import HP_START
+from velvet.vs.cards import HP_START, Persona
 from velvet.vs.state import (
     ANY_KIND,
     CTX_SUPPORT,
@@ -162,7 +162,9 @@ def targets(state: VsState, t: int, op: int, filt: int) -> list[int]:
 
 def skill_name(state: VsState, c: int, k: int) -> str:
     card = state._game.all_cards[c]
-    return card.skills[k].name  # type: ignore[union-attr]
+    if not isinstance(card, Persona):
+        raise TypeError(f"only a persona has skills, not {card.id}")
+    return card.skills[k].name
 
 
 def apply_target(state: VsState, a: A.VsAction, ev: list[Event]) -> None:
