@@ -144,6 +144,10 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int) -> P5State:
 
 # --- legal actions ---------------------------------------------------------------------------
 
+# Actions are frozen values: the legal lists share one of each (no new object per step).
+_DISCOVER, _PALACE, _END, _DONE = A.Discover(), A.Palace(), A.End(), A.Done()
+_GO = (A.Go(0), A.Go(1))
+
 
 def can_use(s: P5State, p: int, a: int, in_fight: bool) -> bool:
     """Whether player ``p`` may use ability ``a`` now: its trigger, limits and cost."""
@@ -180,7 +184,7 @@ def legal_actions(s: P5State) -> list[A.P5Action]:
     if phase == AFTER:
         return after_actions(s, p)
     if phase == ORDER:
-        return [A.Go(q) for q in range(s.n) if not s.went[q]]
+        return [_GO[q] for q in range(s.n) if not s.went[q]]
     if phase == DISCOVER:
         li = s.disc
         out: list[A.P5Action] = [g.visit_act[li]]
@@ -219,9 +223,9 @@ def main_actions(s: P5State, p: int) -> list[A.P5Action]:
             rec.append(g.recruit_act[li])
     out += rec
     if s.loc_deck and s.fresh[p][CA] >= 1:
-        out.append(A.Discover())
+        out.append(_DISCOVER)
     if cur != IN_PALACE:
-        out.append(A.Palace())
+        out.append(_PALACE)
     free_actions(s, p, out)
     return out
 
@@ -274,7 +278,7 @@ def after_actions(s: P5State, p: int) -> list[A.P5Action]:
     """After the turn's action: abilities and party changes, then an explicit end."""
     out: list[A.P5Action] = []
     free_actions(s, p, out)
-    out.append(A.End())
+    out.append(_END)
     return out
 
 
@@ -287,7 +291,7 @@ def party_options(s: P5State, d: PartyDraft) -> list[A.P5Action]:
     out: list[A.P5Action] = [g.unequip_act[x] for x in draft if moved.count(x) < 2]
     if len(draft) < party_limit(s, p):
         out += [g.equip_act[x] for x in s.held[p] if x not in draft and moved.count(x) < 2]
-    out.append(A.Done())
+    out.append(_DONE)
     return out
 
 
@@ -307,7 +311,7 @@ def fight_actions(s: P5State, p: int) -> list[A.P5Action]:
         for k in range(4):
             if fresh[k] and rem[k]:
                 out.append(g.hit_act[k, t])
-    out.append(A.End())
+    out.append(_END)
     return out
 
 
