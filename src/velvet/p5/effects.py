@@ -61,7 +61,7 @@ def success(face: int) -> bool:
 
 def tok(v: Sequence[int]) -> dict[str, int]:
     """Token counts as event data: ``{"stamina": 2, "bullet": 1}`` (zeros left out)."""
-    return {RESOURCES[k]: v[k] for k in range(4) if v[k]}
+    return {r: x for r, x in zip(RESOURCES, v, strict=False) if x}  # the first four
 
 
 # --- derived reads ---------------------------------------------------------------------------
@@ -198,16 +198,22 @@ def gain(s: P5State, p: int, amount: Sequence[int], ev: list[Event]) -> None:
 def pay(s: P5State, p: int, amount: Sequence[int], ev: list[Event]) -> bool:
     """P5-TERM-SPEND / P5-TERM-PAY: all or nothing; Cash goes back to the supply."""
     fresh = s.fresh[p]
-    if any(fresh[k] < amount[k] for k in range(4)):
+    a0, a1, a2, a3 = amount
+    if fresh[0] < a0 or fresh[1] < a1 or fresh[2] < a2 or fresh[3] < a3:
         ev.append(Event("ignored", {"player": p, "cannot_pay": tok(amount)}))
         return False
-    for k in range(3):
-        fresh[k] -= amount[k]
-        s.spent[p][k] += amount[k]
-    fresh[CA] -= amount[CA]
-    s.supply[CA] += amount[CA]
-    if any(amount):
-        ev.append(Event("spend", {"player": p, "tokens": tok(amount)}))
+    if not (a0 or a1 or a2 or a3):
+        return True
+    spent = s.spent[p]
+    fresh[0] -= a0
+    spent[0] += a0
+    fresh[1] -= a1
+    spent[1] += a1
+    fresh[2] -= a2
+    spent[2] += a2
+    fresh[CA] -= a3
+    s.supply[CA] += a3
+    ev.append(Event("spend", {"player": p, "tokens": tok(amount)}))
     return True
 
 
