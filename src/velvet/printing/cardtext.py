@@ -86,7 +86,8 @@ def p5_cards(game: Game[Any]) -> list[PrintCard]:
         return tuple(_amount({k: n}) for a in abilities for k, n in a.cost.items() if n)
 
     for t in cs.thieves:
-        stats = "  ".join(f"{s.capitalize()} {t.stats[s]}" for s in p5.STATS)
+        printed = {str(k): n for k, n in t.stats.items()}
+        stats = "  ".join(f"{s.capitalize()} {printed[s]}" for s in p5.STATS)
         out.append(
             PrintCard(
                 t.id,
@@ -185,7 +186,7 @@ def vs_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]
         players = []
         chosen = [game.card(i) for i in ids]
     for pc in players:
-        starter = game.card(pc.starter).name  # type: ignore[attr-defined]
+        starter = game.card(pc.starter).name
         player_lines = (
             Line(f"Starts at {vs.HP_START} HP."),
             Line(f"VS starter: {starter}."),
