@@ -306,6 +306,8 @@ def legal_actions(state: VsState) -> list[A.VsAction]:
 
 _BITS = tuple(bin(m).count("1") for m in range(8))
 """How many slots a mask of the three field slots names."""
+_SUBMASKS = tuple(tuple(m for m in range(1, 8) if not m & ~occ) for occ in range(8))
+"""The fusion masks (non-empty) within each mask of occupied slots, in increasing order."""
 
 
 def _plan_actions(state: VsState) -> list[A.VsAction]:
@@ -313,48 +315,53 @@ def _plan_actions(state: VsState) -> list[A.VsAction]:
     p = state.turn
     out: list[A.VsAction] = [g.a_end]
     fld = state.field[p]
-    occ = [s for s in range(3) if fld[s]]
-    occ_mask = sum(1 << s for s in occ)
-    names = top_names(state, p)
+    name_of = g.name_of
+    occ_mask = (1 if fld[0] else 0) | (2 if fld[1] else 0) | (4 if fld[2] else 0)
+    names = {name_of[st[-1]] for st in fld if st}  # top_names
+    stack_names = [{name_of[x] for x in st} for st in fld]
     h = len(state.hand[p]) - 1  # the hand cards that can pay for one of them
     n_occ = _BITS[occ_mask]
     full = n_occ == 3
+    fusions = _SUBMASKS[occ_mask]
     seen: set[int] = set()
-    kind = g.kind
-    name_of = g.name_of
+    kind, extra, costs, chooses = g.kind, g.extra, g.cost, g.chooses
     for c in state.hand[p]:
         if c in seen:
             continue
         seen.add(c)
         k = kind[c]
         if k == SUPPORT:
-            if _support_ok(state, p, c):
+            if not chooses[c] or missing_choice(state, p, c) is None:  # _support_ok
                 out.append(g.a_support[c])
         elif k == PERSONA:
             nc = name_of[c]
-            if nc not in names:
-                if g.extra[c] >= 0:
-                    if _can_play(state, p, c, -1):
-                        out.append(g.a_summon[c])
-                elif _reg_ok(h, n_occ, g.cost[c], full):  # _can_play of a summon
+            if nc in names:  # VS-RULE-NAME; a top of that name also breaks every fusion
+                continue
+            plain = extra[c] < 0
+            if not plain:
+                if _can_play(state, p, c, -1):
                     out.append(g.a_summon[c])
-            if occ and nc not in names:  # a top of that name breaks every fusion
-                # fuse_problem(m) is None exactly when no stack of ``m`` holds the name
-                holds = 0
-                for s in occ:
-                    if nc in {name_of[x] for x in fld[s]}:
-                        holds |= 1 << s
-                cost, plain = g.cost[c], g.extra[c] < 0
-                fuses = g.a_fuse[c]
-                for m in range(1, 8):
-                    if m & ~occ_mask or m & holds:
-                        continue
-                    # _can_play: the personas outside ``m`` and the other hand cards pay
-                    if plain:
-                        if cost <= 0 or h + _BITS[occ_mask & ~m] >= cost:
-                            out.append(fuses[m])
-                    elif _can_play(state, p, c, m):
+            elif _reg_ok(h, n_occ, costs[c], full):  # _can_play of a summon
+                out.append(g.a_summon[c])
+            if not fusions:
+                continue
+            # fuse_problem(m) is None exactly when no stack of ``m`` holds the name
+            holds = (
+                (1 if nc in stack_names[0] else 0)
+                | (2 if nc in stack_names[1] else 0)
+                | (4 if nc in stack_names[2] else 0)
+            )
+            cost = costs[c]
+            fuses = g.a_fuse[c]
+            for m in fusions:
+                if m & holds:
+                    continue
+                # _can_play: the personas outside ``m`` and the other hand cards pay
+                if plain:
+                    if cost <= 0 or h + _BITS[occ_mask & ~m] >= cost:
                         out.append(fuses[m])
+                elif _can_play(state, p, c, m):
+                    out.append(fuses[m])
     if fld[0]:
         for s in (1, 2):
             if fld[s]:
