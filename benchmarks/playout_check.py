@@ -7,7 +7,10 @@
 best of ``--repeat``), so a loaded machine disturbs the figure less than wall time.
 
     python benchmarks/playout_check.py digest [--games 200] [--save FILE | --check FILE]
-    python benchmarks/playout_check.py speed [--games 300] [--repeat 5]
+    python benchmarks/playout_check.py speed [--games 300] [--repeat 5] [--uno 1000]
+
+``--uno N`` also times N games of RLCard's raw UNO in the same loop (the peer of
+``engine_speed.py``; needs ``rlcard``, as in ``benchmarks/setup.sh``).
 """
 
 from __future__ import annotations
@@ -78,16 +81,36 @@ def playouts(name: str, games: int) -> tuple[float, int]:
     return time.process_time() - start, steps
 
 
+def uno_playouts(games: int) -> tuple[float, int]:
+    """CPU seconds and steps of ``games`` random games of RLCard's raw UNO (same loop)."""
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
+
+    rng = random.Random(1)
+    game = UnoGame()
+    game.np_random = np.random.RandomState(1)
+    steps = 0
+    start = time.process_time()
+    for _ in range(games):
+        game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+            steps += 1
+    return time.process_time() - start, steps
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=("digest", "speed"))
     parser.add_argument("--games", type=int, default=0, help="playouts per game")
     parser.add_argument("--repeat", type=int, default=5, help="speed: runs, best kept")
+    parser.add_argument("--uno", type=int, default=0, help="speed: also N games of RLCard UNO")
     parser.add_argument("--save", metavar="FILE", help="digest: write the fingerprints")
     parser.add_argument("--check", metavar="FILE", help="digest: compare with saved ones")
     args = parser.parse_args(argv)
-    if args.games < 0 or args.repeat < 1:
-        parser.error("--games must be >= 0 and --repeat >= 1")
+    if args.games < 0 or args.repeat < 1 or args.uno < 0:
+        parser.error("--games and --uno must be >= 0 and --repeat >= 1")
     if args.mode == "digest":
         n = args.games or 200
         prints = {name: fingerprint(name, n) for name in GAMES}
@@ -108,6 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in GAMES:
         best = min(playouts(name, n) for _ in range(args.repeat))
         print(f"{name}: {best[1]} steps in {best[0]:.3f} s CPU: {best[1] / best[0]:,.0f} steps/s")
+    if args.uno:
+        try:
+            best = min(uno_playouts(args.uno) for _ in range(args.repeat))
+        except ImportError as error:
+            print(f"uno: rlcard not installed ({error}); run benchmarks/setup.sh", file=sys.stderr)
+            return 2
+        print(f"uno: {best[1]} steps in {best[0]:.3f} s CPU: {best[1] / best[0]:,.0f} steps/s")
     return 0
 
 
