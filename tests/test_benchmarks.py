@@ -90,3 +90,25 @@ def test_cli_start_prints_both_medians_and_the_ratio(capsys: pytest.CaptureFixtu
     assert re.search(r"python -c pass\s+median\s+[\d.]+ ms\s+ratio\s+1\.00x", out)
     assert re.search(r"velvet --help\s+median\s+[\d.]+ ms\s+ratio\s+[\d.]+x", out)
     assert "0.3 s budget" in out
+
+
+def test_playout_check_fingerprint_is_stable_and_catches_a_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = load("playout_check")
+    saved = tmp_path / "prints.json"
+    assert module.main(["digest", "--games", "2", "--save", str(saved)]) == 0
+    assert module.main(["digest", "--games", "2", "--check", str(saved)]) == 0
+    assert "same as" in capsys.readouterr().out
+    assert module.fingerprint("vs", 2) != module.fingerprint("vs", 3)
+    data = saved.read_text(encoding="utf-8").replace('"p5": "', '"p5": "0')
+    saved.write_text(data, encoding="utf-8")
+    assert module.main(["digest", "--games", "2", "--check", str(saved)]) == 1
+    assert "DIFFERENT" in capsys.readouterr().out
+
+
+def test_playout_check_speed_counts_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("playout_check").main(["speed", "--games", "2", "--repeat", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["p5", "vs"]
+    assert all("steps/s" in line and " 0 steps" not in line for line in lines)

@@ -221,7 +221,11 @@ def forecast(state: State[Any], seat: int, games: int = 40, bot: str = "easy") -
         raise ConfigError(f"the forecast is for the P5 board game, not '{game.name}'")
     if games < 1:
         raise ConfigError(f"forecast games must be 1 or more, not {games}")
-    days = int(game.cards.rules.days)  # type: ignore[attr-defined]
+    from velvet.p5.game import P5Game
+
+    if not isinstance(game, P5Game):
+        raise ConfigError(f"the forecast is for the P5 board game, not '{game.name}'")
+    days = game.days
     make_bot(bot, game.name)  # a bad spec fails before any game
     view = state.view(seat)
     rng = Rng(view_seed(view, salt=1))

@@ -8,7 +8,7 @@ derived reads the rules share (a player's abilities, targets, what is left to pa
 from __future__ import annotations
 
 from bisect import insort
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from velvet.engine.core import Event
 from velvet.p5.cards import RESOURCES, STATS
@@ -42,6 +42,7 @@ from velvet.p5.state import (
     EnterItem,
     EnterOrder,
     Split,
+    SplitOf,
     StatChoice,
     WorkItem,
     new_tuple,
@@ -60,7 +61,7 @@ def success(face: int) -> bool:
 
 def tok(v: Sequence[int]) -> dict[str, int]:
     """Token counts as event data: ``{"stamina": 2, "bullet": 1}`` (zeros left out)."""
-    return {RESOURCES[k]: v[k] for k in range(4) if v[k]}
+    return {r: x for r, x in zip(RESOURCES, v, strict=False) if x}  # the first four
 
 
 # --- derived reads ---------------------------------------------------------------------------
@@ -69,11 +70,12 @@ def tok(v: Sequence[int]) -> dict[str, int]:
 def abilities(s: P5State, p: int) -> list[int]:
     """Every ability player ``p`` has now: persona skills, party, thief passive, confidants."""
     g = s._game
-    out = list(g.persona_abils[s.persona[p]])
-    if g.persona_party[s.persona[p]]:
-        out += [g.shadow_abil[x] for x in s.party[p]]
+    persona = s.persona[p]
+    out = [*g.persona_abils[persona]]
+    if g.persona_party[persona]:
+        out.extend(map(g.shadow_abil.__getitem__, s.party[p]))
     out.append(g.thief_abil[s.thief[p]])
-    out += [g.conf_abil[c] for c in s.conf[p]]
+    out.extend(map(g.conf_abil.__getitem__, s.conf[p]))
     return out
 
 
@@ -84,7 +86,7 @@ def dice_bonus(s: P5State, p: int, stat: int) -> int:
 
 def party_limit(s: P5State, p: int) -> int:
     g = s._game
-    return g.party_size + sum(g.ab_party[a] for a in abilities(s, p))
+    return g.party_size + sum(map(g.ab_party.__getitem__, abilities(s, p)))
 
 
 def bonds(s: P5State, p: int) -> int:
@@ -196,16 +198,22 @@ def gain(s: P5State, p: int, amount: Sequence[int], ev: list[Event]) -> None:
 def pay(s: P5State, p: int, amount: Sequence[int], ev: list[Event]) -> bool:
     """P5-TERM-SPEND / P5-TERM-PAY: all or nothing; Cash goes back to the supply."""
     fresh = s.fresh[p]
-    if any(fresh[k] < amount[k] for k in range(4)):
+    a0, a1, a2, a3 = amount
+    if fresh[0] < a0 or fresh[1] < a1 or fresh[2] < a2 or fresh[3] < a3:
         ev.append(Event("ignored", {"player": p, "cannot_pay": tok(amount)}))
         return False
-    for k in range(3):
-        fresh[k] -= amount[k]
-        s.spent[p][k] += amount[k]
-    fresh[CA] -= amount[CA]
-    s.supply[CA] += amount[CA]
-    if any(amount):
-        ev.append(Event("spend", {"player": p, "tokens": tok(amount)}))
+    if not (a0 or a1 or a2 or a3):
+        return True
+    spent = s.spent[p]
+    fresh[0] -= a0
+    spent[0] += a0
+    fresh[1] -= a1
+    spent[1] += a1
+    fresh[2] -= a2
+    spent[2] += a2
+    fresh[CA] -= a3
+    s.supply[CA] += a3
+    ev.append(Event("spend", {"player": p, "tokens": tok(amount)}))
     return True
 
 
@@ -366,10 +374,10 @@ def alloc(s: P5State, t: int, n: int, ev: list[Event]) -> None:
     split(s, D_ALLOC, s.turn, t, n, 0, ev)
 
 
-def split_caps(s: P5State, kind: int, p: int, x: Any) -> Sequence[int]:
-    """What each kind can take: a target's requirements left, or the spent tokens
-    of the kinds a mixed restore allows."""
-    if kind == D_ALLOC:
+def split_caps(s: P5State, kind: int, p: int, x: SplitOf) -> Sequence[int]:
+    """What each kind can take: a target's requirements left (D_ALLOC: ``x`` is the
+    target), or the spent tokens of the kinds ``x`` a mixed restore allows (D_MIX)."""
+    if isinstance(x, int):  # D_ALLOC
         rem = rem_of(s, x)
         assert rem is not None
         return rem
@@ -377,7 +385,7 @@ def split_caps(s: P5State, kind: int, p: int, x: Any) -> Sequence[int]:
     return [spent[k] if k in x else 0 for k in range(4)]
 
 
-def split(s: P5State, kind: int, p: int, x: Any, n: int, k: int, ev: list[Event]) -> None:
+def split(s: P5State, kind: int, p: int, x: SplitOf, n: int, k: int, ev: list[Event]) -> None:
     """Split ``n`` over kinds ``k``..3, one kind at a time: a kind whose count is forced
     is settled at once; the first with a choice becomes a decision (P5-COMBAT-4)."""
     while n > 0 and k < 4:
@@ -391,11 +399,11 @@ def split(s: P5State, kind: int, p: int, x: Any, n: int, k: int, ev: list[Event]
         k += 1
 
 
-def split_put(s: P5State, kind: int, p: int, x: Any, k: int, v: int, ev: list[Event]) -> None:
+def split_put(s: P5State, kind: int, p: int, x: SplitOf, k: int, v: int, ev: list[Event]) -> None:
     """Settle ``v`` of kind ``k``: ANY damage meeting a requirement, or tokens restored."""
     if not v:
         return
-    if kind == D_ALLOC:
+    if isinstance(x, int):  # D_ALLOC
         rem = rem_of(s, x)
         assert rem is not None
         rem[k] -= v

@@ -148,6 +148,10 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None =
 
 # --- legal actions ---------------------------------------------------------------------------
 
+# Actions are frozen values: the legal lists share one of each (no new object per step).
+_DISCOVER, _PALACE, _END, _DONE = A.Discover(), A.Palace(), A.End(), A.Done()
+_GO = (A.Go(0), A.Go(1))
+
 
 def can_use(s: P5State, p: int, a: int, in_fight: bool) -> bool:
     """Whether player ``p`` may use ability ``a`` now: its trigger, limits and cost."""
@@ -171,7 +175,7 @@ def can_use(s: P5State, p: int, a: int, in_fight: bool) -> bool:
     )
 
 
-def legal_actions(s: P5State) -> list[Any]:
+def legal_actions(s: P5State) -> list[A.P5Action]:
     g = s._game
     if s.dec:
         return decision_options(s, s.dec[-1])
@@ -184,17 +188,17 @@ def legal_actions(s: P5State) -> list[Any]:
     if phase == AFTER:
         return after_actions(s, p)
     if phase == ORDER:
-        return [A.Go(q) for q in range(s.n) if not s.went[q]]
+        return [_GO[q] for q in range(s.n) if not s.went[q]]
     if phase == DISCOVER:
         li = s.disc
-        out: list[Any] = [g.visit_act[li]]
+        out: list[A.P5Action] = [g.visit_act[li]]
         if s.loc_conf[s.locs.index(li)] >= 0:
             out.append(g.recruit_act[li])
         return out
     return []
 
 
-def decision_options(s: P5State, d: Decision) -> list[Any]:
+def decision_options(s: P5State, d: Decision) -> list[A.P5Action]:
     g = s._game
     if type(d) is EnterOrder:
         return [g.source_text(x) for x in d.sources]
@@ -209,12 +213,12 @@ def decision_options(s: P5State, d: Decision) -> list[Any]:
     return list(g.assign_act[k][lo : hi + 1])
 
 
-def main_actions(s: P5State, p: int) -> list[Any]:
+def main_actions(s: P5State, p: int) -> list[A.P5Action]:
     g = s._game
     cur = s.loc[p]
     occupied = [s.loc[q] for q in range(s.n) if q != p]
-    out: list[Any] = []
-    rec: list[Any] = []
+    out: list[A.P5Action] = []
+    rec: list[A.P5Action] = []
     for i, li in enumerate(s.locs):
         if li == cur or li in occupied:
             continue
@@ -223,20 +227,37 @@ def main_actions(s: P5State, p: int) -> list[Any]:
             rec.append(g.recruit_act[li])
     out += rec
     if s.loc_deck and s.fresh[p][CA] >= 1:
-        out.append(A.Discover())
+        out.append(_DISCOVER)
     if cur != IN_PALACE:
-        out.append(A.Palace())
+        out.append(_PALACE)
     free_actions(s, p, out)
     return out
 
 
-def free_actions(s: P5State, p: int, out: list[Any]) -> None:
+def usable(s: P5State, p: int, in_fight: bool) -> list[int]:
+    """The abilities player ``p`` may use now (``can_use`` of each of ``abilities``)."""
+    g = s._game
+    trigger, palace_only, limit, costs = g.ab_trigger, g.ab_palace_only, g.ab_limit, g.ab_cost
+    f0, f1, f2, f3 = s.fresh[p]
+    used_day, used_pal = s.used_day[p], s.used_pal[p]
+    out = []
+    for a in abilities(s, p):
+        if trigger[a] != T_USE or (palace_only[a] and not in_fight):
+            continue
+        lim = limit[a]
+        if (lim == 1 and a in used_day) or (lim == 2 and a in used_pal):
+            continue
+        cost = costs[a]
+        if f0 >= cost[0] and f1 >= cost[1] and f2 >= cost[2] and f3 >= cost[3]:
+            out.append(a)
+    return out
+
+
+def free_actions(s: P5State, p: int, out: list[A.P5Action]) -> None:
     """Abilities usable outside a fight (P5-COMBAT-3) and, for a persona-party player
     outside the palace, the start of a party decision (P5-ARSENE-3)."""
     g = s._game
-    for a in abilities(s, p):
-        if can_use(s, p, a, False):
-            out.append(g.use_plain[a])
+    out.extend(map(g.use_plain.__getitem__, usable(s, p, False)))
     if g.persona_party[s.persona[p]] and s.loc[p] != IN_PALACE and not s.party_set:
         party = s.party[p]
         out += [g.unequip_act[x] for x in party]
@@ -244,34 +265,45 @@ def free_actions(s: P5State, p: int, out: list[Any]) -> None:
             out += [g.equip_act[x] for x in s.held[p] if x not in party]
 
 
-def after_actions(s: P5State, p: int) -> list[Any]:
+def has_free_action(s: P5State, p: int) -> bool:
+    """Whether :func:`free_actions` would offer anything (the turn's window stays open)."""
+    g = s._game
+    if g.persona_party[s.persona[p]] and s.loc[p] != IN_PALACE and not s.party_set:
+        party = s.party[p]
+        if party:
+            return True
+        held = s.held[p]
+        if held and any(x not in party for x in held) and len(party) < party_limit(s, p):
+            return True
+    return bool(usable(s, p, False))
+
+
+def after_actions(s: P5State, p: int) -> list[A.P5Action]:
     """After the turn's action: abilities and party changes, then an explicit end."""
-    out: list[Any] = []
+    out: list[A.P5Action] = []
     free_actions(s, p, out)
-    out.append(A.End())
+    out.append(_END)
     return out
 
 
-def party_options(s: P5State, d: PartyDraft) -> list[Any]:
+def party_options(s: P5State, d: PartyDraft) -> list[A.P5Action]:
     """P5-ARSENE-3: the draft party changes one shadow at a time; each shadow may be
     changed and changed back once (so a mistake can be taken back, and the decision
     ends); ``done`` makes the draft the party."""
     g = s._game
     p, draft, moved = d.player, d.draft, d.moved
-    out: list[Any] = [g.unequip_act[x] for x in draft if moved.count(x) < 2]
+    out: list[A.P5Action] = [g.unequip_act[x] for x in draft if moved.count(x) < 2]
     if len(draft) < party_limit(s, p):
         out += [g.equip_act[x] for x in s.held[p] if x not in draft and moved.count(x) < 2]
-    out.append(A.Done())
+    out.append(_DONE)
     return out
 
 
-def fight_actions(s: P5State, p: int) -> list[Any]:
+def fight_actions(s: P5State, p: int) -> list[A.P5Action]:
     g = s._game
     ts = targets(s)
-    out: list[Any] = []
-    for a in abilities(s, p):
-        if not can_use(s, p, a, True):
-            continue
+    out: list[A.P5Action] = []
+    for a in usable(s, p, True):
         if g.ab_attack[a] and not g.ab_all[a]:
             out += [g.use_target[a, t] for t in ts]
         elif not g.ab_attack[a] or ts:
@@ -283,54 +315,54 @@ def fight_actions(s: P5State, p: int) -> list[Any]:
         for k in range(4):
             if fresh[k] and rem[k]:
                 out.append(g.hit_act[k, t])
-    out.append(A.End())
+    out.append(_END)
     return out
 
 
 # --- apply -----------------------------------------------------------------------------------
 
 
-def apply_unchecked(s: P5State, action: Any) -> list[Event]:
+def apply_unchecked(s: P5State, action: A.P5Action) -> list[Event]:
     ev: list[Event] = []
-    kind = type(action)
     if s.party_set and not s.dec:
         s.party_set = False  # any other action allows a new party decision (P5-ARSENE-3)
     if s.dec:
         answer(s, action, ev)
     else:
         p = s.turn
-        if kind is A.Visit:
+        if type(action) is A.Visit:
             visit(s, p, s._game.loc_index[action.loc], ev)
-        elif kind is A.Hit:
+        elif type(action) is A.Hit:
             hit(s, p, RESOURCES.index(action.res), target_of(s, action.target), ev)
-        elif kind is A.Use:
+        elif type(action) is A.Use:
             use(s, p, s._game.ab_index[action.skill], action.target, ev)
-        elif kind is A.End:
+        elif type(action) is A.End:
             ev.append(Event("end_turn", {"player": p}))
             s.phase = ENDING
-        elif kind is A.Recruit:
+        elif type(action) is A.Recruit:
             recruit(s, p, s._game.loc_index[action.loc], ev)
-        elif kind is A.Palace:
+        elif type(action) is A.Palace:
             enter_palace(s, p, ev)
-        elif kind is A.Discover:
+        elif type(action) is A.Discover:
             discover(s, p, ev)
-        elif kind is A.Go:
+        elif type(action) is A.Go:
             s.turn = action.player
             s.phase = MAIN
             ev.append(Event("turn", {"player": action.player, "day": s.day}))
-        elif kind is A.Equip or kind is A.Unequip:
+        elif type(action) is A.Equip or type(action) is A.Unequip:
             x = s._game.shadow_index[action.shadow]
             toggle(s, p, tuple(sorted(s.party[p])), (), x, ev)
     run(s, ev)
     return ev
 
 
-def answer(s: P5State, action: Any, ev: list[Event]) -> None:
+def answer(s: P5State, action: A.P5Action, ev: list[Event]) -> None:
     """Answer the decision on top of ``dec`` with ``action``."""
     g = s._game
     d = s.dec.pop()
     p = d.player
     if type(d) is EnterOrder:
+        assert type(action) is A.First
         text = action.source
         src = next(x for x in d.sources if g.source_text(x).source == text)
         rest = tuple(x for x in d.sources if x != src)
@@ -338,14 +370,16 @@ def answer(s: P5State, action: Any, ev: list[Event]) -> None:
         push_effects(s, source_effects(s, src))
         ev.append(Event("enter_effect", {"source": text}))
     elif type(d) is StatChoice:
+        assert type(action) is A.StatUp
         raise_stat(s, p, STATS.index(action.stat), d.n, ev)
     elif type(d) is PartyDraft:
         if type(action) is A.Done:
             set_party(s, p, d.draft, ev)
         else:
+            assert type(action) is A.Equip or type(action) is A.Unequip
             toggle(s, p, d.draft, d.moved, g.shadow_index[action.shadow], ev)
     else:  # Split: one kind of a split
-        assert type(d) is Split
+        assert type(d) is Split and type(action) is A.Assign
         split_put(s, d.kind, p, d.of, d.res, action.n, ev)
         split(s, d.kind, p, d.of, d.left - action.n, d.res + 1, ev)
 
@@ -369,7 +403,7 @@ def run(s: P5State, ev: list[Event]) -> None:
         if s.phase == ENDING:
             end_turn(s, ev)
             continue
-        if s.phase == AFTER and len(after_actions(s, s.turn)) == 1:
+        if s.phase == AFTER and not has_free_action(s, s.turn):
             s.phase = ENDING  # nothing to do after the action but end the turn
             ev.append(Event("end_turn", {"player": s.turn}))
             continue

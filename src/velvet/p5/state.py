@@ -86,13 +86,18 @@ class StatChoice(NamedTuple):
     n: int
 
 
+SplitOf = int | tuple[int, ...]
+"""What a split is of: a target key (D_ALLOC: a shadow index or ``BOSS``) or the token
+kinds a mixed restore allows (D_MIX); in JSON an integer or a list."""
+
+
 class Split(NamedTuple):
     """Decision: how many of ``left`` go to resource ``res``: ANY damage on the target
     ``of`` (D_ALLOC, P5-COMBAT-4) or a mixed restore over the kinds ``of`` (D_MIX)."""
 
     kind: int  # D_ALLOC or D_MIX
     player: int
-    of: Any
+    of: SplitOf
     left: int
     res: int
 
@@ -237,13 +242,13 @@ class Rules:
         "public_view",
         "view",
     )
-    legal_actions: Callable[[P5State], list[Any]]
-    apply_unchecked: Callable[[P5State, Any], list[Event]]
-    explain: Callable[[P5State, Any], IllegalActionError]
+    legal_actions: Callable[[P5State], list[A.P5Action]]
+    apply_unchecked: Callable[[P5State, A.P5Action], list[Event]]
+    explain: Callable[[P5State, A.P5Action | None], IllegalActionError]
     view: Callable[[P5State, int], P5View]
     public_view: Callable[[P5State], P5View]
-    label: Callable[[P5State, Any], str]
-    labels: Callable[[P5State], dict[Any, str]]
+    label: Callable[[P5State, A.P5Action], str]
+    labels: Callable[[P5State], dict[A.P5Action, str]]
 
 
 RULES = Rules()
@@ -251,13 +256,13 @@ RULES = Rules()
 
 def bind_rules(
     *,
-    legal_actions: Callable[[P5State], list[Any]],
-    apply_unchecked: Callable[[P5State, Any], list[Event]],
-    explain: Callable[[P5State, Any], IllegalActionError],
+    legal_actions: Callable[[P5State], list[A.P5Action]],
+    apply_unchecked: Callable[[P5State, A.P5Action], list[Event]],
+    explain: Callable[[P5State, A.P5Action | None], IllegalActionError],
     view: Callable[[P5State, int], P5View],
     public_view: Callable[[P5State], P5View],
-    label: Callable[[P5State, Any], str],
-    labels: Callable[[P5State], dict[Any, str]],
+    label: Callable[[P5State, A.P5Action], str],
+    labels: Callable[[P5State], dict[A.P5Action, str]],
 ) -> None:
     """Give :class:`P5State` its rules (called by ``game.py``)."""
     RULES.legal_actions = legal_actions
@@ -267,6 +272,10 @@ def bind_rules(
     RULES.public_view = public_view
     RULES.label = label
     RULES.labels = labels
+    # The two calls of every step go straight to the rules, one call fewer per step than
+    # the typed delegates of the class body (which declare them, and which this replaces).
+    for name, rule in (("legal_actions", legal_actions), ("apply_unchecked", apply_unchecked)):
+        setattr(P5State, name, rule)
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -396,13 +405,13 @@ class P5State(State[A.P5Action, P5View]):
 
     # --- the rules (flow.py, view.py, illegal.py), bound by game.py ----------------------------
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[A.P5Action]:
         return RULES.legal_actions(self)
 
-    def apply_unchecked(self, action: Any) -> list[Event]:
+    def apply_unchecked(self, action: A.P5Action) -> list[Event]:
         return RULES.apply_unchecked(self, action)
 
-    def explain_illegal(self, action: Any) -> IllegalActionError:
+    def explain_illegal(self, action: A.P5Action) -> IllegalActionError:
         return RULES.explain(self, action)
 
     def game_over_error(self) -> IllegalActionError:
@@ -423,11 +432,11 @@ class P5State(State[A.P5Action, P5View]):
             != (len(before.loc_deck), len(before.conf_deck), len(before.shadow_deck))
         )
 
-    def action_label(self, action: Any) -> str:
+    def action_label(self, action: A.P5Action) -> str:
         """Words for ``action`` with card names, distinct among the legal actions."""
         return RULES.label(self, action)
 
-    def action_labels(self) -> dict[Any, str]:
+    def action_labels(self) -> dict[A.P5Action, str]:
         """Labels of every legal action, made once for the whole decision."""
         return RULES.labels(self)
 

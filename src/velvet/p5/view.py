@@ -6,10 +6,11 @@ P5 is co-operative and open: every seat sees the same, minus deck orders and the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
+from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES, STATS
 from velvet.p5.state import (
     AFTER,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from velvet.p5.views import P5DecisionView, P5PlayerView, P5View
 
 
-def action_label(s: P5State, action: Any) -> str:
+def action_label(s: P5State, action: A.P5Action) -> str:
     """Words for ``action`` with card names, distinct among the legal actions."""
     text = action_labels(s).get(action)
     if text is not None:
@@ -51,7 +52,7 @@ def action_label(s: P5State, action: Any) -> str:
         return str(action)
 
 
-def decision_labels(s: P5State) -> dict[Any, str]:
+def decision_labels(s: P5State) -> dict[A.P5Action, str]:
     """A label for every legal action of ``s``, made once for the whole decision."""
     return action_labels(s)
 
@@ -89,7 +90,7 @@ def describe_decision(s: P5State) -> P5DecisionView:
         if type(d) is Split:
             out["resource"] = RESOURCES[d.res]
             out["left"] = d.left
-            if d.kind == D_ALLOC:
+            if d.kind == D_ALLOC and isinstance(d.of, int):
                 out["target"] = g.target_id(d.of)
         if type(d) is PartyDraft:
             out["draft"] = [g.cards.shadows[x].id for x in d.draft]

@@ -87,7 +87,7 @@ def _source(g: P5Game, source: str, boss: str = "") -> str:
 # --- action labels -------------------------------------------------------------------------
 
 
-def action_labels(s: P5State) -> dict[Any, str]:
+def action_labels(s: P5State) -> dict[A.P5Action, str]:
     """A label for every legal action of ``s``, distinct within the decision."""
     labels = {a: label(s, a) for a in s.legal_actions()}
     count: dict[str, int] = {}
@@ -96,7 +96,7 @@ def action_labels(s: P5State) -> dict[Any, str]:
     return {a: (t if count[t] == 1 else f"{t} [{a}]") for a, t in labels.items()}
 
 
-def label(s: P5State, action: Any) -> str:
+def label(s: P5State, action: A.P5Action) -> str:
     """What a player reads for ``action`` in the state ``s`` (see :func:`action_labels`)."""
     from velvet.p5.state import AFTER, D_ALLOC, D_MIX, FIGHT, PartyDraft, Split
 
@@ -147,7 +147,7 @@ def label(s: P5State, action: Any) -> str:
         return f"+1 {_stat(action.stat)}"
     if isinstance(action, A.Assign):
         res = RES_NAME.get(action.res, action.res)
-        if type(d) is Split and d.kind == D_ALLOC:
+        if type(d) is Split and d.kind == D_ALLOC and isinstance(d.of, int):
             target = shadow_name(g, g.target_id(d.of), boss)
             return f"{action.n} of the {d.left} ANY damage meet {target}'s {res} requirement"
         if type(d) is Split and d.kind == D_MIX:
@@ -468,7 +468,7 @@ def _target_ref(target: str) -> str:
     return "boss" if target == "boss" else f"shadow:{target}"
 
 
-def action_targets(s: P5State, action: Any) -> tuple[str, ...]:
+def action_targets(s: P5State, action: A.P5Action) -> tuple[str, ...]:
     """The refs of the things ``action`` (a legal action of ``s``) acts on, most specific
     first; an action that acts on nothing on the board (end, done) has none."""
     from velvet.p5.state import D_ALLOC, D_MIX, Split
@@ -506,7 +506,7 @@ def action_targets(s: P5State, action: Any) -> tuple[str, ...]:
     if isinstance(action, A.StatUp):
         return (f"stat:{p}:{action.stat}",)
     if isinstance(action, A.Assign):
-        if type(d) is Split and d.kind == D_ALLOC:
+        if type(d) is Split and d.kind == D_ALLOC and isinstance(d.of, int):
             return (f"need:{g.target_id(d.of)}:{action.res}",)
         if type(d) is Split and d.kind == D_MIX:
             return (f"token:{p}:{action.res}",)
@@ -516,7 +516,7 @@ def action_targets(s: P5State, action: Any) -> tuple[str, ...]:
     return ()
 
 
-def action_note(s: P5State, action: Any) -> str | None:
+def action_note(s: P5State, action: A.P5Action) -> str | None:
     """The exact chance of each check or Dice roll ``action`` makes (``odds.action_odds``),
     e.g. "Chance: Guts 3: 70 %"; None for an action that rolls nothing."""
     from velvet.p5.odds import action_odds

@@ -69,8 +69,11 @@ def p5_cards(game: Game[Any]) -> list[PrintCard]:
     Palaces and the rules table are printed as boards (:mod:`velvet.printing.sheets`).
     """
     from velvet.p5 import cards as p5
+    from velvet.p5.game import P5Game
 
-    cs = game.cards  # type: ignore[attr-defined]
+    if not isinstance(game, P5Game):
+        raise ConfigError(f"the P5 cards are printed from the P5 game, not '{game.name}'")
+    cs = game.cards
     out: list[PrintCard] = []
 
     def ability(a: p5.Ability) -> Line:
@@ -83,7 +86,8 @@ def p5_cards(game: Game[Any]) -> list[PrintCard]:
         return tuple(_amount({k: n}) for a in abilities for k, n in a.cost.items() if n)
 
     for t in cs.thieves:
-        stats = "  ".join(f"{s.capitalize()} {t.stats[s]}" for s in p5.STATS)
+        printed = {str(k): n for k, n in t.stats.items()}
+        stats = "  ".join(f"{s.capitalize()} {printed[s]}" for s in p5.STATS)
         out.append(
             PrintCard(
                 t.id,
@@ -168,17 +172,21 @@ def vs_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]
     """Player cards and every card of a VS set (by id), or the 40 cards of ``deck``."""
     from velvet.vs import cards as vs
     from velvet.vs.decks import load_deck
+    from velvet.vs.game import VsGame
+
+    if not isinstance(game, VsGame):
+        raise ConfigError(f"the VS cards are printed from the VS game, not '{game.name}'")
 
     out: list[PrintCard] = []
     if deck is None:
-        players = list(game.cards.players)  # type: ignore[attr-defined]
-        chosen = list(game.all_cards)  # type: ignore[attr-defined]
+        players = list(game.cards.players)
+        chosen = list(game.all_cards)
     else:
-        ids = load_deck(deck, game)  # type: ignore[arg-type]
+        ids = load_deck(deck, game)
         players = []
-        chosen = [game.card(i) for i in ids]  # type: ignore[attr-defined]
+        chosen = [game.card(i) for i in ids]
     for pc in players:
-        starter = game.card(pc.starter).name  # type: ignore[attr-defined]
+        starter = game.card(pc.starter).name
         player_lines = (
             Line(f"Starts at {vs.HP_START} HP."),
             Line(f"VS starter: {starter}."),

@@ -258,7 +258,10 @@ def _unbanded(
     if not cards or only or model is None:
         return []
     banded = {e.subject for e in entries if e.game == "p5"}
-    palaces = [p.id for p in get_game("p5", cards).cards.palaces]  # type: ignore[attr-defined]
+    p5 = get_game("p5", cards)
+    if not isinstance(p5, P5Game):
+        raise ConfigError(f"game 'p5' is not the P5 board game ({type(p5).__name__})")
+    palaces = [p.id for p in p5.cards.palaces]
     return [
         model.model_copy(update={"subject": palace, "low": 0.0, "high": 1.0})
         for palace in palaces

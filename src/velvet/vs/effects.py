@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Event
 from velvet.vs import actions as A
-from velvet.vs.cards import HP_START
+from velvet.vs.cards import HP_START, Persona
 from velvet.vs.state import (
     ANY_KIND,
     CTX_SUPPORT,
@@ -162,14 +162,17 @@ def targets(state: VsState, t: int, op: int, filt: int) -> list[int]:
 
 def skill_name(state: VsState, c: int, k: int) -> str:
     card = state._game.all_cards[c]
-    return card.skills[k].name  # type: ignore[union-attr]
+    if not isinstance(card, Persona):
+        raise TypeError(f"only a persona has skills, not {card.id}")
+    return card.skills[k].name
 
 
-def apply_target(state: VsState, a: Any, ev: list[Event]) -> None:
+def apply_target(state: VsState, a: A.VsAction, ev: list[Event]) -> None:
     """The chosen persona of a bounce, destroy or swap (the top frame) is acted on."""
     fr = state.frames.pop()
     if type(fr) is not TargetFrame:
         raise TypeError(f"a target is chosen for a target frame, not {fr!r}")
+    assert type(a) is A.Target
     op, t = fr.op, fr.target
     if op == OP_BOUNCE:
         leave(state, t, a.slot, True, ev, "bounce")

@@ -11,7 +11,7 @@ steps that need no decision. The game ends in :func:`velvet.vs.effects.finish`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from velvet.engine.core import Event
 from velvet.vs import actions as A
@@ -172,7 +172,7 @@ def _can_play(state: VsState, p: int, c: int, mask: int) -> bool:
     return False
 
 
-def _pay_actions(state: VsState, fr: PayFrame) -> list[Any]:
+def _pay_actions(state: VsState, fr: PayFrame) -> list[A.VsAction]:
     g = state._game
     p, c, mask, rem, extra = fr
     summon = mask < 0
@@ -186,7 +186,7 @@ def _pay_actions(state: VsState, fr: PayFrame) -> list[Any]:
             if _reg_ok(h - dh, f - df, rem, summon and free_after(state, p, freed) == 0)
         ]
     need = summon and free_after(state, p, 0) == 0
-    out: list[Any] = []
+    out: list[A.VsAction] = []
     if _reg_ok(h - 1, f, rem - 1, need):
         seen: set[int] = set()
         for x in state.hand[p]:
@@ -200,21 +200,21 @@ def _pay_actions(state: VsState, fr: PayFrame) -> list[Any]:
     return out
 
 
-def _apply_pay(state: VsState, a: Any, ev: list[Event]) -> None:
+def _apply_pay(state: VsState, a: A.VsAction, ev: list[Event]) -> None:
     g = state._game
     fr = state.frames[-1]
     if type(fr) is not PayFrame:
         raise TypeError(f"a payment is made for a pay frame, not {fr!r}")
     p, c, mask, rem, extra = fr
-    t = type(a)
-    if t is A.PayHand:
+    if type(a) is A.PayHand:
         x = g.index[a.card]
         state.hand[p].remove(x)
         state.disc[p].append(x)
         ev.append(Event("pay", {"player": p, "from": "hand", "card": a.card, "for": g.ids[c]}))
-    elif t is A.PayField:
+    elif type(a) is A.PayField:
         leave(state, p, a.slot, False, ev, "pay_field")
     else:
+        assert type(a) is A.PayStack
         x = g.index[a.card]
         st = list(state.field[p][a.slot])
         del st[len(st) - 1 - st[::-1].index(x)]
@@ -276,7 +276,7 @@ def _place(state: VsState, p: int, c: int, mask: int, ev: list[Event]) -> None:
 # --- legal actions ---------------------------------------------------------------------
 
 
-def legal_actions(state: VsState) -> list[Any]:
+def legal_actions(state: VsState) -> list[A.VsAction]:
     """Every action the player to decide may take now, in a stable order."""
     if state.winner != -1:
         return []
@@ -295,7 +295,7 @@ def legal_actions(state: VsState) -> list[Any]:
     d = 1 - state.turn
     timing = DECLARATION if step == REACT1 else RESOLUTION
     sk_type = g.skills[state.sk_c][state.sk_k].damage_type
-    out: list[Any] = [g.a_pass]
+    out: list[A.VsAction] = [g.a_pass]
     seen_c: set[int] = set()
     for x in state.hand[d]:
         if x not in seen_c and g.timing[x] == timing and g.vs_type[x] in (-1, sk_type):
@@ -304,35 +304,64 @@ def legal_actions(state: VsState) -> list[Any]:
     return out
 
 
-def _plan_actions(state: VsState) -> list[Any]:
+_BITS = tuple(bin(m).count("1") for m in range(8))
+"""How many slots a mask of the three field slots names."""
+_SUBMASKS = tuple(tuple(m for m in range(1, 8) if not m & ~occ) for occ in range(8))
+"""The fusion masks (non-empty) within each mask of occupied slots, in increasing order."""
+
+
+def _plan_actions(state: VsState) -> list[A.VsAction]:
     g = state._game
     p = state.turn
-    out: list[Any] = [g.a_end]
+    out: list[A.VsAction] = [g.a_end]
     fld = state.field[p]
-    occ = [s for s in range(3) if fld[s]]
-    occ_mask = sum(1 << s for s in occ)
-    names = top_names(state, p)
-    seen: set[int] = set()
-    kind = g.kind
     name_of = g.name_of
+    occ_mask = (1 if fld[0] else 0) | (2 if fld[1] else 0) | (4 if fld[2] else 0)
+    names = {name_of[st[-1]] for st in fld if st}  # top_names
+    stack_names = [{name_of[x] for x in st} for st in fld]
+    h = len(state.hand[p]) - 1  # the hand cards that can pay for one of them
+    n_occ = _BITS[occ_mask]
+    full = n_occ == 3
+    fusions = _SUBMASKS[occ_mask]
+    seen: set[int] = set()
+    kind, extra, costs, chooses = g.kind, g.extra, g.cost, g.chooses
     for c in state.hand[p]:
         if c in seen:
             continue
         seen.add(c)
         k = kind[c]
         if k == SUPPORT:
-            if _support_ok(state, p, c):
+            if not chooses[c] or missing_choice(state, p, c) is None:  # _support_ok
                 out.append(g.a_support[c])
         elif k == PERSONA:
             nc = name_of[c]
-            if nc not in names and _can_play(state, p, c, -1):
+            if nc in names:  # VS-RULE-NAME; a top of that name also breaks every fusion
+                continue
+            plain = extra[c] < 0
+            if not plain:
+                if _can_play(state, p, c, -1):
+                    out.append(g.a_summon[c])
+            elif _reg_ok(h, n_occ, costs[c], full):  # _can_play of a summon
                 out.append(g.a_summon[c])
-            if occ:
-                for m in range(1, 8):
-                    if m & ~occ_mask:
-                        continue
-                    if fuse_problem(state, p, c, m) is None and _can_play(state, p, c, m):
-                        out.append(g.a_fuse[c][m])
+            if not fusions:
+                continue
+            # fuse_problem(m) is None exactly when no stack of ``m`` holds the name
+            holds = (
+                (1 if nc in stack_names[0] else 0)
+                | (2 if nc in stack_names[1] else 0)
+                | (4 if nc in stack_names[2] else 0)
+            )
+            cost = costs[c]
+            fuses = g.a_fuse[c]
+            for m in fusions:
+                if m & holds:
+                    continue
+                # _can_play: the personas outside ``m`` and the other hand cards pay
+                if plain:
+                    if cost <= 0 or h + _BITS[occ_mask & ~m] >= cost:
+                        out.append(fuses[m])
+                elif _can_play(state, p, c, m):
+                    out.append(fuses[m])
     if fld[0]:
         for s in (1, 2):
             if fld[s]:
@@ -385,10 +414,10 @@ def fuse_problem(state: VsState, p: int, c: int, mask: int) -> str | None:
     return None
 
 
-def _skill_actions(state: VsState) -> list[Any]:
+def _skill_actions(state: VsState) -> list[A.VsAction]:
     g = state._game
     p = state.turn
-    out: list[Any] = [g.a_noskill]
+    out: list[A.VsAction] = [g.a_noskill]
     slots = (0, 1, 2) if state.more_used else (0,)
     for s in slots:
         seen: set[int] = set()
@@ -400,7 +429,7 @@ def _skill_actions(state: VsState) -> list[Any]:
     return out
 
 
-def _frame_actions(state: VsState, fr: Frame) -> list[Any]:
+def _frame_actions(state: VsState, fr: Frame) -> list[A.VsAction]:
     g = state._game
     p = fr.player
     if type(fr) is PayFrame:
@@ -424,17 +453,17 @@ def _frame_actions(state: VsState, fr: Frame) -> list[Any]:
 # --- apply -----------------------------------------------------------------------------
 
 
-def apply_unchecked(state: VsState, action: Any) -> list[Event]:
+def apply_unchecked(state: VsState, action: A.VsAction) -> list[Event]:
     """Apply a legal ``action``, then run the turn on until the next decision."""
     ev: list[Event] = []
     g = state._game
-    t = type(action)
     if state.frames:
         fr = state.frames[-1]
         kind = type(fr)
         if kind is PayFrame:
             _apply_pay(state, action, ev)
         elif type(fr) is PromoteFrame:
+            assert type(action) is A.Promote
             p = state.frames.pop().player
             fld = state.field[p]
             fld[0] = fld[action.slot]
@@ -448,6 +477,7 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
         elif kind is TargetFrame:
             apply_target(state, action, ev)
         elif type(fr) is DiscardFrame:
+            assert type(action) is A.Discard
             p, n = fr.player, fr.left
             x = g.index[action.card]
             state.hand[p].remove(x)
@@ -458,6 +488,7 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
             else:
                 state.frames[-1] = DiscardFrame(p, n - 1)
         elif kind is SearchFrame:
+            assert type(action) is A.Search
             p = state.frames.pop().player
             x = g.index[action.card]
             state.deck[p].remove(x)
@@ -465,18 +496,19 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
             state.rng.shuffle(state.deck[p])
             ev.append(Event("search", {"player": p, "card": action.card}))
         else:
+            assert type(action) is A.Recover
             p = state.frames.pop().player
             x = g.index[action.card]
             state.disc[p].remove(x)
             state.hand[p].append(x)
             ev.append(Event("recover", {"player": p, "card": action.card}))
-    elif t is A.EndPlanning:
+    elif type(action) is A.EndPlanning:
         state.step = DECLARE
         ev.append(Event("step", {"player": state.turn, "step": "skill"}))
-    elif t is A.Summon or t is A.Fuse:
+    elif type(action) is A.Summon or type(action) is A.Fuse:
         p = state.turn
         c = g.index[action.card]
-        mask = action.slots if t is A.Fuse else -1
+        mask = action.slots if type(action) is A.Fuse else -1
         state.hand[p].remove(c)
         ev.append(
             Event(
@@ -497,7 +529,7 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
             _place(state, p, c, mask, ev)
         else:
             state.frames.append(PayFrame(p, c, mask, g.cost[c], g.extra[c]))
-    elif t is A.Change:
+    elif type(action) is A.Change:
         p = state.turn
         fld = state.field[p]
         fld[0], fld[action.slot] = fld[action.slot], fld[0]
@@ -512,13 +544,13 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
                 },
             )
         )
-    elif t is A.PlaySupport or t is A.PlayReact:
-        p = state.turn if t is A.PlaySupport else 1 - state.turn
+    elif type(action) is A.PlaySupport or type(action) is A.PlayReact:
+        p = state.turn if type(action) is A.PlaySupport else 1 - state.turn
         c = g.index[action.card]
         state.hand[p].remove(c)
         low = bool(g.low_eff[c]) and state.hp[p] <= LOWHP
         effects = g.low_eff[c] if low else g.play_eff[c]
-        ctx = CTX_SUPPORT if t is A.PlaySupport else CTX_REACT
+        ctx = CTX_SUPPORT if type(action) is A.PlaySupport else CTX_REACT
         ev.append(
             Event(
                 "support" if ctx == CTX_SUPPORT else "react",
@@ -528,12 +560,12 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
         for eid in effects:
             state.effq.append(Work(p, eid, ctx, c))
         state.effq.append(Work(p, -1, ctx, c))
-        if t is A.PlayReact:
+        if type(action) is A.PlayReact:
             state.step = RESOLVE if state.step == REACT1 else ENDSKILL
-    elif t is A.Pass:
+    elif type(action) is A.Pass:
         ev.append(Event("pass", {"player": 1 - state.turn}))
         state.step = RESOLVE if state.step == REACT1 else ENDSKILL
-    elif t is A.DeclareSkill:
+    elif type(action) is A.DeclareSkill:
         c = g.index[action.card]
         state.sk_c, state.sk_k, state.sk_slot = c, action.index, action.slot
         state.rmods = []
@@ -553,10 +585,10 @@ def apply_unchecked(state: VsState, action: Any) -> list[Event]:
             )
         )
         state.step = REACT1
-    elif t is A.NoSkill:
+    elif type(action) is A.NoSkill:
         ev.append(Event("noskill", {"player": state.turn}))
         _draw_step(state, ev)
-    elif t is A.First:
+    elif type(action) is A.First:
         m = sorted(set(state.mods))[action.index]
         mode, amount = m
         state.mods.remove(m)
