@@ -55,7 +55,7 @@ def test_a_random_first_player_is_offset_too() -> None:
 
 @pytest.mark.parametrize("bad", [-1, 3, True, "1", 1.0, None])
 def test_a_bad_offset_is_a_config_error_naming_the_key(bad: object) -> None:
-    with pytest.raises(ConfigError, match="'second_draws'.*must be 0 to 2"):
+    with pytest.raises(ConfigError, match=r"'second_draws'.*must be 0 to 2"):
         G.new_state(_config(None, 0) | {"second_draws": bad}, 1)
 
 
