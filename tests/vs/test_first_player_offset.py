@@ -79,3 +79,14 @@ def test_an_offset_game_plays_to_the_end_and_round_trips() -> None:
         s.apply(legal[rng.randbelow(len(legal))])
     again = G.state_from_json(s.to_json())
     assert again.canonical() == s.canonical()
+
+
+def test_a_server_room_takes_the_option_for_vs_only() -> None:
+    from velvet.server.games import build_config
+    from velvet.server.protocol import CreateRoom
+
+    config = build_config(G, CreateRoom(game="vs", second_draws="1"))
+    assert config["second_draws"] == 1
+    assert "second_draws" not in build_config(G, CreateRoom(game="vs"))
+    with pytest.raises(ConfigError, match="second_draws are options of vs"):
+        build_config(get_spec("p5").load(()), CreateRoom(game="p5", second_draws="2"))
