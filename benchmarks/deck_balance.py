@@ -3,12 +3,14 @@
 
 Every pairing of the built-in decks (p5, p4, p3) is played with both seat
 orders, the same bot in both seats and the first player drawn at random
-(``first_player`` null, VS-SETUP-4). It prints each pairing's win rate for
+(``first_player`` null, VS-SETUP-4); ``--second-draws N`` gives the second
+player N more cards at set-up (the first-player offset). It prints each pairing's win rate for
 its first-named deck with a 95% Wilson interval, and the first player's rate.
 A draw (the turn cap) counts half a win to each deck.
 
     python benchmarks/deck_balance.py --games 400 --seed 11 --workers 2
     python benchmarks/deck_balance.py --games 60 --bot normal --workers 2
+    python benchmarks/deck_balance.py --games 100 --bot normal --second-draws 1
 """
 
 from __future__ import annotations
@@ -43,6 +45,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--bot", default="greedy", help="the bot in both seats (default greedy)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default all)")
     parser.add_argument(
+        "--second-draws",
+        type=int,
+        default=0,
+        choices=(0, 1, 2),
+        help="offset for going first: extra set-up cards for the second player (default 0)",
+    )
+    parser.add_argument(
         "--keep",
         type=Path,
         default=None,
@@ -56,6 +65,8 @@ def play(a: str, b: str, games: int, seed: int, args: argparse.Namespace, root: 
     """Play ``games`` games of deck ``a`` (seat 0) against deck ``b`` (seat 1); the rows."""
     config = load_vs_game().default_config(a, b)
     config["first_player"] = None
+    if args.second_draws:
+        config["second_draws"] = args.second_draws
     out = root / f"{a}-{b}"
     run_sim(
         "vs",
@@ -88,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"vs deck balance: {args.bot} vs {args.bot}, {args.games} games per pairing, "
         f"seed {args.seed}"
+        + (f", second player +{args.second_draws} card(s)" if args.second_draws else "")
     )
     print(f"{'pairing':<10}{'first deck wins [95% CI]':>34}{'draws':>7}{'errors':>8}")
     first_wins, first_n = 0.0, 0

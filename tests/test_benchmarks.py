@@ -7,6 +7,7 @@ these tests only keep the scripts working as the code under them changes.
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -43,6 +44,17 @@ def test_deck_balance_plays_every_pairing(capsys: pytest.CaptureFixture[str]) ->
     for pairing in ("p5 v p4", "p5 v p3", "p4 v p3", "first player"):
         line = next(line for line in out.splitlines() if line.startswith(pairing))
         assert RATE.search(line), line
+
+
+def test_deck_balance_plays_with_the_first_player_offset(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["--games", "2", "--bot", "random", "--workers", "1", "--second-draws", "1"]
+    code = load("deck_balance").main([*args, "--keep", str(tmp_path / "runs")])
+    assert code == 0
+    assert "second player +1 card(s)" in capsys.readouterr().out
+    run = json.loads((tmp_path / "runs" / "p5-p4" / "run.json").read_text(encoding="utf-8"))
+    assert run["config"]["second_draws"] == 1
 
 
 def test_deck_balance_rejects_a_bad_bot(capsys: pytest.CaptureFixture[str]) -> None:

@@ -153,3 +153,85 @@ def test_report_refuses_to_merge_different_runs(tmp_path: Path) -> None:
     run_sim("velvet_toys:RACE", 3, ["random"], {}, 2, tmp_path / "b", workers=1, progress=False)
     with pytest.raises(ConfigError, match="not a shard of the same run"):
         write_report([tmp_path / "a", tmp_path / "b"], tmp_path / "x.html")
+
+
+def _deck_rows(n: int = 40) -> list[dict[str, Any]]:
+    """p5 (strong) against p4 in both seats; card "x" is in both decks and played in every
+    other game, so it is independent of winning within each deck; "kanzeon" (p4) is played
+    in exactly the games p4 wins."""
+    rows = []
+    for i in range(n):
+        p5_seat = i % 2
+        p5_wins = i % 4 != 3  # p5 wins 3 in 4
+        winner = p5_seat if p5_wins else 1 - p5_seat
+        p4_cards = "izanagi;kanzeon" if not p5_wins else "izanagi;jiraiya"
+        p5_cards = "arsene;pixie"
+        x = (i // 4) % 2 == 0
+        row: dict[str, Any] = {
+            "index": i,
+            "seed": i,
+            "winner": winner,
+            "length": 50,
+            "turns": 10,
+            "error": None,
+            "outcome": f"seat {winner} wins",
+            "first_player": i % 2,
+        }
+        for seat in (0, 1):
+            is_p5 = seat == p5_seat
+            cards = p5_cards if is_p5 else p4_cards
+            row[f"deck_{seat}"] = "p5" if is_p5 else "p4"
+            row[f"cards_played_{seat}"] = cards + (";x" if x else "")
+            row[f"return_{seat}"] = float(winner == seat)
+        rows.append(row)
+    return rows
+
+
+def test_card_effect_is_measured_within_its_deck() -> None:
+    from velvet.sim.report import effects_within_deck
+
+    rows = _deck_rows()
+    effects = effects_within_deck(rows, min_games=5)
+    p4 = {e.item: e for e in effects["p4"]}
+    p5 = {e.item: e for e in effects["p5"]}
+    # "x" is played in half the games of each deck, wins unrelated: no effect in either,
+    # though pooled over decks (the old table) its rate is just each deck's average
+    assert p4["x"].with_.n == p4["x"].without.n == 20
+    assert p4["x"].with_.rate == p4["x"].without.rate == 0.25
+    assert p5["x"].with_.rate == p5["x"].without.rate == 0.75
+    assert p5["x"].diff == 0.0 and p5["x"].verdict == "unclear"
+    # kanzeon: p4 won all 10 games it was played in and none of the 30 others
+    k = p4["kanzeon"]
+    assert (k.with_.wins, k.with_.n, k.without.wins, k.without.n) == (10, 10, 0, 30)
+    assert k.diff == 1.0 and k.verdict == "higher" and 0.5 < k.low < k.high <= 1.0
+    assert p4["jiraiya"].verdict == "lower" and p4["jiraiya"].diff == -1.0
+    # played in every game of its deck: no contrast, left out
+    assert "arsene" not in p5 and "izanagi" not in p4
+    assert [e.item for e in effects["p4"]] == ["kanzeon", "x", "jiraiya"]
+
+
+def test_the_report_shows_each_decks_card_effects_with_intervals() -> None:
+    page = build_report({"game": "vs", "seats": ["normal", "normal"]}, _deck_rows())
+    for deck in ("p4", "p5"):
+        assert f"Card effect within deck {deck}" in page
+    section = page[page.index("Card effect within deck p4") :]
+    section = section[: section.index("<h2>")] if "<h2>" in section else section
+    assert "kanzeon" in section and "+100.0%" in section and "higher" in section
+    assert "unclear" in section and "lower" in section
+    assert "no balance information" not in page.lower()
+
+
+def test_the_report_says_when_a_run_carries_no_balance_information() -> None:
+    rows = _deck_rows()
+    for row in rows:  # seat 0 wins every game
+        row["winner"], row["return_0"], row["return_1"] = 0, 1.0, 0.0
+    page = build_report({"game": "vs", "seats": ["hard", "random"]}, rows)
+    assert "This run carries no balance information" in page
+    assert "seat 0 won every game of the 40 finished" in page
+
+
+def test_a_deck_that_won_every_game_gets_no_card_effects() -> None:
+    rows = [r for r in _deck_rows() if r[f"return_{0 if r['deck_0'] == 'p5' else 1}"] == 1.0]
+    page = build_report({"game": "vs", "seats": ["normal", "normal"]}, rows)
+    assert "No balance information: deck p5 won every game." in page
+    assert "No balance information: deck p4 won none of its games." in page

@@ -84,8 +84,8 @@ def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:
                 config["players"][seat][option] = value
         if request.palace:
             config["palace"] = request.palace
-        if request.player_cards or request.decks:
-            raise ConfigError("player_cards and decks are options of vs, not p5")
+        if request.player_cards or request.decks or request.second_draws != "0":
+            raise ConfigError("player_cards, decks and second_draws are options of vs, not p5")
         return config
     from velvet.games import get_spec
 
@@ -97,7 +97,11 @@ def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:
     ]
     from velvet.vs.decks import load_deck
 
-    options = {"player_card": tuple(request.player_cards), "first": request.first}
+    options = {
+        "player_card": tuple(request.player_cards),
+        "first": request.first,
+        "second_draws": request.second_draws,
+    }
     config = get_spec("vs").config_for(game, 2, options)
     for seat, path in enumerate(decks):
         if path is not None:

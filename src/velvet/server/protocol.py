@@ -181,6 +181,8 @@ class CreateRoom(BaseModel):
     decks: list[CardText | None] = Field(default_factory=list, max_length=2)
     """VS: a deck file's TOML text per seat (null: the player card's built-in deck)."""
     first: Literal["1", "2", "random"] = "random"
+    second_draws: Literal["0", "1", "2"] = "0"
+    """VS: extra set-up cards for the second player, to offset going first (docs/lab.md)."""
     cards: list[CardText] = Field(default_factory=list, max_length=2)
     """Custom card files (TOML text) extending or replacing the built-in set."""
     turn_timer: Annotated[float, Field(ge=5, le=86_400)] | None = None

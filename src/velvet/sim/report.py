@@ -6,7 +6,10 @@ every categorical column. Columns ending in ``_<seat>`` (``deck_0``,
 ``thief_1``) are read per seat and pooled; ``;``-joined list columns
 (confidants met, shadows defeated, cards played) give win rate with and
 without each item; ``deck_0``/``deck_1`` give a matchup matrix and
-``first_player`` the first-player advantage.
+``first_player`` the first-player advantage. A per-seat list column beside a
+per-seat ``deck`` column (VS: ``cards_played_<seat>``, ``deck_<seat>``) also gets
+each item's effect within its own deck (:func:`effects_within_deck`), so a card is
+not credited with its deck's strength.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import io
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +28,7 @@ from typing import Any
 from velvet.engine.errors import ConfigError
 from velvet.engine.files import check_target
 from velvet.sim.results import Row, atomic_write_bytes, load_results
-from velvet.sim.stats import Rate, wilson
+from velvet.sim.stats import Rate, difference, wilson
 
 SKIP = {"index", "seed", "seconds", "error", "outcome", "length", "turns", "winner"}
 MAX_CATEGORIES = 40
@@ -69,7 +73,7 @@ def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
     matplotlib.use("Agg")
     good = [r for r in rows if not r.get("error")]
     seats = _seats(good)
-    parts: list[str] = [_header(meta, rows, good)]
+    parts: list[str] = [_header(meta, rows, good), *_no_information(good, seats)]
     parts.append(_section("Win rate by seat", _seat_table(good, seats, meta)))
     if good:
         parts.append(_length_section(good))
@@ -80,6 +84,7 @@ def build_report(meta: dict[str, Any], rows: list[Row]) -> str:
         parts.extend(_matchup_sections(good))
         parts.extend(_category_sections(good, seats))
         parts.extend(_item_sections(good, seats))
+        parts.extend(_within_deck_sections(good, seats))
     parts.append(_outcomes_section(rows))
     body = "\n".join(parts)
     title = html.escape(f"Velvet simulation report: {meta.get('game', '?')}")
@@ -95,6 +100,7 @@ _CSS = (
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
     "text-align:right}th{background:#eee}td:first-child,th:first-child{text-align:left}"
     "img{max-width:100%}h2{border-bottom:2px solid #c00;margin-top:2em}.note{color:#666}"
+    ".warning{background:#fee;border:1px solid #c00;padding:.5em}"
 )
 
 
@@ -192,6 +198,23 @@ def _header(meta: dict[str, Any], rows: list[Row], good: list[Row]) -> str:
         ("written", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
     ]
     return _table(["", ""], [(k, v) for k, v in facts])
+
+
+def _no_information(good: list[Row], seats: list[int]) -> list[str]:
+    """A plain warning when every finished game had the same result for every seat."""
+    if not good or not seats:
+        return []
+    results = {tuple(_won(r, s) for s in seats) for r in good}
+    if len(results) > 1:
+        return []
+    (result,) = results
+    who = [f"seat {s}" for s, won in zip(seats, result, strict=True) if won]
+    what = f"{' and '.join(who)} won every game" if who else "no seat won any game"
+    return [
+        "<p class='warning'><b>This run carries no balance information</b>: "
+        f"{what} of the {len(good)} finished. Every win rate below is 0 % or 100 %; "
+        "comparisons between seats, decks or cards cannot be read from it.</p>"
+    ]
 
 
 def _seat_table(good: list[Row], seats: list[int], meta: dict[str, Any]) -> str:
@@ -379,6 +402,128 @@ def _item_sections(good: list[Row], seats: list[int]) -> list[str]:
             overall=base_rate.rate,
         )
         out.append(_section(f"Impact of {key}", plot + table))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ItemEffect:
+    """One item (a card played) of one deck: its deck's win rate with it and without it."""
+
+    deck: str
+    item: str
+    with_: Rate
+    without: Rate
+    diff: float
+    low: float
+    high: float
+    """``diff`` = with - without, and its 95% interval (Newcombe)."""
+
+    @property
+    def verdict(self) -> str:
+        """``higher`` / ``lower`` when the interval excludes 0, else ``unclear``."""
+        if self.low > 0:
+            return "higher"
+        if self.high < 0:
+            return "lower"
+        return "unclear"
+
+
+def effects_within_deck(
+    rows: list[Row], column: str = "cards_played", deck: str = "deck", min_games: int = 0
+) -> dict[str, list[ItemEffect]]:
+    """Per deck, each item of ``<column>_<seat>``: that seat's win rate in games where it
+    was present vs games of the same deck where it was not (a draw is not a win).
+
+    Every (game, seat) whose ``<deck>_<seat>`` is a deck counts once, in either seat.
+    Items present, or absent, in fewer than ``min_games`` of the deck's games are left
+    out (their comparison has no contrast). Sorted by difference, highest first.
+    """
+    seats = sorted(
+        int(m.group("seat"))
+        for k in {k for r in rows for k in r}
+        if (m := _SEAT_COLUMN.match(k)) and m.group("base") == column
+    )
+    by_deck: dict[str, list[tuple[set[str], bool]]] = defaultdict(list)
+    for r in rows:
+        if r.get("error"):
+            continue
+        for seat in seats:
+            name, value = r.get(f"{deck}_{seat}"), r.get(f"{column}_{seat}")
+            if not isinstance(name, str) or r.get(f"return_{seat}") is None:
+                continue
+            items = {x for x in value.split(";") if x} if isinstance(value, str) else set()
+            by_deck[name].append((items, _won(r, seat)))
+    out: dict[str, list[ItemEffect]] = {}
+    for name, pairs in sorted(by_deck.items()):
+        effects = []
+        for item in sorted({x for items, _ in pairs for x in items}):
+            with_ = [w for items, w in pairs if item in items]
+            without = [w for items, w in pairs if item not in items]
+            if min(len(with_), len(without)) < max(1, min_games):
+                continue
+            rw, ro = wilson(sum(with_), len(with_)), wilson(sum(without), len(without))
+            d, low, high = difference(rw, ro)
+            effects.append(ItemEffect(name, item, rw, ro, d, low, high))
+        effects.sort(key=lambda e: (-e.diff, e.item))
+        out[name] = effects
+    return out
+
+
+def _within_deck_sections(good: list[Row], seats: list[int]) -> list[str]:
+    """Each card's effect within its own deck, for runs with ``cards_played`` and ``deck``."""
+    if not any(f"cards_played_{s}" in r and f"deck_{s}" in r for r in good for s in seats):
+        return []
+    effects = effects_within_deck(good, min_games=MIN_ITEM_GAMES)
+    note = (
+        "<p class='note'>For each deck, the deck's win rate in its games where it played "
+        "the card (summoned, fused, supported or reacted with it) against its games where "
+        "it did not, with 95% Wilson intervals, and the difference with its 95% interval "
+        "(Newcombe). <b>higher</b> / <b>lower</b>: the interval excludes 0; "
+        "<b>unclear</b>: it does not, so the run cannot tell. This is a correlation, not a cause: "
+        f"a card is played more in longer games and when drawn. Cards played, or not played, in "
+        f"fewer than {MIN_ITEM_GAMES} of the deck's games are left out.</p>"
+    )
+    out = []
+    for deck, rows in effects.items():
+        if not rows:
+            continue
+        rates = {e.with_.rate for e in rows} | {e.without.rate for e in rows}
+        if rates <= {0.0} or rates <= {1.0}:
+            won = "every game" if rates == {1.0} else "none of its games"
+            text = f"<p class='note'>No balance information: deck {deck} won {won}.</p>"
+            out.append(_section(f"Card effect within deck {deck}", text))
+            continue
+        body = [
+            [
+                e.item,
+                f"{e.with_.rate:.1%}",
+                f"{e.with_.low:.1%} – {e.with_.high:.1%}",
+                e.with_.n,
+                f"{e.without.rate:.1%}",
+                f"{e.without.low:.1%} – {e.without.high:.1%}",
+                e.without.n,
+                f"{e.diff:+.1%}",
+                f"{e.low:+.1%} – {e.high:+.1%}",
+                e.verdict,
+            ]
+            for e in rows
+        ]
+        table = _table(
+            [
+                "card",
+                "won when played",
+                "95% CI",
+                "games",
+                "won when not",
+                "95% CI",
+                "games",
+                "effect",
+                "95% CI",
+                "",
+            ],
+            body,
+        )
+        out.append(_section(f"Card effect within deck {deck}", note + table))
     return out
 
 

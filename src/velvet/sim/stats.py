@@ -43,3 +43,12 @@ def wilson(wins: float, n: int, z: float = Z95) -> Rate:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return Rate(wins, n, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def difference(a: Rate, b: Rate) -> tuple[float, float, float]:
+    """``a.rate - b.rate`` with its 95% interval (Newcombe's hybrid score method,
+    built from the two Wilson intervals): ``(difference, low, high)``."""
+    d = a.rate - b.rate
+    low = d - math.sqrt((a.rate - a.low) ** 2 + (b.high - b.rate) ** 2)
+    high = d + math.sqrt((a.high - a.rate) ** 2 + (b.rate - b.low) ** 2)
+    return d, max(-1.0, low), min(1.0, high)

@@ -40,6 +40,7 @@ from velvet.vs.state import DECK_SIZE as DECK_SIZE
 from velvet.vs.state import DECLARATION as DECLARATION
 from velvet.vs.state import KINDS as KINDS
 from velvet.vs.state import MAX_COPIES as MAX_COPIES
+from velvet.vs.state import MAX_SECOND_DRAWS as MAX_SECOND_DRAWS
 from velvet.vs.state import MODE_ADD as MODE_ADD
 from velvet.vs.state import MODE_MUL as MODE_MUL
 from velvet.vs.state import MODES as MODES
@@ -427,11 +428,17 @@ class VsGame(Game[A.VsAction, VsView]):
     def new_state(self, config: Mapping[str, Any], seed: int) -> VsState:
         if not isinstance(config, Mapping):
             raise ConfigError("vs config must be an object with 'players' and 'first_player'")
-        unknown = set(config) - {"players", "first_player", "open_decklists"}
+        unknown = set(config) - {"players", "first_player", "open_decklists", "second_draws"}
         if unknown:
             raise ConfigError(
                 f"vs config: unknown keys {sorted(unknown)}; "
-                "allowed: players, first_player, open_decklists"
+                "allowed: players, first_player, open_decklists, second_draws"
+            )
+        extra = config.get("second_draws", 0)
+        if type(extra) is not int or not 0 <= extra <= MAX_SECOND_DRAWS:
+            raise ConfigError(
+                f"vs config: 'second_draws' (cards the second player draws at set-up, "
+                f"VS-SETUP-2 option) must be 0 to {MAX_SECOND_DRAWS}, not {extra!r}"
             )
         open_lists = config.get("open_decklists", False)
         if not isinstance(open_lists, bool):
@@ -460,7 +467,7 @@ class VsGame(Game[A.VsAction, VsView]):
             open_lists or self.is_builtin_deck(decks[0]),
             open_lists or self.is_builtin_deck(decks[1]),
         )
-        return VsState.setup(self, pcs, decks, first, Rng(seed), public)
+        return VsState.setup(self, pcs, decks, first, Rng(seed), public, extra)
 
     def state_from_json(self, data: Any) -> VsState:
         try:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from velvet.vs.game import VsGame
 
 DEFAULT_CARDS = ("p5", "p4")
+SECOND_DRAWS = ("0", "1", "2")
+"""``--second-draws``: extra set-up cards for the second player (``second_draws`` in the config)."""
 
 
 def load(cards: Sequence[Path | str]) -> Game[Any]:
@@ -82,6 +84,11 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
     if first not in ("1", "2", "random"):
         raise ConfigError(f"--first must be 1, 2 or random, not {first!r}")
     config["first_player"] = None if first == "random" else int(first) - 1
+    second_draws = options.get("second_draws") or "0"
+    if second_draws not in SECOND_DRAWS:
+        raise ConfigError(f"--second-draws must be 0, 1 or 2, not {second_draws!r}")
+    if second_draws != "0":
+        config["second_draws"] = int(second_draws)
     return config
 
 
@@ -160,6 +167,14 @@ SPEC = GameSpec(
             choices=("1", "2", "random"),
             default="random",
             metavar="WHO",
+        ),
+        ConfigOption(
+            "second_draws",
+            "Offset for going first: the second player draws this many more cards at "
+            "set-up (Velvet option; 1 measured in docs/lab.md).",
+            choices=SECOND_DRAWS,
+            default="0",
+            metavar="N",
         ),
     ),
     make_config=make_config,

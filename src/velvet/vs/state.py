@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 DECK_SIZE = 40
 MAX_COPIES = 2
 """VS-DECK-1: a deck is exactly ``DECK_SIZE`` cards, at most ``MAX_COPIES`` of one name."""
+MAX_SECOND_DRAWS = 2
+"""The most extra cards the second-player offset (a VS-SETUP-2 option) may give."""
 
 # The card data's words as small ints, each derived by name from the schema's words
 # (velvet.vs.cards): the game compiles cards into these codes, the rules compare codes.
@@ -378,11 +380,15 @@ class VsState(State[A.VsAction, VsView]):
         first: int | None,
         rng: Rng,
         public: tuple[bool, bool] = (True, True),
+        second_extra_cards: int = 0,
     ) -> VsState:
         """VS-SETUP-1..4: starter out of the deck into hand, shuffle, draw to 5, 30 HP.
 
         ``public`` says whose decklist every player may see (a built-in deck, or open
         decklists by config); a private list is seen by its owner only.
+        ``second_extra_cards`` (a Velvet option beside VS-SETUP-2, default 0, to offset
+        the first player's edge): once the first player is decided, the second player
+        draws that many more cards (docs/lab.md, docs/vs-rules.md).
         """
         s = cls.blank(game)
         s.rng = rng
@@ -399,6 +405,9 @@ class VsState(State[A.VsAction, VsView]):
             for _ in range(HAND_SIZE - 1):
                 s.hand[p].append(deck.pop())
         s.turn = rng.randbelow(2) if first is None else first
+        second = 1 - s.turn
+        for _ in range(second_extra_cards):  # VS-SETUP-2 option: after VS-SETUP-4
+            s.hand[second].append(s.deck[second].pop())
         return s
 
     def clone(self) -> Self:
