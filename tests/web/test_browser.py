@@ -277,3 +277,26 @@ def test_two_people_take_a_move_back_when_both_agree(server: WebServer, browser:
     assert "Player 1 takes back 1 move." in b.page.inner_text(".log-list")
     for tab in tabs:
         tab.close()
+
+
+def test_the_lobby_offers_the_second_player_extra_cards(server: WebServer, browser: Any) -> None:
+    """The lobby's "second player draws extra" reaches the room: seat 2 starts with 6 cards."""
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+    page.select_option("#seat_2", "human")
+    page.select_option("#first", "1")
+    page.select_option("#second_draws", "1")
+    page.click("button[type=submit]")
+    page.wait_for_selector(".invites")
+    page.goto(f"{server.url}/")
+    page.get_by_role("link", name="Rejoin as Player 2").click()
+    page.wait_for_selector(".vs-board .pbar")
+    page.wait_for_function("window.velvet.state && window.velvet.state.view")
+    assert len(page.evaluate("window.velvet.state.view.hand")) == 6
+    page.select_option(".seat-picker", label="Play as Player 1")
+    page.wait_for_function("window.velvet.welcome && window.velvet.welcome.seat === 0")
+    page.wait_for_function("window.velvet.state && window.velvet.state.view")
+    assert len(page.evaluate("window.velvet.state.view.hand")) == 5
+    tab.close()

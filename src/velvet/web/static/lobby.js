@@ -96,6 +96,7 @@ function createForm() {
   const pc1 = el("input", { list: "player-cards", placeholder: "p5", autocomplete: "off" });
   const pc2 = el("input", { list: "player-cards", placeholder: "p4", autocomplete: "off" });
   const first = select([["random", "Random"], ["1", "Player 1"], ["2", "Player 2"]], "random");
+  const secondDraws = select([["0", "No (the rulebook)"], ["1", "1 more card"], ["2", "2 more cards"]], "0");
   const deck1 = el("input", { type: "file", accept: ".toml,text/plain" });
   const deck2 = el("input", { type: "file", accept: ".toml,text/plain" });
   const thief1 = el("input", { placeholder: "default", autocomplete: "off" });
@@ -115,6 +116,7 @@ function createForm() {
     field("Player 1's player card", pc1, "player_card_1"),
     field("Player 2's player card", pc2, "player_card_2"),
     field("Who goes first", first, "first"),
+    field("Second player draws extra", secondDraws, "second_draws", "A Velvet option against the first player's edge (docs/lab.md)."),
     field("Player 1's deck (TOML file)", deck1, "deck_1", "Empty: the player card's built-in deck."),
     field("Player 2's deck (TOML file)", deck2, "deck_2"),
   );
@@ -157,7 +159,7 @@ function createForm() {
     if (!p5 && seat2.value === "none") seat2.value = "normal";
   });
 
-  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, palace, cards, turn_timer: timer };
+  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, second_draws: secondDraws, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, palace, cards, turn_timer: timer };
   const clear = () => {
     general.hidden = true;
     for (const node of document.querySelectorAll(".field-error")) node.hidden = true;
@@ -204,6 +206,7 @@ function createForm() {
         const pcs = [pc1.value.trim(), pc2.value.trim()];
         if (pcs.some(Boolean)) body.player_cards = [pcs[0] || "p5", pcs[1] || "p4"];
         body.first = first.value;
+        if (secondDraws.value !== "0") body.second_draws = secondDraws.value;
         const decks = [deck1.files[0], deck2.files[0]];
         if (decks.some(Boolean)) body.decks = await Promise.all(decks.map((f) => (f ? f.text() : null)));
       }
@@ -236,6 +239,7 @@ export function fieldOf(message, game) {
   if (/^seats|bot|seat/.test(m)) return "seat_1";
   if (/turn_timer/.test(m)) return "turn_timer";
   if (/^first/.test(m)) return "first";
+  if (/second_draws/.test(m)) return "second_draws";
   if (/palace/.test(m)) return "palace";
   if (game === "p5" && (found = /player (\d)/.exec(m))) return `thief_${found[1]}`;
   if (/thie/.test(m)) return "thief_1";
