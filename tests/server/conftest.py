@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 import pytest
@@ -120,7 +120,7 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def __enter__(self) -> LiveServer:
+    def __enter__(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:

@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -27,13 +25,12 @@ pytest.importorskip(
     "fastapi", reason="the server needs the [server] extra: pip install -e '.[server]'"
 )
 
-import uvicorn
 
 import velvet
+from tests.server.conftest import LiveServer
 from velvet.engine.record import GameRecord
 from velvet.games import get_game
-from velvet.server.app import Settings, create_app
-from velvet.server.protocol import MAX_MESSAGE_BYTES
+from velvet.server.app import Settings
 
 SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
 CLIENT_TYPES = {"hello", "move", "undo", "resign", "rematch", "ping"}
@@ -45,46 +42,15 @@ HOW = (
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class WebServer:
+class WebServer(LiveServer):
     """``create_app`` under uvicorn in a thread of this process, SQLite in a tmp folder."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
-        settings = Settings(
-            db=f"sqlite:///{folder / 'web.sqlite3'}", bot_workers=0, rate=1000, http_rate=1000
+        super().__init__(
+            Settings(
+                db=f"sqlite:///{folder / 'web.sqlite3'}", bot_workers=0, rate=1000, http_rate=1000
+            )
         )
-        config = uvicorn.Config(
-            create_app(settings),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="error",
-            ws_max_size=MAX_MESSAGE_BYTES,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> WebServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the live server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 @pytest.fixture(scope="module")
