@@ -7,7 +7,7 @@ one-ply lookahead; MCTS bots call it when a playout is cut off.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from velvet.engine.core import Game, State, View
@@ -43,6 +43,26 @@ def get_evaluator(game_name: str) -> Evaluator:
         evaluator = resolve(spec.evaluator, f"evaluator of game '{game_name}'")
     _EVALUATORS[game_name] = evaluator
     return evaluator
+
+
+PlayoutPolicy = Callable[[Sequence[Any], Rng], Any]
+"""``policy(legal, rng) -> action``: the action a search playout takes from ``legal``."""
+
+
+def uniform_playout(legal: Sequence[Any], rng: Rng) -> Any:
+    """Any legal action, each as likely."""
+    return legal[rng.randbelow(len(legal))]
+
+
+def get_playout_policy(game_name: str) -> PlayoutPolicy:
+    """The playout policy ``game_name``'s GameSpec names, else :func:`uniform_playout`."""
+    from velvet.games import find_spec
+
+    spec = find_spec(game_name)
+    if spec is None or spec.playout_policy is None:
+        return uniform_playout
+    policy: PlayoutPolicy = resolve(spec.playout_policy, f"playout policy of game '{game_name}'")
+    return policy
 
 
 def determinize(game: Game[Any], view: View, player: int, rng: Rng) -> State[Any]:

@@ -7,10 +7,12 @@ by; VS is scored by the HP race, with cards in hand and on the field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from velvet.engine.core import Game
+from velvet.engine.rng import Rng
+from velvet.p5.actions import Equip, Unequip
 
 
 def _num(value: Any) -> float:
@@ -46,6 +48,20 @@ def p5_evaluator(game: Game[Any], view: dict[str, Any], player: int) -> float:
     stats = sum(_total(p.get("stats")) for p in players) / max(1, len(players))
     value = 0.02 + 0.75 * progress + 0.1 * min(1.0, tokens / 20.0) + 0.1 * min(1.0, stats / 30.0)
     return max(0.0, min(1.0, value))
+
+
+def p5_playout(legal: Sequence[Any], rng: Rng) -> Any:
+    """A P5 search playout's action: uniform, but no party change while anything else is legal.
+
+    A persona party's draft (P5-ARSENE-3) is free, may be opened after every turn's
+    action and runs to dozens of one-shadow changes: uniform playouts spent their few
+    actions there and never reached the palace, so every day's choice looked alike and
+    the bot drafted instead of fighting. The tree still weighs party changes at its own
+    decisions; playouts keep the draft's ``done`` and the turn's end.
+    """
+    plain = [a for a in legal if type(a) is not Equip and type(a) is not Unequip]
+    pool = plain or legal
+    return pool[rng.randbelow(len(pool))]
 
 
 def _skill_damage(game: Game[Any], card_id: Any, index: Any = None) -> float:

@@ -3,7 +3,8 @@
 Both search one tree keyed by actions (open loop). Every iteration samples a
 full state from the view with ``game.determinize`` — hidden cards *and* the
 state's own RNG, so dice are re-rolled as sampled chance on every pass — then
-descends by UCB, expands one action, plays out at random (cut off after
+descends by UCB, expands one action, plays out by the game's playout policy
+(uniform at random unless its GameSpec names one; cut off after
 ``max_playout`` actions and scored by the game's evaluator) and backs up.
 A child's UCB uses the number of iterations in which its action was legal
 ("availability"), as in single-observer ISMCTS (Cowling et al., 2012), since
@@ -27,7 +28,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from velvet.bots.budget import Budget
-from velvet.bots.evaluators import Evaluator, determinize, get_evaluator
+from velvet.bots.evaluators import (
+    Evaluator,
+    PlayoutPolicy,
+    determinize,
+    get_evaluator,
+    uniform_playout,
+)
 from velvet.bots.greedy import seat_of
 from velvet.bots.memory import ViewMemory
 from velvet.engine.core import Game, State
@@ -64,6 +71,7 @@ class MCTSBot:
         max_playout: int = 300,
         final: str = "visits",
         evaluator: Evaluator | None = None,
+        playout_policy: PlayoutPolicy | None = None,
         name: str = "",
     ) -> None:
         self.budget = budget or Budget(count=100)
@@ -75,6 +83,7 @@ class MCTSBot:
         self.max_playout = max_playout
         self.final = final
         self._evaluator = evaluator
+        self.playout_policy = playout_policy or uniform_playout
         self.name = name or f"{self.kind}:{self.budget}"
         self.seat: int | None = None
         self.last_iterations = 0
@@ -175,9 +184,9 @@ class MCTSBot:
             path.append(node)
         depth = 0
         limit = self.max_playout
+        policy = self.playout_policy
         while depth < limit and not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_unchecked(legal[rng.randbelow(len(legal))])
+            state.apply_unchecked(policy(state.legal_actions(), rng))
             depth += 1
         values = _Values(game, state, evaluate)
         if self.shared_outcome:

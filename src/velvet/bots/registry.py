@@ -13,6 +13,7 @@ import math
 
 from velvet.bots.base import Bot, RandomBot
 from velvet.bots.budget import Budget
+from velvet.bots.evaluators import get_playout_policy
 from velvet.bots.greedy import GreedyBot
 from velvet.bots.mcts import ISMCTSBot, MCTSBot
 from velvet.engine.errors import ConfigError
@@ -123,6 +124,8 @@ def _build(
     tuning = game_spec.search_tuning if game_spec is not None else {}
     exploration = options.get("c", float(tuning.get("exploration", 1.4)))
     playout = int(tuning.get("max_playout", 300))
-    if kind == "mcts":
-        return MCTSBot(budget, exploration=exploration, max_playout=playout, name=name)
-    return ISMCTSBot(budget, exploration=exploration, max_playout=playout, name=name)
+    policy = get_playout_policy(game_name)
+    bot = MCTSBot if kind == "mcts" else ISMCTSBot
+    return bot(
+        budget, exploration=exploration, max_playout=playout, playout_policy=policy, name=name
+    )

@@ -78,6 +78,9 @@ class GameSpec:
     """Import path of a module with ``render(view, game)`` for the board, or None."""
     evaluator: str | None = None
     """``module:function`` of the bots' position evaluator, or None (neutral)."""
+    playout_policy: str | None = None
+    """``module:function`` picking a search playout's action, ``policy(legal, rng) -> action``,
+    or None (uniform at random over the legal actions)."""
     cards: str | None = None
     """Import path of a module with ``card_rows``, ``card_list_markdown`` and
     ``check_card_files`` for ``velvet cards``, or None (the game has no card files)."""
