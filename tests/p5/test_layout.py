@@ -150,6 +150,6 @@ def test_the_game_binds_every_rule_of_the_state() -> None:
     from velvet.p5 import game, state
 
     assert game.P5Game is not None
-    for name in state.Rules.__slots__:
+    for name in state.Rules.names():
         fn = getattr(state.RULES, name)
         assert fn.__module__ in RULES, f"{name} comes from {fn.__module__}"

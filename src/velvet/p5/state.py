@@ -17,9 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, get_args
 
+from typing_extensions import Unpack
+
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import IllegalActionError, RecordError
 from velvet.engine.rng import Rng
+from velvet.engine.rules import RuleFunctions
+from velvet.engine.rules import Rules as EngineRules
 from velvet.p5 import actions as A
 from velvet.p5.cards import EffectOp
 from velvet.p5.views import P5View
@@ -226,56 +230,27 @@ def _tuplify(x: Any) -> Any:
 # --- the rules, bound from above -------------------------------------------------------------
 
 
-class Rules:
+class Rules(EngineRules["P5State", A.P5Action, P5View]):
     """The rules a :class:`P5State` delegates to, from the modules above this one.
 
     This module imports none of them (no import cycle); ``game.py``, which makes
-    every state, binds them once with :func:`bind_rules`.
+    every state, binds them once with :func:`bind_rules`. Beyond the contract's
+    rules P5 has ``labels``: the labels of a whole decision, made together to keep them
+    distinct.
     """
 
-    __slots__ = (
-        "apply_unchecked",
-        "explain",
-        "label",
-        "labels",
-        "legal_actions",
-        "public_view",
-        "view",
-    )
-    legal_actions: Callable[[P5State], list[A.P5Action]]
-    apply_unchecked: Callable[[P5State, A.P5Action], list[Event]]
-    explain: Callable[[P5State, A.P5Action | None], IllegalActionError]
-    view: Callable[[P5State, int], P5View]
-    public_view: Callable[[P5State], P5View]
-    label: Callable[[P5State, A.P5Action], str]
+    __slots__ = ("labels",)
     labels: Callable[[P5State], dict[A.P5Action, str]]
-
-
-RULES = Rules()
 
 
 def bind_rules(
     *,
-    legal_actions: Callable[[P5State], list[A.P5Action]],
-    apply_unchecked: Callable[[P5State, A.P5Action], list[Event]],
-    explain: Callable[[P5State, A.P5Action | None], IllegalActionError],
-    view: Callable[[P5State, int], P5View],
-    public_view: Callable[[P5State], P5View],
-    label: Callable[[P5State, A.P5Action], str],
     labels: Callable[[P5State], dict[A.P5Action, str]],
+    **rules: Unpack[RuleFunctions[P5State, A.P5Action, P5View]],
 ) -> None:
     """Give :class:`P5State` its rules (called by ``game.py``)."""
-    RULES.legal_actions = legal_actions
-    RULES.apply_unchecked = apply_unchecked
-    RULES.explain = explain
-    RULES.view = view
-    RULES.public_view = public_view
-    RULES.label = label
     RULES.labels = labels
-    # The two calls of every step go straight to the rules, one call fewer per step than
-    # the typed delegates of the class body (which declare them, and which this replaces).
-    for name, rule in (("legal_actions", legal_actions), ("apply_unchecked", apply_unchecked)):
-        setattr(P5State, name, rule)
+    RULES.bind(**rules)
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -439,6 +414,10 @@ class P5State(State[A.P5Action, P5View]):
     def action_labels(self) -> dict[A.P5Action, str]:
         """Labels of every legal action, made once for the whole decision."""
         return RULES.labels(self)
+
+
+RULES = Rules(P5State)
+"""The rules every :class:`P5State` delegates to (bound by ``game.py``)."""
 
 
 def state_from_json(g: P5Game, data: Any) -> P5State:

@@ -25,9 +25,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Self, get_args
 
+from typing_extensions import Unpack
+
 from velvet.engine.core import TERMINAL, Event, State
 from velvet.engine.errors import IllegalActionError, RecordError
 from velvet.engine.rng import Rng
+from velvet.engine.rules import RuleFunctions
+from velvet.engine.rules import Rules as EngineRules
 from velvet.vs import actions as A
 from velvet.vs.cards import HP_START, Op
 from velvet.vs.views import VsPublic, VsView
@@ -217,56 +221,26 @@ class ExtraPayment(NamedTuple):
 # --- the rules, bound from above -------------------------------------------------------------
 
 
-class Rules:
+class Rules(EngineRules["VsState", A.VsAction, VsView]):
     """The rules a :class:`VsState` delegates to, from the modules above this one.
 
     This module imports none of them (no import cycle); ``game.py``, which makes
-    every state, binds them once with :func:`bind_rules`.
+    every state, binds them once with :func:`bind_rules`. Beyond the contract's
+    rules VS has ``mod_sources``: every non-React modifier of the declared skill.
     """
 
-    __slots__ = (
-        "apply_unchecked",
-        "explain",
-        "label",
-        "legal_actions",
-        "mod_sources",
-        "public_view",
-        "view",
-    )
-    legal_actions: Callable[[VsState], list[A.VsAction]]
-    apply_unchecked: Callable[[VsState, A.VsAction], list[Event]]
-    explain: Callable[[VsState, A.VsAction | None], IllegalActionError]
-    view: Callable[[VsState, int], VsView]
-    public_view: Callable[[VsState], VsView]
-    label: Callable[[VsState, A.VsAction], str]
+    __slots__ = ("mod_sources",)
     mod_sources: Callable[[VsState], list[ModSource]]
-
-
-RULES = Rules()
 
 
 def bind_rules(
     *,
-    legal_actions: Callable[[VsState], list[A.VsAction]],
-    apply_unchecked: Callable[[VsState, A.VsAction], list[Event]],
-    explain: Callable[[VsState, A.VsAction | None], IllegalActionError],
-    view: Callable[[VsState, int], VsView],
-    public_view: Callable[[VsState], VsView],
-    label: Callable[[VsState, A.VsAction], str],
     mod_sources: Callable[[VsState], list[ModSource]],
+    **rules: Unpack[RuleFunctions[VsState, A.VsAction, VsView]],
 ) -> None:
     """Give :class:`VsState` its rules (called by ``game.py``)."""
-    RULES.legal_actions = legal_actions
-    RULES.apply_unchecked = apply_unchecked
-    RULES.explain = explain
-    RULES.view = view
-    RULES.public_view = public_view
-    RULES.label = label
     RULES.mod_sources = mod_sources
-    # The two calls of every step go straight to the rules, one call fewer per step than
-    # the typed delegates of the class body (which declare them, and which this replaces).
-    for name, rule in (("legal_actions", legal_actions), ("apply_unchecked", apply_unchecked)):
-        setattr(VsState, name, rule)
+    RULES.bind(**rules)
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -681,3 +655,7 @@ class VsState(State[A.VsAction, VsView]):
             count.update(st)
         count.update(self.limbo(p))
         return count
+
+
+RULES = Rules(VsState)
+"""The rules every :class:`VsState` delegates to (bound by ``game.py``)."""
