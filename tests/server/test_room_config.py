@@ -3,13 +3,19 @@ the configs it builds and the errors it gives, so the games' own parts stay as t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.engine.toygame import SPEC as RACE
+from tests.engine.toygame import RaceGame
 
-from velvet.engine.core import Game
+import velvet.games
+from velvet.engine.core import Config, Game
 from velvet.engine.errors import ConfigError
+from velvet.engine.spec import Upload
 from velvet.games import get_game, get_spec
 from velvet.p5.game import load_p5_game
 from velvet.server.games import build_config, players_of
@@ -120,3 +126,29 @@ def test_a_bad_vs_option_is_the_clis_error() -> None:
     with pytest.raises(ConfigError) as cli:
         get_spec("vs").config_for(game, 2, {"player_card": ("p9",)})
     assert str(info.value) == str(cli.value)
+
+
+def _race_room(game: Game[Any], players: int, request: Mapping[str, Any], upload: Upload) -> Config:
+    """A room hook of a game the server does not know: it reads a field and an upload."""
+    with upload(request["decks"][0], "race", "the note") as path:
+        note = path.read_text(encoding="utf-8")
+        if note == "bad":
+            raise ConfigError(f"{path}: a bad note")
+    return {"note": f"{players} seats: {note}"}
+
+
+RACE_WITH_HOOK = replace(RACE, room_config=_race_room)
+
+
+@pytest.mark.parametrize("hooked", [False, True], ids=["no hook", "hook"])
+def test_a_third_game_needs_no_server_edit(hooked: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = f"tests.server.test_room_config:{'RACE_WITH_HOOK' if hooked else 'RACE'}"
+    monkeypatch.setitem(velvet.games.BUILTIN, "race", spec)
+    fields: dict[str, Any] = {"game": "race", "seats": ["human"], "decks": ["hello"]}
+    request = CreateRoom.model_construct(**fields)  # a game the protocol does not list
+    assert players_of(request) == 2
+    assert build_config(RaceGame(), request) == ({"note": "2 seats: hello"} if hooked else {})
+    if hooked:
+        bad = CreateRoom.model_construct(**{**fields, "decks": ["bad"]})
+        with pytest.raises(ConfigError, match=r"^the note: a bad note$"):
+            build_config(RaceGame(), bad)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +33,12 @@ ConfigMaker = Callable[[Game[Any], int, Options], Config]
 """``make_config(game, seats, options)``: the set-up for ``seats`` players and ``options``."""
 Loader = Callable[[Sequence[Path | str]], Game[Any]]
 """``load(card_paths)``: the game with its built-in cards, extended or replaced by the files."""
+Upload = Callable[[str, str, str], AbstractContextManager[Path]]
+"""``upload(text, stem, name)``: a file a player sent as ``text``, as a path to read inside
+the ``with`` block, where an error naming that path names it ``name`` instead."""
+RoomConfigMaker = Callable[[Game[Any], int, Mapping[str, Any], Upload], Config]
+"""``room_config(game, players, request, upload)``: the set-up of a server room for
+``players`` seats from the room's request, its fields by name (``CreateRoom``)."""
 
 
 def no_summary(state: State[Any]) -> dict[str, Any]:
@@ -66,6 +73,9 @@ class GameSpec:
     options: tuple[ConfigOption, ...] = ()
     make_config: ConfigMaker | None = None
     """Builds a config from seats and options; without it, ``default_config`` (no options)."""
+    room_config: RoomConfigMaker | None = None
+    """Builds a server room's config from the request's own fields (the game's options there,
+    checked as the CLI checks them); without it, :meth:`config_for` with no options."""
     default_config: Mapping[str, Any] = field(default_factory=dict)
     hidden_information: bool = False
     """Some of a state is secret from a seat (a hand, a face-down deck, future dice): the seed

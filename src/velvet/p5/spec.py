@@ -8,14 +8,14 @@ card by id). The rules modules are imported only when a game is loaded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Config, Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
-from velvet.engine.spec import ConfigOption, GameSpec, Options
+from velvet.engine.spec import ConfigOption, GameSpec, Options, Upload
 
 if TYPE_CHECKING:
     from velvet.p5.game import P5Game
@@ -48,6 +48,27 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
     palace = options.get("palace")
     if palace:
         config["palace"] = palace
+    return config
+
+
+def room_config(
+    game: Game[Any], players: int, request: Mapping[str, Any], upload: Upload
+) -> Config:
+    """A server room's set-up: a thief, a persona per seat and the palace, if chosen."""
+    from velvet.p5.game import P5Game
+
+    if not isinstance(game, P5Game):
+        raise ConfigError("a p5 room needs the P5 board game's cards")
+    config = game.default_config(players)
+    for option, values in (("thief", request["thieves"]), ("persona", request["personas"])):
+        if len(values) > players:
+            raise ConfigError(f"{len(values)} {option} options for {players} player(s)")
+        for seat, value in enumerate(values):
+            config["players"][seat][option] = value
+    if request["palace"]:
+        config["palace"] = request["palace"]
+    if request["player_cards"] or request["decks"] or request["second_draws"] != "0":
+        raise ConfigError("player_cards, decks and second_draws are options of vs, not p5")
     return config
 
 
@@ -101,6 +122,7 @@ SPEC = GameSpec(
         ConfigOption("palace", "The palace to infiltrate."),
     ),
     make_config=make_config,
+    room_config=room_config,
     hidden_information=True,  # the shadow deck is face down and the dice unrolled
     hides_hands=False,  # co-operative: the players see each other's cards
     renderer="velvet.ui.p5_render",

@@ -17,8 +17,7 @@ from typing import Any
 
 from velvet.engine.core import Event, Game, State
 from velvet.engine.errors import ConfigError, VelvetError
-from velvet.games import get_game
-from velvet.p5.game import P5Game
+from velvet.games import get_game, get_spec
 from velvet.server.protocol import CreateRoom
 
 _CARD_DIR = Path(tempfile.gettempdir()) / "velvet-server-cards"
@@ -63,51 +62,33 @@ def room_game(name: str, cards: Sequence[str] = ()) -> Game[Any]:
 
 
 def players_of(request: CreateRoom) -> int:
-    if request.game == "vs":
-        return 2
-    return request.players or max(1, len(request.seats))
+    """The room's seat count: the game's only one, else as asked (default: the seats given)."""
+    counts = get_spec(request.game).players
+    if len(counts) == 1:
+        return counts[0]
+    return request.players or max(min(counts), len(request.seats))
+
+
+@contextmanager
+def _upload(text: str, stem: str, name: str) -> Iterator[Path]:
+    """An uploaded file as a path to read, named as the player knows it in errors."""
+    path = _materialise(text, stem)
+    with _named({path: name}):
+        yield path
 
 
 def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:
-    """The room's config, built and checked as ``velvet play`` builds it."""
+    """The room's config, built and checked as ``velvet play`` builds it.
+
+    The game's own part is its spec's ``room_config`` hook, given the request's fields.
+    """
     players = players_of(request)
     if len(request.seats) > players:
         raise ConfigError(f"{len(request.seats)} seats for {players} player(s)")
-    if game.name == "p5":
-        if not isinstance(game, P5Game):
-            raise ConfigError("a p5 room needs the P5 board game's cards")
-        config: dict[str, Any] = game.default_config(players)
-        for option, values in (("thief", request.thieves), ("persona", request.personas)):
-            if len(values) > players:
-                raise ConfigError(f"{len(values)} {option} options for {players} player(s)")
-            for seat, value in enumerate(values):
-                config["players"][seat][option] = value
-        if request.palace:
-            config["palace"] = request.palace
-        if request.player_cards or request.decks or request.second_draws != "0":
-            raise ConfigError("player_cards, decks and second_draws are options of vs, not p5")
-        return config
-    from velvet.games import get_spec
-
-    if request.thieves or request.personas or request.palace:
-        raise ConfigError("thieves, personas and palace are options of p5, not vs")
-    decks = [
-        None if text is None else _materialise(text, f"deck-seat{seat + 1}")
-        for seat, text in enumerate(request.decks)
-    ]
-    from velvet.vs.decks import load_deck
-
-    options = {
-        "player_card": tuple(request.player_cards),
-        "first": request.first,
-        "second_draws": request.second_draws,
-    }
-    config = get_spec("vs").config_for(game, 2, options)
-    for seat, path in enumerate(decks):
-        if path is not None:
-            with _named({path: f"deck of seat {seat + 1}"}):
-                config["players"][seat]["deck"] = load_deck(path, game)  # type: ignore[arg-type]
-    return config
+    spec = get_spec(game.name)
+    if spec.room_config is None:
+        return spec.config_for(game, players)
+    return spec.room_config(game, players, dict(request), _upload)
 
 
 def public_view(state: State[Any]) -> dict[str, Any]:

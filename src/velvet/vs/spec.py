@@ -9,14 +9,14 @@ and the number of turns. The rules modules are imported only when a game is load
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Config, Game, State
 from velvet.engine.errors import ConfigError, DeckError
 from velvet.engine.rng import Rng
-from velvet.engine.spec import ConfigOption, GameSpec, Options
+from velvet.engine.spec import ConfigOption, GameSpec, Options, Upload
 from velvet.vs import actions as A
 
 if TYPE_CHECKING:
@@ -89,6 +89,28 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
         raise ConfigError(f"--second-draws must be 0, 1 or 2, not {second_draws!r}")
     if second_draws != "0":
         config["second_draws"] = int(second_draws)
+    return config
+
+
+def room_config(
+    game: Game[Any], players: int, request: Mapping[str, Any], upload: Upload
+) -> Config:
+    """A server room's set-up: the CLI's options, and per seat a deck file's text, whose
+    cards replace that seat's deck (its player card stays the chosen one)."""
+    if request["thieves"] or request["personas"] or request["palace"]:
+        raise ConfigError("thieves, personas and palace are options of p5, not vs")
+    options = {
+        "player_card": tuple(request["player_cards"]),
+        "first": request["first"],
+        "second_draws": request["second_draws"],
+    }
+    config = SPEC.config_for(game, players, options)
+    from velvet.vs.decks import load_deck
+
+    for seat, text in enumerate(request["decks"]):
+        if text is not None:
+            with upload(text, f"deck-seat{seat + 1}", f"deck of seat {seat + 1}") as path:
+                config["players"][seat]["deck"] = load_deck(path, _vs(game))
     return config
 
 
@@ -178,6 +200,7 @@ SPEC = GameSpec(
         ),
     ),
     make_config=make_config,
+    room_config=room_config,
     hidden_information=True,
     hides_hands=True,
     private=("hand",),
