@@ -8,12 +8,21 @@ Seats are named as people number them, "Player 1" and "Player 2".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from velvet.engine.core import CardInfo, Event, player_name
 from velvet.engine.errors import ConfigError
 from velvet.vs import actions as A
-from velvet.vs.cards import Ability, Persona, React, Skill, Support, ability_text, effect_text
+from velvet.vs.cards import (
+    Ability,
+    Effect,
+    Persona,
+    React,
+    Skill,
+    Support,
+    ability_text,
+    effect_text,
+)
 
 if TYPE_CHECKING:
     from velvet.vs.game import VsGame
@@ -82,10 +91,31 @@ def _cost(game: VsGame, c: int) -> str:
 # --- action labels ------------------------------------------------------------------------
 
 
-def action_label(state: VsState, action: Any) -> str:
+_CardAction = (
+    A.Summon
+    | A.Fuse
+    | A.PlaySupport
+    | A.DeclareSkill
+    | A.PlayReact
+    | A.PayHand
+    | A.PayStack
+    | A.Discard
+    | A.Search
+    | A.Recover
+)
+"""The actions that name a card by id."""
+_CARD_ACTIONS = get_args(_CardAction)
+
+
+def _card_of(action: A.VsAction) -> str | None:
+    """The card id ``action`` names, or None for one that names no card."""
+    return action.card if isinstance(action, _CARD_ACTIONS) else None
+
+
+def action_label(state: VsState, action: A.VsAction) -> str:
     """What the deciding player reads for ``action`` in ``state``."""
     g = state.game
-    card = getattr(action, "card", None)
+    card = _card_of(action)
     if card is not None and card not in g.index:
         return str(action)
     try:
@@ -94,77 +124,91 @@ def action_label(state: VsState, action: Any) -> str:
         return _plain_label(g, action)
 
 
-def _plain_label(g: VsGame, action: Any) -> str:
+def _plain_label(g: VsGame, action: A.VsAction) -> str:
     """A label that needs no position (for an action that is not legal now)."""
-    card = getattr(action, "card", None)
-    name = card_name(g, card) if isinstance(card, str) else ""
-    slot = getattr(action, "slot", 0)
-    words = {
-        A.Summon: f"Summon {name}",
-        A.Fuse: f"Fuse {name}",
-        A.Change: f"Change your main with your {SLOT_WORDS[slot]}",
-        A.PlaySupport: f"Play the Support {name}",
-        A.DeclareSkill: f"Use a skill of {name}",
-        A.PlayReact: f"React with {name}",
-        A.PayHand: f"Pay with {name} from your hand",
-        A.PayField: f"Pay with your {SLOT_WORDS[slot]} persona",
-        A.PayStack: f"Pay with {name} from a fused stack",
-        A.Promote: f"Make your {SLOT_WORDS[slot]} the new main",
-        A.Target: f"Choose {player_name(getattr(action, 'player', 0))}'s {SLOT_WORDS[slot]}",
-        A.Discard: f"Discard {name}",
-        A.Search: f"Take {name} from your deck",
-        A.Recover: f"Take {name} back from your discard pile",
-        A.First: f"Apply damage modifier {getattr(action, 'index', 0) + 1} next",
-    }
-    return words.get(type(action), _SIMPLE.get(type(action), str(action)))
+    card = _card_of(action)
+    name = card_name(g, card) if card is not None else ""
+    match action:
+        case A.Summon():
+            return f"Summon {name}"
+        case A.Fuse():
+            return f"Fuse {name}"
+        case A.Change(slot=slot):
+            return f"Change your main with your {SLOT_WORDS[slot]}"
+        case A.PlaySupport():
+            return f"Play the Support {name}"
+        case A.DeclareSkill():
+            return f"Use a skill of {name}"
+        case A.PlayReact():
+            return f"React with {name}"
+        case A.PayHand():
+            return f"Pay with {name} from your hand"
+        case A.PayField(slot=slot):
+            return f"Pay with your {SLOT_WORDS[slot]} persona"
+        case A.PayStack():
+            return f"Pay with {name} from a fused stack"
+        case A.Promote(slot=slot):
+            return f"Make your {SLOT_WORDS[slot]} the new main"
+        case A.Target(player=player, slot=slot):
+            return f"Choose {player_name(player)}'s {SLOT_WORDS[slot]}"
+        case A.Discard():
+            return f"Discard {name}"
+        case A.Search():
+            return f"Take {name} from your deck"
+        case A.Recover():
+            return f"Take {name} back from your discard pile"
+        case A.First(index=index):
+            return f"Apply damage modifier {index + 1} next"
+    return _SIMPLE.get(type(action), str(action))
 
 
-_SIMPLE: dict[type, str] = {
+_SIMPLE: dict[type[A.VsAction], str] = {
     A.EndPlanning: "End the Planning Step",
     A.NoSkill: "Declare no skill (end the Skill Step)",
     A.Pass: "Play no React",
 }
 
 
-def _label(state: VsState, action: Any) -> str:
+def _label(state: VsState, action: A.VsAction) -> str:
     from velvet.vs.state import OP_BOUNCE, OP_DESTROY, PayFrame, TargetFrame
 
     g = state.game
-    t = type(action)
-    if t in _SIMPLE:
-        return _SIMPLE[t]
+    simple = _SIMPLE.get(type(action))
+    if simple is not None:
+        return simple
     me = state.current_player
-    if t is A.Summon:
-        c = g.index[action.card]
-        return f"Summon {_name(g, c)} ({_cost(g, c)})"
-    if t is A.Fuse:
-        c = g.index[action.card]
-        onto = " and ".join(_persona(state, me, s, me) for s in range(3) if action.slots >> s & 1)
-        return f"Fuse {_name(g, c)} onto {onto} ({_cost(g, c)})"
-    if t is A.Change:
-        main = state.field[me][0]
-        return (
-            f"Change: {_persona(state, me, action.slot, me)} becomes the main, "
-            f"{_name(g, main[-1])} a sub"
-        )
-    if t is A.PlaySupport:
-        return f"Play the Support {card_name(g, action.card)}"
-    if t is A.PlayReact:
-        return f"React with {card_name(g, action.card)}"
-    if t is A.DeclareSkill:
-        return _skill_label(state, action, me)
-    if t is A.Promote:
-        return f"Make {_persona(state, me, action.slot, me)} the new main"
-    if t is A.Discard:
-        return f"Discard {card_name(g, action.card)} from your hand"
-    if t is A.Search:
-        return f"Take {card_name(g, action.card)} from your deck into your hand"
-    if t is A.Recover:
-        return f"Take {card_name(g, action.card)} from your discard pile into your hand"
-    if t is A.First:
-        return _first_label(state, action.index)
+    match action:
+        case A.Summon(card=card):
+            c = g.index[card]
+            return f"Summon {_name(g, c)} ({_cost(g, c)})"
+        case A.Fuse(card=card, slots=slots):
+            c = g.index[card]
+            onto = " and ".join(_persona(state, me, s, me) for s in range(3) if slots >> s & 1)
+            return f"Fuse {_name(g, c)} onto {onto} ({_cost(g, c)})"
+        case A.Change(slot=slot):
+            main = state.field[me][0]
+            return (
+                f"Change: {_persona(state, me, slot, me)} becomes the main, "
+                f"{_name(g, main[-1])} a sub"
+            )
+        case A.PlaySupport(card=card):
+            return f"Play the Support {card_name(g, card)}"
+        case A.PlayReact(card=card):
+            return f"React with {card_name(g, card)}"
+        case A.DeclareSkill():
+            return _skill_label(state, action, me)
+        case A.Promote(slot=slot):
+            return f"Make {_persona(state, me, slot, me)} the new main"
+        case A.Discard(card=card):
+            return f"Discard {card_name(g, card)} from your hand"
+        case A.Search(card=card):
+            return f"Take {card_name(g, card)} from your deck into your hand"
+        case A.Recover(card=card):
+            return f"Take {card_name(g, card)} from your discard pile into your hand"
+        case A.First(index=index):
+            return _first_label(state, index)
     frame = state.frames[-1] if state.frames else None
-    if t is A.Target and type(frame) is TargetFrame:
+    if isinstance(action, A.Target) and type(frame) is TargetFrame:
         op, who = frame.op, action.player
         chosen = _persona(state, who, action.slot, me)
         if op == OP_BOUNCE:
@@ -178,14 +222,14 @@ def _label(state: VsState, action: Any) -> str:
             why = f"as the named cost of {_name(g, c)}"
         else:
             why = f"to pay for {_name(g, c)} ({left} left to pay)"
-        if t is A.PayHand:
+        if isinstance(action, A.PayHand):
             return f"Discard {card_name(g, action.card)} from your hand {why}"
-        if t is A.PayField:
+        if isinstance(action, A.PayField):
             return (
                 f"Send {_persona(state, me, action.slot, me)}"
                 f"{_under(state, me, action.slot)} to the discard pile {why}"
             )
-        if t is A.PayStack:
+        if isinstance(action, A.PayStack):
             stack = state.field[me][action.slot]
             x = g.index[action.card]
             if stack[-1] == x:
@@ -241,7 +285,8 @@ def _source_text(g: VsGame, ident: str, kind: str) -> str:
     if not ident:
         return "an effect"
     card = g.card(ident)
-    names = [a.name for a in getattr(card, "abilities", ()) if a.trigger == kind]
+    abilities = card.abilities if isinstance(card, Persona) else ()
+    names = [a.name for a in abilities if a.trigger == kind]
     ability = names[0] if len(set(names)) == 1 else "an ability"
     return f"{ability} of {card_name(g, ident)}"
 
@@ -263,35 +308,34 @@ REF_KINDS = ("hand", "field", "stack", "deck", "discard", "player")
 ``deck:<seat>``, ``discard:<seat>`` a player's piles; ``player:<seat>`` a player."""
 
 
-def action_targets(state: VsState, action: Any) -> tuple[str, ...]:
+def action_targets(state: VsState, action: A.VsAction) -> tuple[str, ...]:
     """The refs of what ``action`` acts on, for the deciding player (``Game.action_targets``)."""
     g = state.game
     me = state.current_player
     if me not in (0, 1):
         return ()
-    t = type(action)
-    card = getattr(action, "card", None)
-    if t in (A.Summon, A.Fuse, A.PlaySupport, A.PlayReact, A.PayHand, A.Discard):
-        c = g.index.get(card, -1) if isinstance(card, str) else -1
-        return tuple(f"hand:{i}" for i, x in enumerate(state.hand[me]) if x == c)
-    if t in (A.Change, A.Promote, A.PayField):
-        return (f"field:{me}:{action.slot}",)
-    if t is A.Target:
-        return (f"field:{action.player}:{action.slot}",)
-    if t is A.DeclareSkill:
-        stack = state.field[me][action.slot]
-        c = g.index.get(action.card, -1)
-        if stack and stack[-1] == c:
-            return (f"field:{me}:{action.slot}",)
-        return tuple(f"stack:{me}:{action.slot}:{d}" for d, x in enumerate(stack) if x == c)
-    if t is A.PayStack:
-        stack = state.field[me][action.slot]
-        c = g.index.get(action.card, -1)
-        return tuple(f"stack:{me}:{action.slot}:{d}" for d, x in enumerate(stack) if x == c)
-    if t is A.Search:
-        return (f"deck:{me}",)
-    if t is A.Recover:
-        return (f"discard:{me}",)
+    match action:
+        case A.Summon() | A.Fuse() | A.PlaySupport() | A.PlayReact() | A.PayHand() | A.Discard():
+            c = g.index.get(action.card, -1)
+            return tuple(f"hand:{i}" for i, x in enumerate(state.hand[me]) if x == c)
+        case A.Change(slot=slot) | A.Promote(slot=slot) | A.PayField(slot=slot):
+            return (f"field:{me}:{slot}",)
+        case A.Target(player=player, slot=slot):
+            return (f"field:{player}:{slot}",)
+        case A.DeclareSkill(slot=slot, card=card):
+            stack = state.field[me][slot]
+            c = g.index.get(card, -1)
+            if stack and stack[-1] == c:
+                return (f"field:{me}:{slot}",)
+            return tuple(f"stack:{me}:{slot}:{d}" for d, x in enumerate(stack) if x == c)
+        case A.PayStack(slot=slot, card=card):
+            stack = state.field[me][slot]
+            c = g.index.get(card, -1)
+            return tuple(f"stack:{me}:{slot}:{d}" for d, x in enumerate(stack) if x == c)
+        case A.Search():
+            return (f"deck:{me}",)
+        case A.Recover():
+            return (f"discard:{me}",)
     return ()
 
 
@@ -493,7 +537,7 @@ def describe_card(game: VsGame, ident: str) -> CardInfo:
     return CardInfo(card.id, card.name, "react", _react_lines(card), data)
 
 
-def _effects(effects: Sequence[Any], context: str = "") -> str:
+def _effects(effects: Sequence[Effect], context: str = "") -> str:
     text = "; ".join(effect_text(e, context) for e in effects)
     return text[:1].upper() + text[1:] + "."
 
