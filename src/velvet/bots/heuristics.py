@@ -8,11 +8,14 @@ by; VS is scored by the HP race, with cards in hand and on the field.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Game
 from velvet.engine.rng import Rng
 from velvet.p5.actions import Equip, Unequip
+
+if TYPE_CHECKING:
+    from velvet.vs.game import VsGame
 
 
 def _num(value: Any) -> float:
@@ -64,20 +67,18 @@ def p5_playout(legal: Sequence[Any], rng: Rng) -> Any:
     return pool[rng.randbelow(len(pool))]
 
 
-def _skill_damage(game: Game[Any], card_id: Any, index: Any = None) -> float:
-    """Printed damage of one skill of a card, or its best skill (public card data)."""
-    index_of = getattr(game, "index", None)
-    cards = getattr(game, "all_cards", None)
-    if not isinstance(index_of, Mapping) or cards is None or card_id not in index_of:
+def _skill_damage(game: VsGame | None, card_id: object, index: object = None) -> float:
+    """Printed damage of one skill of a card, or its best skill (public card data: the
+    game's compiled skills, none for a Support or React)."""
+    if game is None or not isinstance(card_id, str) or card_id not in game.index:
         return 0.0
-    skills = getattr(cards[index_of[card_id]], "skills", ()) or ()
-    damages = [_num(getattr(skill, "damage", 0)) for skill in skills]
+    damages = [float(skill.damage) for skill in game.skills[game.index[card_id]]]
     if isinstance(index, int) and 0 <= index < len(damages):
         return damages[index]
     return max(damages, default=0.0)
 
 
-def _side_strength(game: Game[Any], side: Any) -> tuple[float, float, float]:
+def _side_strength(game: VsGame | None, side: Any) -> tuple[float, float, float]:
     """(has a main, number of subs, best skill damage of the main's whole stack)."""
     if not isinstance(side, list | tuple) or not side:
         return 0.0, 0.0, 0.0
@@ -94,6 +95,9 @@ def vs_evaluator(game: Game[Any], view: dict[str, Any], player: int) -> float:
     damage counts as pending unless negated; without that, a one-ply search would
     prefer ending the turn (which refills the hand) to attacking.
     """
+    from velvet.vs.game import VsGame  # loaded with the game (not here: P5 runs never need it)
+
+    vs = game if isinstance(game, VsGame) else None
     winner = view.get("winner")
     if isinstance(winner, int) and winner >= 0:
         return 1.0 if winner == player else 0.0
@@ -110,7 +114,7 @@ def vs_evaluator(game: Game[Any], view: dict[str, Any], player: int) -> float:
         and not view.get("negated")
         and step.startswith("react-declaration")
     ):
-        hp[1 - attacker] -= _skill_damage(game, skill[1], skill[2])
+        hp[1 - attacker] -= _skill_damage(vs, skill[1], skill[2])
     hands = [_num(v) for v in (view.get("hand_sizes") or [0, 0])]
     decks = view.get("deck_sizes") or [1, 1]
     if isinstance(attacker, int) and attacker in (0, 1) and step != "draw":
@@ -118,7 +122,7 @@ def vs_evaluator(game: Game[Any], view: dict[str, Any], player: int) -> float:
         # decided before it, so attacking is not scored below ending the turn early.
         hands[attacker] = max(hands[attacker], min(5.0, hands[attacker] + _num(decks[attacker])))
     field = view.get("field") or [[], []]
-    sides = [_side_strength(game, field[i]) if len(field) == 2 else (0.0, 0.0, 0.0) for i in (0, 1)]
+    sides = [_side_strength(vs, field[i]) if len(field) == 2 else (0.0, 0.0, 0.0) for i in (0, 1)]
     mine, theirs = sides[player], sides[other]
     value = 0.5 + 0.35 * (hp[player] - hp[other]) / 30.0
     value += 0.06 * (mine[0] - theirs[0]) + 0.02 * (mine[1] - theirs[1])
