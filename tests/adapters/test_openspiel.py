@@ -46,6 +46,37 @@ def play(game: pyspiel.Game, bots: list[pyspiel.Bot | None], seed: int) -> pyspi
     return state
 
 
+def deal(state: pyspiel.State, seed: int) -> list[int]:
+    """Answer each chance node of the deal with what ``Rng(seed)`` draws for its range;
+    the ranges, in order. Each node offers the outcomes 0 .. n-1 with probabilities summing to 1."""
+    drawer = Rng(seed)
+    bounds = []
+    while state.velvet_state is None:
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert [k for k, _ in outcomes] == list(range(len(outcomes)))
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        bounds.append(len(outcomes))
+        state.apply_action(drawer.randbelow(len(outcomes)))
+    return bounds
+
+
+def assert_same_position(got: Any, want: Any) -> None:
+    """Two engine states are equal but for their RNGs (every later draw is a chance node)."""
+    got_json, want_json = got.to_json(), want.to_json()
+    del got_json["rng"], want_json["rng"]
+    assert got_json == want_json
+
+
+def advance(state: pyspiel.State, rng: np.random.RandomState, steps: int) -> None:
+    """``steps`` random chance outcomes and moves from ``state``."""
+    for _ in range(steps):
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
 def test_openspiel_mcts_plays_a_whole_p5_game() -> None:
     game = pyspiel.load_game("python_velvet_p5")
     rng = np.random.RandomState(1)
@@ -69,23 +100,12 @@ def test_the_vs_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal() -
     velvet = load_game("vs")
     for seed in (0, 1234, 99):
         state = game.new_initial_state()
-        drawer = Rng(seed)
-        bounds = []
-        while state.velvet_state is None:
-            assert state.is_chance_node()
-            outcomes = state.chance_outcomes()
-            assert [k for k, _ in outcomes] == list(range(len(outcomes)))
-            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-            bounds.append(len(outcomes))
-            state.apply_action(drawer.randbelow(len(outcomes)))
+        bounds = deal(state, seed)
         # two shuffles of the 39 cards left after each starter, then who goes first
         assert bounds == [*range(39, 1, -1), *range(39, 1, -1), 2]
         assert max(bounds) <= game.max_chance_outcomes() == osg.MAX_DRAW
-        want = velvet.new_state(default_config(velvet, 2), seed).to_json()
-        got = state.velvet_state.to_json()
         # the state's own RNG is not used after the deal: every later draw is a chance node
-        del want["rng"], got["rng"]
-        assert got == want
+        assert_same_position(state.velvet_state, velvet.new_state(default_config(velvet, 2), seed))
 
 
 @pytest.mark.parametrize(
@@ -115,25 +135,14 @@ def test_the_p5_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal(
     config = default_config(velvet, players)
     for seed in (0, 1234, 99):
         state = game.new_initial_state()
-        drawer = Rng(seed)
-        bounds = []
-        while state.velvet_state is None:
-            assert state.is_chance_node()
-            outcomes = state.chance_outcomes()
-            assert [k for k, _ in outcomes] == list(range(len(outcomes)))
-            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-            bounds.append(len(outcomes))
-            state.apply_action(drawer.randbelow(len(outcomes)))
+        bounds = deal(state, seed)
         # three shuffles (P5-SETUP-2, -6, -7): the other locations, the confidants, the shadows
         locs = len(velvet.loc_other)
         shadows = len(velvet.cards.shadows)
         confs = len(bounds) - (locs - 1) - (shadows - 1) + 1
         assert bounds == [*range(locs, 1, -1), *range(confs, 1, -1), *range(shadows, 1, -1)]
         assert max(bounds) <= game.max_chance_outcomes() == osg.MAX_DRAW
-        want = velvet.new_state(config, seed).to_json()
-        got = state.velvet_state.to_json()
-        del want["rng"], got["rng"]  # every later draw is a chance node
-        assert got == want
+        assert_same_position(state.velvet_state, velvet.new_state(config, seed))
 
 
 @pytest.mark.parametrize("players", [1, 2])
@@ -195,9 +204,7 @@ def test_every_later_draw_is_a_uniform_chance_node_that_decides_the_outcome() ->
     rng = np.random.RandomState(3)
     for seed in range(40):
         state = game.new_initial_state()
-        dealer = Rng(seed)
-        while state.velvet_state is None:  # the deal
-            state.apply_action(dealer.randbelow(len(state.chance_outcomes())))
+        deal(state, seed)
         while not state.is_terminal() and not state.is_chance_node():
             state.apply_action(int(rng.choice(state.legal_actions())))
         if state.is_terminal():
@@ -238,9 +245,7 @@ def test_chance_nodes_replay_the_engine_game_draw_for_draw(name: str) -> None:
             engine.apply(velvet.action_from_id(action))
             state.apply_action(action)
         assert engine.is_terminal()
-        got, want = state.velvet_state.to_json(), engine.to_json()
-        del got["rng"], want["rng"]
-        assert got == want
+        assert_same_position(state.velvet_state, engine)
         assert draws > 0
 
 
@@ -248,11 +253,7 @@ def test_serialization_round_trips_mid_game() -> None:
     game = pyspiel.load_game("python_velvet_vs")
     rng = np.random.RandomState(4)
     state = game.new_initial_state()
-    for _ in range(140):  # the deal is 77 chance nodes, then about 60 moves
-        if state.is_chance_node():
-            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    advance(state, rng, 140)  # the deal is 77 chance nodes, then about 60 moves
     assert state.velvet_state is not None and state.information_state_string(0)
     text = pyspiel.serialize_game_and_state(game, state)
     _, again = pyspiel.deserialize_game_and_state(text)
@@ -267,11 +268,7 @@ def test_resample_from_infostate_keeps_the_seat_information_state() -> None:
     game = pyspiel.load_game("python_velvet_vs")
     rng = np.random.RandomState(5)
     state = game.new_initial_state()
-    for _ in range(130):  # the deal is 77 chance nodes, then about 50 moves
-        if state.is_chance_node():
-            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    advance(state, rng, 130)  # the deal is 77 chance nodes, then about 50 moves
     while state.is_chance_node():
         state.apply_action(0)
     player = state.current_player()

@@ -6,12 +6,42 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from tests.e2e.pty import NEXT, PROMPT, Term
 
 END = "Name, or Enter to skip:"
+
+
+def vs_against_random(tmp_path: Path, seed: int, *more: str) -> Term:
+    """``velvet play vs``: a person in seat 1, the random bot in seat 2, no pause."""
+    return Term(
+        "play",
+        "vs",
+        "--seat",
+        "human",
+        "--seat",
+        "random",
+        "--seed",
+        str(seed),
+        "--pace",
+        "0",
+        *more,
+        data=tmp_path,
+    )
+
+
+def leave_without_saving(term: Term, how: Literal["interrupt", "quit"] = "interrupt") -> None:
+    """Stop at a prompt (Ctrl-C, or ``quit`` typed), skip the save, see the command end well."""
+    if how == "quit":
+        term.line("quit")
+    else:
+        term.interrupt()
+    term.expect(END)
+    term.line("")
+    assert term.finish() == 0
 
 
 def test_a_whole_p5_solo_game_with_a_bot_seat(tmp_path: Path) -> None:
@@ -28,19 +58,7 @@ def test_a_whole_p5_solo_game_with_a_bot_seat(tmp_path: Path) -> None:
 
 
 def test_a_whole_vs_game_against_a_bot_typed_at_the_prompt(tmp_path: Path) -> None:
-    term = Term(
-        "play",
-        "vs",
-        "--seat",
-        "human",
-        "--seat",
-        "random",
-        "--seed",
-        "4",
-        "--pace",
-        "0",
-        data=tmp_path,
-    )
+    term = vs_against_random(tmp_path, 4)
     pick = random.Random(4)
     for _ in range(400):
         if term.expect([NEXT, END], timeout=60) == 1:
@@ -88,19 +106,7 @@ def test_undo_tab_completion_and_ctrl_c_offering_to_save(tmp_path: Path) -> None
 
 
 def test_a_save_with_a_bot_seat_resumes_with_that_bot(tmp_path: Path) -> None:
-    term = Term(
-        "play",
-        "vs",
-        "--seat",
-        "human",
-        "--seat",
-        "random",
-        "--seed",
-        "5",
-        "--pace",
-        "0",
-        data=tmp_path,
-    )
+    term = vs_against_random(tmp_path, 5)
     term.expect(PROMPT)
     term.line("1")
     term.expect(NEXT)
@@ -108,38 +114,17 @@ def test_a_save_with_a_bot_seat_resumes_with_that_bot(tmp_path: Path) -> None:
     save = tmp_path / "vs-save.json"
     term.line(f"save {save}")
     term.expect("Saved to")
-    term.line("quit")
-    term.expect(END)
-    term.line("")
-    assert term.finish() == 0
+    leave_without_saving(term, "quit")
     again = Term("resume", str(save), "--pace", "0", data=tmp_path)
     again.expect("Seats as saved: human, random")
     again.expect(PROMPT)
-    again.interrupt()
-    again.expect(END)
-    again.line("")
-    assert again.finish() == 0
+    leave_without_saving(again)
     term.check_screen()
     again.check_screen()
 
 
 def test_hints_before_each_decision_and_on_request(tmp_path: Path) -> None:
-    term = Term(
-        "play",
-        "vs",
-        "--seat",
-        "human",
-        "--seat",
-        "random",
-        "--seed",
-        "4",
-        "--pace",
-        "0",
-        "--hints",
-        "--hint-budget",
-        "100",
-        data=tmp_path,
-    )
+    term = vs_against_random(tmp_path, 4, "--hints", "--hint-budget", "100")
     term.expect("Thinking…")  # shown while the search runs
     term.expect("Hints for Player 1")
     term.expect("why: ")
@@ -155,10 +140,7 @@ def test_hints_before_each_decision_and_on_request(tmp_path: Path) -> None:
     term.line("help")
     term.expect("'hint' shows")
     term.expect(PROMPT)
-    term.interrupt()
-    term.expect(END)
-    term.line("")
-    assert term.finish() == 0
+    leave_without_saving(term)
     term.check_screen()
 
 
@@ -175,8 +157,5 @@ def test_p5_hint_and_forecast_at_the_prompt(tmp_path: Path) -> None:
     term.expect("why: ")
     term.expect("why: ")
     term.expect(PROMPT)
-    term.line("quit")
-    term.expect(END)
-    term.line("")
-    assert term.finish() == 0
+    leave_without_saving(term, "quit")
     term.check_screen()
