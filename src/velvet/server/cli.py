@@ -36,6 +36,27 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     show_default=True,
     help="Worker processes for bots (0: a thread, for tiny hosts).",
 )
+@click.option(
+    "--hint-budget",
+    default="400",
+    show_default=True,
+    metavar="N|Ns",
+    help="Simulations (or seconds, like 1.5s) behind each hint asked in a room.",
+)
+@click.option(
+    "--hint-workers",
+    type=click.IntRange(0, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes for hints and forecasts (0: a thread).",
+)
+@click.option(
+    "--forecast-seconds",
+    type=click.FloatRange(0.1, 600),
+    default=3.0,
+    show_default=True,
+    help="A P5 forecast plays games (20 at most) for about this long.",
+)
 @click.option("--public-url", metavar="URL", help="Base of the invite links (behind a proxy).")
 @click.option(
     "--allow-origin", "origins", multiple=True, metavar="ORIGIN", help="Extra WebSocket origin."
@@ -51,6 +72,9 @@ def serve_command(
     db: str | None,
     redis: str | None,
     bot_workers: int,
+    hint_budget: str,
+    hint_workers: int,
+    forecast_seconds: float,
     public_url: str | None,
     origins: tuple[str, ...],
     no_browser: bool,
@@ -68,8 +92,17 @@ def serve_command(
         raise ConfigError(f"--db {db!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError(f"--redis {redis!r}: use redis://HOST:PORT")
+    from velvet.server.hinting import HintSettings
+
+    hints = HintSettings(
+        budget=hint_budget, workers=hint_workers, forecast_seconds=forecast_seconds
+    )
     settings = Settings(
-        redis=redis, bot_workers=bot_workers, public_url=public_url, allowed_origins=origins
+        redis=redis,
+        bot_workers=bot_workers,
+        public_url=public_url,
+        allowed_origins=origins,
+        hints=hints,
     )
     if db is not None:
         settings.db = db
