@@ -3,7 +3,8 @@
 
 Part 1 times ``velvet.server.hinting.work_hint`` (what a hint worker runs) on
 ``--positions`` positions per game, taken every few moves of random games, for each
-``--budget``; the first line per game is the median, the slowest after it.
+``--budget``: the median and slowest time, and how many of the search's simulations
+went to the three choices shown (the rest went to the other choices).
 
 Part 2 (``--latency``) runs the server app in this process, asks for a hint of
 ``--latency-budget`` in one room and meanwhile makes ``--moves`` moves in another
@@ -11,7 +12,7 @@ room, once with the hint in a worker process (``hint_workers=1``, the default) a
 once in a thread of the server's process (``hint_workers=0``); it prints each
 round's move times and the ratio of their medians, both measured in this run.
 
-    python benchmarks/hint_time.py --budget 200 --budget 400 --budget 800
+    python benchmarks/hint_time.py --budget 400 --budget 1.5s
     python benchmarks/hint_time.py --latency
 """
 
@@ -55,10 +56,13 @@ def time_hints(budgets: list[str], count: int, seed: int) -> None:
     for game_name in ("p5", "vs"):
         states = positions(game_name, count, seed)
         for budget in budgets:
-            took = [work_hint(s, s.current_player, budget)["seconds"] for s in states]
+            answers = [work_hint(s, s.current_player, budget) for s in states]
+            took = [a["seconds"] for a in answers]
+            shown = [sum(h["visits"] for h in a["hints"]) for a in answers]
             print(
                 f"{game_name} hint budget {budget}: median {statistics.median(took):.2f} s, "
-                f"slowest {max(took):.2f} s over {len(took)} positions"
+                f"slowest {max(took):.2f} s over {len(took)} positions; median "
+                f"{statistics.median(shown):.0f} simulations behind the three choices shown"
             )
 
 
@@ -126,7 +130,7 @@ def _round(client: Any, moves: int) -> list[float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--budget", action="append", help="hint budget (repeat; default 400)")
+    parser.add_argument("--budget", action="append", help="hint budget (repeat; default 1.5s)")
     parser.add_argument("--positions", type=int, default=8, help="positions per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--latency", action="store_true", help="part 2 instead of part 1")
@@ -136,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.latency:
         latency(args.latency_budget, args.moves)
     else:
-        time_hints(args.budget or ["400"], args.positions, args.seed)
+        time_hints(args.budget or ["1.5s"], args.positions, args.seed)
     return 0
 
 

@@ -213,3 +213,15 @@ def test_a_move_in_another_room_is_not_held_up_by_a_hint(tmp_path: Path) -> None
     assert thought < 2.5  # the three moves came back while the hint was still thinking
     assert hinted >= 2.5 and len(answer["hints"]) == 3
     assert max(waits) < 0.5
+
+
+def test_velvet_serve_refuses_a_bad_hint_budget_before_it_starts() -> None:
+    from click.testing import CliRunner
+
+    from velvet.cli import main
+
+    bad = CliRunner().invoke(main, ["serve", "--hint-budget", "soon", "--no-browser"])
+    assert bad.exit_code == 2
+    assert "--hint-budget" in bad.output and "bad budget 'soon'" in bad.output
+    bad = CliRunner().invoke(main, ["serve", "--forecast-seconds", "0", "--no-browser"])
+    assert bad.exit_code == 2 and "--forecast-seconds" in bad.output

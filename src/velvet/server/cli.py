@@ -38,10 +38,11 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
 )
 @click.option(
     "--hint-budget",
-    default="400",
+    default="1.5s",
     show_default=True,
-    metavar="N|Ns",
-    help="Simulations (or seconds, like 1.5s) behind each hint asked in a room.",
+    metavar="Ns|N",
+    callback=lambda _c, _p, value: _budget(value),
+    help="Seconds (like 1.5s) or simulations (like 400) behind each hint asked in a room.",
 )
 @click.option(
     "--hint-workers",
@@ -119,6 +120,16 @@ def serve_command(
         log_level="warning",
         timeout_graceful_shutdown=2,
     )
+
+
+def _budget(text: str) -> str:
+    """``--hint-budget`` checked as it is read (the hint search parses it again)."""
+    from velvet.bots.budget import Budget
+
+    try:
+        return str(Budget.parse(text))
+    except ConfigError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _local(host: str) -> str:

@@ -20,9 +20,9 @@ from velvet.bots.budget import Budget
 from velvet.engine.core import State
 from velvet.engine.errors import ConfigError
 
-HINT_BUDGET = "400"
-"""Simulations per hint by default: about 0.5-1 s for P5 and VS on the shared 2-core
-machine at load 7 (docs/protocol.md has the measurement)."""
+HINT_BUDGET = "1.5s"
+"""The search behind a hint by default: 1.5 seconds, so an answer comes in about 1.5 s however
+busy the machine is (docs/protocol.md has the measurements)."""
 FORECAST_GAMES = 20
 FORECAST_SECONDS = 3.0
 """A forecast stops after this many seconds (after one game at least), with the games played."""
@@ -102,19 +102,25 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 
 
 class HintPool:
-    """Worker processes for hints; ``workers=0`` works in a thread instead."""
+    """Worker processes for hints; ``workers=0`` works in a thread instead.
+
+    The processes are started at the first hint a server is asked for (a server whose
+    rooms never ask runs none); that first hint waits for them to start and load the
+    search, about a second more.
+    """
 
     def __init__(self, settings: HintSettings) -> None:
         self.settings = settings
         self._pool: ProcessPoolExecutor | None = None
-        if settings.workers > 0:
-            self._pool = _new_pool(settings.workers)
-            self._pool.submit(_warm)
 
     async def _run(self, fn: Any, *args: Any) -> dict[str, Any]:
-        if self._pool is None:
+        if self.settings.workers == 0:
             result: dict[str, Any] = await asyncio.to_thread(fn, *args)
             return result
+        if self._pool is None:
+            self._pool = _new_pool(self.settings.workers)
+            for _ in range(self.settings.workers - 1):  # the others load while one works
+                self._pool.submit(_warm)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool, fn, *args)
