@@ -664,7 +664,13 @@ class Hub:
                 code="hint_stale",
                 message=f"{kind} asked at version {version}; the game is at {room.version}",
             )
-        if seat is None or room.to_move() != seat or room.bot_for(seat) is not None:
+        if seat is not None and room.to_move() == seat and room.bot_for(seat) is not None:
+            return ErrorMsg(
+                code="hint_not_your_turn",
+                message="a bot plays your seat now (it was handed over); hints are for "
+                "the player whose decision it is",
+            )
+        if seat is None or room.to_move() != seat:
             who = room.to_move()
             whose = player_name(who) if who is not None else "nobody"
             return ErrorMsg(
