@@ -13,6 +13,7 @@ from tests.server.conftest import LiveServer, sqlite_url
 
 from velvet.server.app import Settings
 from velvet.server.client import parse_invite, play_terminal
+from velvet.server.hinting import HintSettings
 
 
 @pytest.mark.parametrize(
@@ -60,3 +61,25 @@ def test_a_terminal_session_takes_a_move_back(
     assert "(or 'undo': take back your last move)" in text
     assert "Player 1 takes back 1 move." in text
     assert info["version"] == 2  # the move, then the undo
+
+
+def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hints = HintSettings(budget="30", workers=0, forecast_games=1)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("hint\nforecast\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+        info = httpx.get(f"{server.url}/api/rooms/{room['room']}").json()
+    text = "\n".join(lines)
+    assert "Type 'hint' or 'forecast' when it is your move" in text
+    assert "Hints (best first; 30 simulations, from your view):" in text
+    assert (
+        sum(line.startswith(("  1. ", "  2. ", "  3. ")) and "to win" in line for line in lines)
+        == 3
+    )
+    assert text.count("     why: ") == 3
+    assert "Forecast: " in text and "to beat the boss by day 28" in text
+    assert info["version"] == 0  # asking changed nothing

@@ -31,9 +31,10 @@ from tests.server.conftest import LiveServer
 from velvet.engine.record import GameRecord
 from velvet.games import get_game
 from velvet.server.app import Settings
+from velvet.server.hinting import HintSettings
 
-SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong"}
-CLIENT_TYPES = {"hello", "move", "undo", "resign", "rematch", "ping"}
+SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast"}
+CLIENT_TYPES = {"hello", "move", "undo", "resign", "rematch", "ping", "hint", "forecast"}
 REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 HOW = (
@@ -43,12 +44,17 @@ HOW = (
 
 
 class WebServer(LiveServer):
-    """``create_app`` under uvicorn in a thread of this process, SQLite in a tmp folder."""
+    """``create_app`` under uvicorn in a thread of this process, SQLite in a tmp folder;
+    hints think 60 simulations in a thread, forecasts play 3 games at most."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__(
             Settings(
-                db=f"sqlite:///{folder / 'web.sqlite3'}", bot_workers=0, rate=1000, http_rate=1000
+                db=f"sqlite:///{folder / 'web.sqlite3'}",
+                bot_workers=0,
+                rate=1000,
+                http_rate=1000,
+                hints=HintSettings(budget="60", workers=0, forecast_games=3),
             )
         )
 

@@ -211,8 +211,20 @@ class Forecast:
         )
 
 
-def forecast(state: State[Any], seat: int, games: int = 40, bot: str = "easy") -> Forecast:
-    """P5: play ``games`` games from samples of ``seat``'s view with ``bot`` in every seat."""
+def forecast(
+    state: State[Any],
+    seat: int,
+    games: int = 40,
+    bot: str = "easy",
+    seconds: float | None = None,
+) -> Forecast:
+    """P5: play ``games`` games from samples of ``seat``'s view with ``bot`` in every seat.
+
+    ``seconds`` (optional) stops early once that much time has passed (after at least one
+    game): the forecast then counts the games played, and its interval is wider.
+    """
+    import time
+
     from velvet.bots.registry import make_bot
     from velvet.sim.stats import wilson
 
@@ -229,12 +241,18 @@ def forecast(state: State[Any], seat: int, games: int = 40, bot: str = "easy") -
     make_bot(bot, game.name)  # a bad spec fails before any game
     view = state.view(seat)
     rng = Rng(view_seed(view, salt=1))
-    wins = 0
-    for _ in range(games):
+    if seconds is not None and not seconds > 0:
+        raise ConfigError(f"forecast seconds must be more than 0, not {seconds}")
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    wins = played = 0
+    while played < games:
         sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
         wins += _play_out(sample, bot, rng.randbelow(_SEED_RANGE)) > 0.5
-    rate = wilson(wins, games)
-    return Forecast(wins, games, rate.low, rate.high, bot, days)
+        played += 1
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    rate = wilson(wins, played)
+    return Forecast(wins, played, rate.low, rate.high, bot, days)
 
 
 def _play_out(state: State[Any], spec: str, seed: int, limit: int = 20_000) -> float:

@@ -28,6 +28,7 @@ from velvet.engine.errors import VelvetError
 from velvet.server import games, replay
 from velvet.server.bots import BotPool
 from velvet.server.bus import make_bus
+from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
@@ -35,7 +36,9 @@ from velvet.server.protocol import (
     AnyClient,
     CreateRoom,
     ErrorMsg,
+    ForecastAsk,
     Hello,
+    HintAsk,
     Move,
     Ping,
     Pong,
@@ -69,6 +72,8 @@ class Settings:
     """Room creations per second per client address (with a burst of twice that)."""
     busy_ms: int = 5000
     """How long a SQLite write waits for a lock before the move is refused as "locked"."""
+    hints: HintSettings = field(default_factory=HintSettings)
+    """Hint budget, worker processes and forecast length (velvet.server.hinting)."""
 
 
 class Bucket:
@@ -151,7 +156,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = Storage(settings.db, settings.busy_ms)
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
-        hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url)
+        hinter = HintPool(settings.hints)
+        hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url, hinter)
         await bus.start(hub.catch_up)
         state["hub"] = hub
         try:
@@ -160,6 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.close()
             await bus.close()
             hub.pool.close()
+            hinter.close()
             storage.close()
 
     app = FastAPI(
@@ -478,6 +485,8 @@ async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) ->
         await hub.undo(room, conn.seat, msg.version, conn)
     elif isinstance(msg, Resign):
         await hub.resign(room, conn.seat, conn)
+    elif isinstance(msg, HintAsk | ForecastAsk):
+        hub.hint(room, conn, msg.version, msg.type)  # worked out in the background
     else:
         await hub.rematch(room, conn)
 

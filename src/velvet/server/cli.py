@@ -36,6 +36,28 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     show_default=True,
     help="Worker processes for bots (0: a thread, for tiny hosts).",
 )
+@click.option(
+    "--hint-budget",
+    default="1.5s",
+    show_default=True,
+    metavar="Ns|N",
+    callback=lambda _c, _p, value: _budget(value),
+    help="Seconds (like 1.5s) or simulations (like 400) behind each hint asked in a room.",
+)
+@click.option(
+    "--hint-workers",
+    type=click.IntRange(0, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes for hints and forecasts (0: a thread).",
+)
+@click.option(
+    "--forecast-seconds",
+    type=click.FloatRange(0.1, 600),
+    default=3.0,
+    show_default=True,
+    help="A P5 forecast plays games (20 at most) for about this long.",
+)
 @click.option("--public-url", metavar="URL", help="Base of the invite links (behind a proxy).")
 @click.option(
     "--allow-origin", "origins", multiple=True, metavar="ORIGIN", help="Extra WebSocket origin."
@@ -51,6 +73,9 @@ def serve_command(
     db: str | None,
     redis: str | None,
     bot_workers: int,
+    hint_budget: str,
+    hint_workers: int,
+    forecast_seconds: float,
     public_url: str | None,
     origins: tuple[str, ...],
     no_browser: bool,
@@ -68,8 +93,17 @@ def serve_command(
         raise ConfigError(f"--db {db!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError(f"--redis {redis!r}: use redis://HOST:PORT")
+    from velvet.server.hinting import HintSettings
+
+    hints = HintSettings(
+        budget=hint_budget, workers=hint_workers, forecast_seconds=forecast_seconds
+    )
     settings = Settings(
-        redis=redis, bot_workers=bot_workers, public_url=public_url, allowed_origins=origins
+        redis=redis,
+        bot_workers=bot_workers,
+        public_url=public_url,
+        allowed_origins=origins,
+        hints=hints,
     )
     if db is not None:
         settings.db = db
@@ -86,6 +120,16 @@ def serve_command(
         log_level="warning",
         timeout_graceful_shutdown=2,
     )
+
+
+def _budget(text: str) -> str:
+    """``--hint-budget`` checked as it is read (the hint search parses it again)."""
+    from velvet.bots.budget import Budget
+
+    try:
+        return str(Budget.parse(text))
+    except ConfigError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _local(host: str) -> str:

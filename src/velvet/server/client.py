@@ -64,6 +64,8 @@ class Client:
         self.last_state: dict[str, Any] | None = None
         self.reconnects = 0
         self.welcomes = 0
+        self.hint_answers = 0
+        """Answers to ``hint`` and ``forecast`` so far (a hint, a forecast or a refusal)."""
         self._ws: ClientConnection | None = None
         self._connected = asyncio.Event()
         self._closing = False
@@ -98,6 +100,10 @@ class Client:
                             self._connected.set()
                         if message.get("type") == "state":
                             self.last_state = message
+                        if message.get("type") in ("hint", "forecast") or str(
+                            message.get("code", "")
+                        ).startswith("hint_"):
+                            self.hint_answers += 1
                         if message.get("type") == "error" and message.get("code") in (
                             "bad_token",
                             "no_room",
@@ -128,6 +134,19 @@ class Client:
             return True
         except websockets.exceptions.WebSocketException:
             return False
+
+    async def ask(self, kind: str, version: int, timeout: float = 120.0) -> bool:
+        """Ask for a ``hint`` or a ``forecast`` at ``version`` and wait for the answer (or
+        the refusal) to come; False if it was not sent or did not come in time."""
+        before = self.hint_answers
+        if not await self.send({"type": kind, "version": version}):
+            return False
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.hint_answers == before and not self.fatal:
+            if asyncio.get_running_loop().time() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
 
     async def move(self, version: int, action: str) -> bool:
         return await self.send({"type": "move", "version": version, "action": action})
@@ -174,6 +193,9 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
         who = "watching" if seat is None else f"playing as Player {seat + 1}"
         out(f"Joined room {message['room']} ({message['game']}), {who}.")
         out(f"Seed commitment: {message['seed_sha256']}")
+        if message.get("hints"):
+            ask = "'hint'" + (" or 'forecast'" if message.get("forecast") else "")
+            out(f"Type {ask} when it is your move for the hard bot's advice.")
     elif kind == "state":
         for event in message.get("events", []):
             out(f"  {event['text']}")
@@ -186,6 +208,21 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
                 out("  (or 'undo': take back your last move)")
         elif message.get("to_move") is not None:
             out(f"Waiting for Player {message['to_move'] + 1} …")
+    elif kind == "hint":
+        out(f"Hints (best first; {message['budget']} simulations, from your view):")
+        for n, hint in enumerate(message.get("hints", []), start=1):
+            out(
+                f"  {n}. {hint['label']} — {hint['win']:.0%} ± {hint['margin']:.0%} to win "
+                f"({hint['visits']} simulations)"
+            )
+            out(f"     why: {hint['reason']}")
+    elif kind == "forecast":
+        out(
+            f"Forecast: {message['rate']:.0%} to beat the boss by day {message['days']} "
+            f"(95 % interval {message['low']:.0%}–{message['high']:.0%}, margin ± "
+            f"{message['margin']:.0%}; {message['games']} games played by the "
+            f"{message['bot']} bot from your view)"
+        )
     elif kind == "over":
         out(f"Game over: {message['result'].get('text', '')}")
         out(f"Seed {message['seed']} (nonce {message['nonce']}); the record follows.")
@@ -199,7 +236,8 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
 
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     """Join from a terminal: type a number from the list, 'undo' (where the room allows
-    it), 'resign', 'rematch' or 'quit'."""
+    it), 'hint' or 'forecast' (P5; where the room allows hints), 'resign', 'rematch' or
+    'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
     client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
@@ -230,6 +268,11 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
                 continue
             state = client.last_state
             if state is None or not text:
+                continue
+            if text in ("hint", "forecast"):
+                out("Thinking… (the hard bot's search)" if text == "hint" else "Playing games…")
+                if not await client.ask(text, state["version"]):
+                    out(f"error: no answer to '{text}' came; try again")
                 continue
             legal = state.get("legal", [])
             if text.isdigit() and 1 <= int(text) <= len(legal):

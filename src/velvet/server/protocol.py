@@ -50,6 +50,20 @@ class Undo(_Client):
     version: Annotated[int, Field(ge=0, le=10_000_000)]
 
 
+class HintAsk(_Client):
+    """Ask for the hard bot's top three choices at ``version`` (your decision only)."""
+
+    type: Literal["hint"]
+    version: Annotated[int, Field(ge=0, le=10_000_000)]
+
+
+class ForecastAsk(_Client):
+    """P5: ask for the chance to beat the boss in time from ``version`` (your decision only)."""
+
+    type: Literal["forecast"]
+    version: Annotated[int, Field(ge=0, le=10_000_000)]
+
+
 class Rematch(_Client):
     type: Literal["rematch"]
 
@@ -58,7 +72,7 @@ class Ping(_Client):
     type: Literal["ping"]
 
 
-AnyClient = Hello | Move | Undo | Resign | Rematch | Ping
+AnyClient = Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
 
@@ -89,6 +103,10 @@ class Welcome(_Server):
     """SHA-256 of ``nonce:seed``; both are revealed with the record at the end."""
     turn_timer: float | None = None
     """The room's seconds per decision (a bot moves when they run out), or null."""
+    hints: bool = False
+    """Whether this seat may ask for hints (``hint``) in this room."""
+    forecast: bool = False
+    """Whether this seat may ask for the P5 forecast (``forecast``) in this room."""
 
 
 class ActionOut(BaseModel):
@@ -138,6 +156,51 @@ class ErrorMsg(_Server):
     code: str
     message: str
     rule: str | None = None
+
+
+class HintOut(BaseModel):
+    action: str
+    """The action's text form, as in ``legal[].text`` (send it in a ``move`` to play it)."""
+    label: str
+    win: float
+    """The search's estimated chance to win after this action (0 to 1)."""
+    margin: float
+    """Half-width of a rough 95 % interval on ``win``."""
+    visits: int
+    """Simulations behind the estimate."""
+    reason: str
+    """One line built from the search: what the action does, what follows, the gap."""
+
+
+class HintMsg(_Server):
+    """The answer to your ``hint``: the hard bot's top choices (best first), from your view."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    hints: list[HintOut]
+    budget: str
+    """The search's budget (simulations, or seconds like ``1.5s``)."""
+    seconds: float
+    """How long the search took."""
+
+
+class ForecastMsg(_Server):
+    """The answer to your ``forecast`` (P5): games played from samples of your view."""
+
+    type: Literal["forecast"] = "forecast"
+    version: int
+    rate: float
+    """The share of those games that beat the boss before the days ran out."""
+    low: float
+    high: float
+    """The 95 % Wilson interval of ``rate``."""
+    margin: float
+    wins: int
+    games: int
+    bot: str
+    """The bot that played every seat in those games."""
+    days: int
+    seconds: float
 
 
 class RecordMsg(_Server):
@@ -193,6 +256,9 @@ class CreateRoom(BaseModel):
     """The bot that plays a dropped seat after ``grace`` (and on timeouts)."""
     listed: bool = True
     """Shown in the lobby while a human seat is free."""
+    hints: Literal["on", "off"] | None = None
+    """Whether the people may ask for hints (and the P5 forecast). Default: ``on``, except
+    in a Persona VS game between two people (a hint would help one against the other)."""
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""

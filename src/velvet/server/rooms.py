@@ -26,11 +26,14 @@ from velvet.engine.record import GameRecord
 from velvet.server import games
 from velvet.server.bots import BotPool, check_spec
 from velvet.server.bus import Bus
+from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.protocol import (
     ActionOut,
     CreateRoom,
     ErrorMsg,
     EventOut,
+    ForecastMsg,
+    HintMsg,
     Invite,
     RecordMsg,
     RematchMsg,
@@ -62,6 +65,8 @@ class Conn:
         self.seat = seat
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.hinting: str | None = None
+        """``hint`` or ``forecast`` while one is being worked out for this socket."""
 
     def send(self, message: BaseModel | str) -> None:
         """Queue ``message`` (a model, or its JSON already made) for the socket."""
@@ -141,6 +146,11 @@ class Room:
         """The room's rules allow undo: ``solo`` (the default; with other people only when
         they agree), not ``off``."""
         return (self.row.options.get("undo") or "solo") == "solo"
+
+    def hints_allowed(self) -> bool:
+        """The room's ``hints`` option; unset (rooms made before it): on, except in a
+        Persona VS game between two people."""
+        return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
 
     def alone(self) -> bool:
         """One person plays (alone, or against bots): an undo needs nobody's consent."""
@@ -236,6 +246,14 @@ class Room:
         return record.replay(self.game)
 
 
+def hints_default(game: str, seats: Sequence[Any], option: str | None) -> bool:
+    """Whether hints are on: the room's option, else on unless two people play VS."""
+    if option is not None:
+        return option == "on"
+    people = sum(getattr(s, "who", s) == "human" for s in seats)
+    return game != "vs" or people <= 1
+
+
 def undo_text(event: Event) -> str:
     if event.kind == "undo_ask":
         who = player_name(int(event.data["player"]))
@@ -258,9 +276,12 @@ class Hub:
         pool: BotPool,
         bus: Bus | None = None,
         public_url: str | None = None,
+        hinter: HintPool | None = None,
     ) -> None:
         self.storage = storage
         self.pool = pool
+        self.hinter = hinter or HintPool(HintSettings(workers=0))
+        self._hint_tasks: set[asyncio.Task[None]] = set()
         self.bus = bus or Bus()
         storage.notify_channel = self.bus.commit_channel
         self.public_url = public_url
@@ -302,6 +323,7 @@ class Hub:
                 "grace": request.grace,
                 "takeover": request.takeover,
                 "undo": request.undo,
+                "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
             },
             listed=request.listed,
             rematch_of=None,
@@ -419,6 +441,8 @@ class Hub:
                 seats=self.seat_infos(room),
                 seed_sha256=room.row.seed_sha256,
                 turn_timer=room.row.options.get("turn_timer"),
+                hints=conn.seat is not None and room.hints_allowed(),
+                forecast=conn.seat is not None and room.hints_allowed() and room.game.name == "p5",
             )
         )
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
@@ -614,6 +638,101 @@ class Hub:
                 message=f"it is {player_name(who) if who is not None else 'nobody'}'s turn",
             )
         return None
+
+    # --- hints --------------------------------------------------------------------------
+
+    def _hint_refusal(self, room: Room, conn: Conn, version: int, kind: str) -> ErrorMsg | None:
+        """Why ``conn`` may not have a ``kind`` (hint or forecast) now, or None.
+
+        Every refusal's code starts with ``hint_`` (a move's own codes stay the move's).
+        """
+        seat = conn.seat
+        if not room.hints_allowed():
+            return ErrorMsg(
+                code="hint_off", message="this room gives no hints (its hints option is off)"
+            )
+        if kind == "forecast" and room.game.name != "p5":
+            return ErrorMsg(
+                code="hint_no_forecast",
+                message="the forecast is for the P5 board game "
+                "(the chance to beat the boss in time)",
+            )
+        if room.over:
+            return ErrorMsg(code="hint_over", message="the game is over: there is nothing to hint")
+        if version != room.version:
+            return ErrorMsg(
+                code="hint_stale",
+                message=f"{kind} asked at version {version}; the game is at {room.version}",
+            )
+        if seat is not None and room.to_move() == seat and room.bot_for(seat) is not None:
+            return ErrorMsg(
+                code="hint_not_your_turn",
+                message="a bot plays your seat now (it was handed over); hints are for "
+                "the player whose decision it is",
+            )
+        if seat is None or room.to_move() != seat:
+            who = room.to_move()
+            whose = player_name(who) if who is not None else "nobody"
+            return ErrorMsg(
+                code="hint_not_your_turn",
+                message=f"hints are for the player whose decision it is; it is {whose}'s",
+            )
+        if conn.hinting is not None:
+            return ErrorMsg(
+                code="hint_busy",
+                message=f"a {conn.hinting} is already being worked out for you; wait for it",
+            )
+        if len(self._hint_tasks) >= self.hinter.settings.limit:
+            return ErrorMsg(
+                code="hint_full",
+                message="the server is working out other hints; ask again in a moment",
+            )
+        return None
+
+    def hint(self, room: Room, conn: Conn, version: int, kind: str) -> None:
+        """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat; the answer
+        (or a refusal) goes to that socket only, and never changes the game."""
+        error = self._hint_refusal(room, conn, version, kind)
+        if error is not None:
+            conn.send(error)
+            return
+        assert conn.seat is not None  # refused above otherwise
+        conn.hinting = kind
+        state = room.state.clone()  # the room's state moves on; the worker reads this copy
+        task = asyncio.create_task(self._work_out(room, conn, conn.seat, version, kind, state))
+        self._hint_tasks.add(task)
+        task.add_done_callback(self._hint_tasks.discard)
+
+    async def _work_out(
+        self, room: Room, conn: Conn, seat: int, version: int, kind: str, state: State[Any]
+    ) -> None:
+        try:
+            if kind == "forecast":
+                found = await self.hinter.forecast(state, seat)
+            else:
+                found = await self.hinter.hint(state, seat)
+        except VelvetError as error:
+            conn.send(ErrorMsg(code="hint_failed", message=f"no {kind}: {error}"))
+            return
+        except Exception:
+            log.exception("%s failed in room %s", kind, room.row.id)
+            conn.send(ErrorMsg(code="hint_failed", message=f"the {kind} could not be worked out"))
+            return
+        finally:
+            conn.hinting = None
+        if room.version != version:
+            conn.send(
+                ErrorMsg(
+                    code="hint_stale",
+                    message=f"the game moved on (to version {room.version}) while the {kind} "
+                    f"for version {version} was worked out; ask again",
+                )
+            )
+            return
+        if kind == "forecast":
+            conn.send(ForecastMsg(version=version, **found))
+        else:
+            conn.send(HintMsg(version=version, **found))
 
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
@@ -875,6 +994,8 @@ class Hub:
 
     async def close(self) -> None:
         self._closing = True  # sockets closed by the shutdown are not seats dropped
+        for hint_task in list(self._hint_tasks):
+            hint_task.cancel()
         for room in list(self.rooms.values()):
             for task in [room.bot_task, room.timer, *room.grace.values()]:
                 if task is not None:

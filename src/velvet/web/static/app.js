@@ -85,6 +85,7 @@ function openRoom(main, room, token) {
     onUndo: () => {
       if (!page.connection.undo()) toast("Not connected: try again when the connection is back.", "info");
     },
+    onHint: (kind) => page.connection.ask(kind),
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
     onSeat: (newToken) => {
@@ -132,9 +133,15 @@ function openRoom(main, room, token) {
         main.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `There is no room '${room}'. `, el("a", { href: "./" }, "Back to the lobby")));
         return;
       }
+      if (msg.code?.startsWith("hint_")) {
+        table.hintError(msg); // said in the hint panel; the game is untouched
+        return;
+      }
       table.error(msg);
       if (page.state) table.setState(page.state); // re-enable the buttons
     },
+    hint: (msg) => table.setHint("hint", msg),
+    forecast: (msg) => table.setHint("forecast", msg),
     rematch: (msg) => {
       const url = `join/${encodeURIComponent(msg.room)}${token ? `#${token}` : ""}`;
       toast("Rematch: a new game starts.", "info");

@@ -106,6 +106,7 @@ function createForm() {
   const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
   const listed = el("input", { type: "checkbox", checked: true });
   const undo = el("input", { type: "checkbox", checked: true });
+  const hints = select([["auto", "On, except Persona VS between two people"], ["on", "On"], ["off", "Off"]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
   const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
 
@@ -144,6 +145,7 @@ function createForm() {
       field("Seconds per decision", timer, "turn_timer", "When they run out a bot makes that one move."),
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
+      field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices with their chance to win and why (and in P5 a Forecast)."),
     ),
     general,
     submit,
@@ -159,7 +161,7 @@ function createForm() {
     if (!p5 && seat2.value === "none") seat2.value = "normal";
   });
 
-  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, second_draws: secondDraws, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, palace, cards, turn_timer: timer };
+  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, second_draws: secondDraws, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, palace, cards, turn_timer: timer, hints };
   const clear = () => {
     general.hidden = true;
     for (const node of document.querySelectorAll(".field-error")) node.hidden = true;
@@ -190,6 +192,7 @@ function createForm() {
     if (!isP5 && seats.length < 2) return show("seats: Persona VS needs two seats");
     const body = { game: game.value, seats, listed: listed.checked, undo: undo.checked ? "solo" : "off" };
     if (timer.value) body.turn_timer = Number(timer.value);
+    if (hints.value !== "auto") body.hints = hints.value;
     try {
       const files = [...cards.files].slice(0, 2);
       if (cards.files.length > 2) return show("cards: at most 2 custom card files");
@@ -234,6 +237,7 @@ export function fieldOf(message, game) {
   const m = message.toLowerCase();
   let found;
   if ((found = /deck of seat (\d)/.exec(m)) || (found = /^decks\.(\d)/.exec(m))) return `deck_${Math.min(2, Number(found[1]) + (m.startsWith("decks.") ? 1 : 0))}`;
+  if (/^hints/.test(m)) return "hints";
   if (/card file|^cards/.test(m)) return "cards";
   if ((found = /^seats\.(\d)/.exec(m))) return `seat_${Number(found[1]) + 1}`;
   if (/^seats|bot|seat/.test(m)) return "seat_1";

@@ -2,7 +2,7 @@
 // a move resent when the server never saw it or refused it as stale.
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);
@@ -145,6 +145,11 @@ export class Connection {
   // Take back this seat's last move (where the room allows it: state.undo).
   undo() {
     return this.send({ type: "undo", version: this.version });
+  }
+
+  // Ask for a hint or (P5) the forecast for the decision at hand (where the room allows it).
+  ask(kind) {
+    return this.send({ type: kind, version: this.version });
   }
 
   resign() {

@@ -1,6 +1,7 @@
 // The game-agnostic table: header (step, whose decision, timer), the board module's
 // drawing with clickable refs, the legal actions as buttons with shortcuts, the game log,
-// error toasts with the rule, and card popovers on hover, tap or focus.
+// error toasts with the rule, card popovers on hover, tap or focus, and (where the room
+// allows) the Hint and Forecast buttons with their answers.
 
 import { el } from "./dom.js";
 
@@ -18,7 +19,7 @@ export function toast(text, kind = "error") {
 export class Table {
   constructor(root, options) {
     this.root = root;
-    this.options = options; // {room, onAct(text), onUndo(), onResign(), onRematch(), seats: [{seat, token}], replayOnOver}
+    this.options = options; // {room, onAct(text), onUndo(), onResign(), onRematch(), onHint(kind), seats: [{seat, token}], replayOnOver}
     this.welcome = null;
     this.state = null;
     this.over = null;
@@ -29,6 +30,7 @@ export class Table {
     this.log = [];
     this.loggedVersion = -1;
     this.menu = null;
+    this.hint = null; // {kind, version, status: "thinking" | "done" | "error" | "moved", data}
     this.build();
     this.tick = setInterval(() => this.countdown(), 1000);
     this.onKey = (event) => this.key(event);
@@ -52,6 +54,9 @@ export class Table {
     this.banner = el("div", { class: "banner", hidden: true, role: "status" });
     this.boardRoot = el("div", { class: "board", id: "board", "aria-label": "Board" });
     this.actions = el("ol", { class: "action-list" });
+    this.hintBar = el("div", { class: "hint-bar", hidden: true });
+    // One live region, kept across redraws, so a screen reader hears "thinking" and the answer.
+    this.hintPanel = el("div", { class: "hint-panel", "aria-live": "polite", hidden: true });
     this.actionsTitle = el("h2", {}, "Actions");
     this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions" });
     this.root.replaceChildren(
@@ -67,7 +72,7 @@ export class Table {
           el(
             "aside",
             { class: "side" },
-            el("section", { class: "actions", "aria-labelledby": "actions-title" }, this.actionsTitle, this.actions),
+            el("section", { class: "actions", "aria-labelledby": "actions-title" }, this.actionsTitle, this.hintBar, this.hintPanel, this.actions),
             el("section", { class: "log" }, el("h2", {}, "Game log"), this.logList),
           ),
         ),
@@ -140,6 +145,7 @@ export class Table {
 
   setWelcome(welcome) {
     this.welcome = welcome;
+    this.hint = null; // a new connection: an answer asked on the old one never comes
     const key = `velvet.log.${welcome.room}.${welcome.seat ?? "watch"}`;
     this.logKey = key;
     try {
@@ -244,6 +250,7 @@ export class Table {
     }
     this.renderBoard();
     this.renderActions();
+    this.renderHints();
     this.renderLog();
     this.countdown();
   }
@@ -491,7 +498,7 @@ export class Table {
             "button",
             {
               type: "button",
-              class: "action",
+              class: this.hinted?.text === action.text && this.hinted.version === this.state.version ? "action hinted" : "action",
               dataset: { action: action.text },
               "aria-keyshortcuts": KEYS[i] || null,
               onclick: () => this.act(action.text),
@@ -503,6 +510,126 @@ export class Table {
         ),
       ),
     );
+  }
+
+  // --- hints ---------------------------------------------------------------------------
+
+  canAsk(kind) {
+    const flag = kind === "forecast" ? this.welcome?.forecast : this.welcome?.hints;
+    return Boolean(flag && this.state && this.state.status !== "over" && this.state.legal.length > 0 && !this.replaying);
+  }
+
+  askHint(kind) {
+    if (!this.canAsk(kind) || this.hint?.status === "thinking") return;
+    if (!this.options.onHint?.(kind)) {
+      toast("Not connected: ask again when the connection is back.", "info");
+      return;
+    }
+    this.hint = { kind, version: this.state.version, status: "thinking", data: null };
+    this.renderHints();
+  }
+
+  // The server's answer: shown if it is for the decision on the table now.
+  setHint(kind, msg) {
+    if (!this.state || msg.version !== this.state.version) return;
+    this.hint = { kind, version: msg.version, status: "done", data: msg };
+    this.renderHints();
+  }
+
+  hintError(msg) {
+    const kind = this.hint?.kind || "hint";
+    const version = this.state?.version ?? -1;
+    if (this.hint?.status === "moved" && msg.code === "hint_stale") {
+      // The answer for the old decision was dropped by the server: a new one may be asked.
+      this.hint = { kind, version, status: "error", data: { message: `the game moved on before the ${kind} came; ask again` } };
+    } else {
+      this.hint = { kind, version, status: "error", data: msg };
+    }
+    this.renderHints();
+  }
+
+  renderHints() {
+    if (!this.welcome || !this.state) return;
+    const hint = this.hint;
+    if (hint && hint.version !== this.state.version) {
+      // The game moved on: an answer for the old decision is of no use any more.
+      this.hint = hint.status === "thinking" ? { ...hint, version: this.state.version, status: "moved" } : null;
+    }
+    const buttons = [];
+    const busy = this.hint?.status === "thinking" || this.hint?.status === "moved";
+    if (this.canAsk("hint")) {
+      buttons.push(
+        el("button", { type: "button", class: "hint-button", "aria-keyshortcuts": "H", title: "The hard bot's three best choices for you, with their chance to win and why (H)", disabled: busy, onclick: () => this.askHint("hint") },
+          el("kbd", { "aria-hidden": "true" }, "H"), "Hint"),
+      );
+    }
+    if (this.canAsk("forecast")) {
+      buttons.push(
+        el("button", { type: "button", class: "forecast-button", "aria-keyshortcuts": "F", title: "Your chance to beat the boss in time, from games played from here (F)", disabled: busy, onclick: () => this.askHint("forecast") },
+          el("kbd", { "aria-hidden": "true" }, "F"), "Forecast"),
+      );
+    }
+    const hadFocus = this.hintBar.contains(document.activeElement) ? document.activeElement.className : null;
+    this.hintBar.replaceChildren(...buttons);
+    this.hintBar.hidden = buttons.length === 0;
+    if (hadFocus) this.hintBar.querySelector(`.${hadFocus.split(" ")[0]}`)?.focus();
+    const shown = this.hint && (buttons.length || this.hint.status === "moved") ? this.hint : null;
+    this.hintPanel.hidden = !shown;
+    if (!shown) {
+      this.hintPanel.replaceChildren();
+      return;
+    }
+    this.hintPanel.replaceChildren(...this.hintBody(shown));
+  }
+
+  hintBody(hint) {
+    const what = hint.kind === "forecast" ? "forecast" : "hint";
+    if (hint.status === "thinking") {
+      const doing = hint.kind === "forecast" ? "Playing games from your view…" : "Thinking… (the hard bot's search, from your view only)";
+      return [el("p", { class: "hint-thinking" }, el("span", { class: "spinner", "aria-hidden": "true" }), doing)];
+    }
+    if (hint.status === "moved") return [el("p", { class: "hint-note" }, `The game moved on before the ${what} came; you can ask again in a moment.`)];
+    if (hint.status === "error") return [el("p", { class: "hint-note", role: "alert" }, `No ${what}: ${hint.data.message}`)];
+    const close = el("button", { type: "button", class: "quiet hint-close", "aria-label": `Close the ${what}`, onclick: () => { this.hint = null; this.renderHints(); this.hintBar.querySelector("button")?.focus(); } }, "×");
+    if (hint.kind === "forecast") {
+      const f = hint.data;
+      return [
+        el("div", { class: "hint-head" }, el("strong", {}, "Forecast"), close),
+        el("p", { class: "forecast" },
+          el("strong", { class: "forecast-rate" }, percent(f.rate)),
+          ` chance to beat the boss by day ${f.days}`,
+          el("span", { class: "hint-margin" }, ` (95% interval ${percent(f.low)}–${percent(f.high)}, ± ${percent(f.margin)})`)),
+        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s.`),
+      ];
+    }
+    const list = el("ol", { class: "hint-list" });
+    hint.data.hints.forEach((h, i) => {
+      const known = this.state.legal.some((a) => a.text === h.action);
+      list.append(
+        el("li", {},
+          el("button", { type: "button", class: "hint-choice", dataset: { action: h.action }, disabled: !known, title: "Show this choice among your actions (it is not played)", onclick: () => this.showChoice(h.action) },
+            el("span", { class: "hint-rank", "aria-hidden": "true" }, `${i + 1}`),
+            el("span", { class: "hint-label" }, h.label),
+            el("span", { class: "hint-win" }, `${percent(h.win)} ± ${percent(h.margin)}`),
+            el("small", { class: "hint-reason" }, `${h.reason} (${h.visits} simulations)`)),
+        ),
+      );
+    });
+    return [
+      el("div", { class: "hint-head" }, el("strong", {}, "Hint: best first, with the chance to win"), close),
+      hint.data.hints.length ? list : el("p", { class: "hint-note" }, "The search found no choice to suggest."),
+    ];
+  }
+
+  // A hinted choice: point at its action button (focused and marked), never play it.
+  showChoice(text) {
+    for (const b of this.actions.querySelectorAll(".action.hinted")) b.classList.remove("hinted");
+    const button = this.actions.querySelector(`.action[data-action="${CSS.escape(text)}"]`);
+    if (!button) return;
+    button.classList.add("hinted");
+    this.hinted = { text, version: this.state.version };
+    button.scrollIntoView({ block: "nearest" });
+    button.focus();
   }
 
   renderLog() {
@@ -551,6 +678,14 @@ export class Table {
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if ((event.key === "h" || event.key === "f") && !event.repeat) {
+      const kind = event.key === "h" ? "hint" : "forecast";
+      if (this.canAsk(kind)) {
+        event.preventDefault();
+        this.askHint(kind);
+      }
+      return;
+    }
     const i = KEYS.indexOf(event.key);
     if (i >= 0 && this.state && i < this.state.legal.length) {
       event.preventDefault();
@@ -558,6 +693,8 @@ export class Table {
     }
   }
 }
+
+const percent = (x) => `${Math.round(x * 100)}%`;
 
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -1,0 +1,143 @@
+"""Hints and the P5 forecast for a seat, worked out away from the event loop.
+
+The search is CPU-bound, so it runs in worker processes of its own (``hint_workers``;
+0: a thread, for tests and tiny hosts), never in the loop that serves every room. A
+worker gets a copy of the room's state and the seat; :func:`velvet.bots.hints.hints`
+reads only that seat's view of it. docs/protocol.md ("Hints") tells the messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from velvet.bots.budget import Budget
+from velvet.engine.core import State
+from velvet.engine.errors import ConfigError
+
+HINT_BUDGET = "1.5s"
+"""The search behind a hint by default: 1.5 seconds, so an answer comes in about 1.5 s however
+busy the machine is (docs/protocol.md has the measurements)."""
+FORECAST_GAMES = 20
+FORECAST_SECONDS = 3.0
+"""A forecast stops after this many seconds (after one game at least), with the games played."""
+FORECAST_BOT = "easy"
+HINT_LIMIT = 8
+"""Hints and forecasts being worked out at once in this process; more are refused."""
+
+
+@dataclass(frozen=True)
+class HintSettings:
+    """The server's hint settings (``velvet serve --hint-budget …``)."""
+
+    budget: str = HINT_BUDGET
+    workers: int = 1
+    forecast_games: int = FORECAST_GAMES
+    forecast_seconds: float = FORECAST_SECONDS
+    forecast_bot: str = FORECAST_BOT
+    limit: int = HINT_LIMIT
+
+    def __post_init__(self) -> None:
+        Budget.parse(self.budget)  # a bad budget fails at start, not at the first hint
+        if self.workers < 0:
+            raise ConfigError(f"hint workers must be 0 or more, not {self.workers}")
+        if self.forecast_games < 1:
+            raise ConfigError(f"forecast games must be 1 or more, not {self.forecast_games}")
+        if not self.forecast_seconds > 0:
+            raise ConfigError(f"forecast seconds must be more than 0, not {self.forecast_seconds}")
+        if self.limit < 1:
+            raise ConfigError(f"the hint limit must be 1 or more, not {self.limit}")
+        from velvet.server.bots import check_spec
+
+        check_spec(self.forecast_bot, "p5")
+
+
+def work_hint(state: State[Any], seat: int, budget: str) -> dict[str, Any]:
+    """In a worker: the top three hints for ``seat`` (from its view only), as JSON."""
+    from velvet.bots.hints import hints
+
+    start = time.perf_counter()
+    found = hints(state, seat, Budget.parse(budget))
+    return {
+        "hints": [h.to_json() for h in found],
+        "budget": budget,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def work_forecast(
+    state: State[Any], seat: int, games: int, bot: str, seconds: float
+) -> dict[str, Any]:
+    """In a worker: the P5 chance to beat the boss in time from ``seat``'s view, as JSON."""
+    from velvet.bots.hints import forecast
+
+    start = time.perf_counter()
+    outlook = forecast(state, seat, games, bot, seconds=seconds)
+    return {
+        "rate": round(outlook.rate, 4),
+        "low": round(outlook.low, 4),
+        "high": round(outlook.high, 4),
+        "margin": round(outlook.margin, 4),
+        "wins": outlook.wins,
+        "games": outlook.games,
+        "bot": outlook.bot,
+        "days": outlook.days,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def _warm() -> None:
+    """Load the search in a fresh worker, so the first hint does not wait for imports."""
+    import velvet.bots.hints
+    import velvet.games  # noqa: F401
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+class HintPool:
+    """Worker processes for hints; ``workers=0`` works in a thread instead.
+
+    The processes are started at the first hint a server is asked for (a server whose
+    rooms never ask runs none); that first hint waits for them to start and load the
+    search, about a second more.
+    """
+
+    def __init__(self, settings: HintSettings) -> None:
+        self.settings = settings
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def _run(self, fn: Any, *args: Any) -> dict[str, Any]:
+        if self.settings.workers == 0:
+            result: dict[str, Any] = await asyncio.to_thread(fn, *args)
+            return result
+        if self._pool is None:
+            self._pool = _new_pool(self.settings.workers)
+            for _ in range(self.settings.workers - 1):  # the others load while one works
+                self._pool.submit(_warm)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, fn, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = _new_pool(self.settings.workers)
+            return await loop.run_in_executor(self._pool, fn, *args)
+
+    async def hint(self, state: State[Any], seat: int) -> dict[str, Any]:
+        return await self._run(work_hint, state, seat, self.settings.budget)
+
+    async def forecast(self, state: State[Any], seat: int) -> dict[str, Any]:
+        s = self.settings
+        return await self._run(
+            work_forecast, state, seat, s.forecast_games, s.forecast_bot, s.forecast_seconds
+        )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

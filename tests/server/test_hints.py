@@ -1,0 +1,227 @@
+"""Hints over the protocol: to the deciding seat only, from a worker, never applied.
+
+That a hint reads only the seat's view is tested on ``velvet.bots.hints`` itself
+(tests/bots); these tests cover the messages, the refusals and the room option.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.conftest import hello, send, sqlite_url
+from tests.server.test_app import make_room, next_of
+
+from velvet.engine.errors import ConfigError
+from velvet.server.app import Settings, create_app
+from velvet.server.hinting import HintSettings
+from velvet.server.rooms import hints_default
+
+
+def _client(tmp_path: Path, **hint: Any) -> TestClient:
+    settings = Settings(
+        db=sqlite_url(tmp_path),
+        bot_workers=0,
+        rate=1000,
+        http_rate=1000,
+        hints=HintSettings(**{"budget": "30", "workers": 0, **hint}),
+    )
+    return TestClient(create_app(settings))
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Iterator[TestClient]:
+    """A server whose hints think 30 simulations and whose forecasts play one game."""
+    with _client(tmp_path, forecast_games=1) as client:
+        yield client
+
+
+def test_a_hint_answers_the_deciding_seat_with_three_choices_of_its_legal_list(
+    tiny: TestClient,
+) -> None:
+    room = make_room(tiny, game="p5")
+    with (
+        tiny.websocket_connect(f"/ws/{room['room']}") as ws,
+        tiny.websocket_connect(f"/ws/{room['room']}") as watcher,
+    ):
+        send(ws, type="hello", token=room["invites"][0]["token"])
+        welcome = ws.receive_json()
+        assert welcome["hints"] is True and welcome["forecast"] is True
+        state = ws.receive_json()
+        hello(watcher, None)
+        send(ws, type="hint", version=state["version"])
+        answer = next_of(ws, "hint")
+        send(watcher, type="ping")  # the spectator got no hint: its next message is the pong
+        assert watcher.receive_json()["type"] == "pong"
+    assert answer["version"] == state["version"] and answer["budget"] == "30"
+    assert answer["seconds"] >= 0
+    legal = {a["text"]: a["label"] for a in state["legal"]}
+    assert len(answer["hints"]) == 3
+    for hint in answer["hints"]:
+        assert set(hint) == {"action", "label", "win", "margin", "visits", "reason"}
+        assert legal[hint["action"]] == hint["label"]  # a choice of the seat's own list
+        assert 0 <= hint["win"] <= 1 and 0 <= hint["margin"] <= 1
+        assert hint["visits"] >= 1 and hint["reason"]
+    visits = [h["visits"] for h in answer["hints"]]
+    assert visits == sorted(visits, reverse=True)  # best (most visited) first
+    assert sum(visits) <= 30
+
+
+def test_the_p5_forecast_gives_the_chance_with_its_interval(tiny: TestClient) -> None:
+    room = make_room(tiny, game="p5")
+    with tiny.websocket_connect(f"/ws/{room['room']}") as ws:
+        state = hello(ws, room["invites"][0]["token"])
+        send(ws, type="forecast", version=state["version"])
+        outlook = next_of(ws, "forecast")
+    assert outlook["version"] == 0 and outlook["games"] == 1 and outlook["bot"] == "easy"
+    assert outlook["wins"] in (0, 1) and outlook["rate"] == outlook["wins"]
+    assert 0 <= outlook["low"] <= outlook["rate"] <= outlook["high"] <= 1
+    assert outlook["margin"] == pytest.approx((outlook["high"] - outlook["low"]) / 2, abs=1e-3)
+    assert outlook["days"] == 28
+
+
+def test_hints_are_refused_to_whoever_is_not_deciding(tiny: TestClient) -> None:
+    room = make_room(tiny, game="vs", first="1", hints="on")
+    t0, t1 = (i["token"] for i in room["invites"])
+    with (
+        tiny.websocket_connect(f"/ws/{room['room']}") as a,
+        tiny.websocket_connect(f"/ws/{room['room']}") as b,
+        tiny.websocket_connect(f"/ws/{room['room']}") as watcher,
+    ):
+        state = hello(a, t0)
+        hello(b, t1)
+        hello(watcher, None)
+        assert state["to_move"] == 0
+        send(b, type="hint", version=state["version"])
+        refused = next_of(b, "error")
+        send(watcher, type="hint", version=state["version"])
+        assert next_of(watcher, "error")["code"] == "spectator"
+        send(a, type="forecast", version=state["version"])
+        no_forecast = next_of(a, "error")
+        send(a, type="hint", version=state["version"])
+        assert next_of(a, "hint")["version"] == state["version"]
+    assert refused["code"] == "hint_not_your_turn"
+    assert "whose decision it is; it is Player 1's" in refused["message"]
+    assert no_forecast["code"] == "hint_no_forecast"  # Persona VS has no boss to beat
+
+
+def test_hints_are_off_between_two_people_at_vs_unless_the_room_turns_them_on(
+    tiny: TestClient,
+) -> None:
+    room = make_room(tiny, game="vs", first="1")  # two people: off by default
+    with tiny.websocket_connect(f"/ws/{room['room']}") as ws:
+        send(ws, type="hello", token=room["invites"][0]["token"])
+        assert ws.receive_json()["hints"] is False
+        state = ws.receive_json()
+        send(ws, type="hint", version=state["version"])
+        off = next_of(ws, "error")
+    assert off["code"] == "hint_off" and "hints option is off" in off["message"]
+    solo = make_room(tiny, game="p5", hints="off")
+    with tiny.websocket_connect(f"/ws/{solo['room']}") as ws:
+        state = hello(ws, solo["invites"][0]["token"])
+        send(ws, type="forecast", version=state["version"])
+        assert next_of(ws, "error")["code"] == "hint_off"
+    bad = tiny.post("/api/rooms", json={"game": "p5", "hints": "always"})
+    assert bad.status_code == 422 and bad.json()["message"].startswith("hints:")
+    assert tiny.post("/api/rooms", json={"game": "vs", "hints": True}).status_code == 422
+
+
+def test_the_default_is_on_unless_two_people_play_vs() -> None:
+    assert hints_default("vs", ["human", "hard"], None) is True
+    assert hints_default("vs", ["human", "human"], None) is False
+    assert hints_default("p5", ["human", "human"], None) is True  # P5 is played together
+    assert hints_default("p5", ["human"], None) is True
+    assert hints_default("vs", ["human", "human"], "on") is True
+    assert hints_default("p5", ["human"], "off") is False
+
+
+def test_a_hint_for_an_old_version_is_refused_and_one_overtaken_by_a_move_is_dropped(
+    tmp_path: Path,
+) -> None:
+    with _client(tmp_path, budget="1.5s") as client:  # long enough for a move meanwhile
+        room = make_room(client, game="p5")
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            state = hello(ws, room["invites"][0]["token"])
+            send(ws, type="hint", version=state["version"] + 1)
+            early = next_of(ws, "error")
+            send(ws, type="hint", version=state["version"])
+            send(ws, type="move", version=state["version"], action=state["legal"][0]["text"])
+            moved = next_of(ws, "state")
+            late = next_of(ws, "error")
+    assert early["code"] == "hint_stale" and "the game is at 0" in early["message"]
+    assert moved["version"] == 1 and moved["acked"] == state["legal"][0]["text"]
+    assert late["code"] == "hint_stale"
+    assert "moved on (to version 1)" in late["message"] and "ask again" in late["message"]
+
+
+def test_one_hint_at_a_time_per_connection(tmp_path: Path) -> None:
+    with _client(tmp_path, budget="0.8s") as client:
+        room = make_room(client, game="vs", seats=["human", "random"], first="1")
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            state = hello(ws, room["invites"][0]["token"])
+            send(ws, type="hint", version=state["version"])
+            send(ws, type="hint", version=state["version"])
+            busy = next_of(ws, "error")
+            answer = next_of(ws, "hint")
+            send(ws, type="hint", version=state["version"])  # free again once answered
+            again = next_of(ws, "hint")
+    assert busy["code"] == "hint_busy"
+    assert busy["message"] == "a hint is already being worked out for you; wait for it"
+    assert len(answer["hints"]) == len(again["hints"]) >= 1
+
+
+def test_bad_hint_settings_fail_at_start() -> None:
+    with pytest.raises(ConfigError, match="bad budget"):
+        HintSettings(budget="lots")
+    with pytest.raises(ConfigError, match="forecast seconds"):
+        HintSettings(forecast_seconds=0)
+    with pytest.raises(ConfigError):
+        HintSettings(forecast_bot="nobody")
+
+
+def test_a_move_in_another_room_is_not_held_up_by_a_hint(tmp_path: Path) -> None:
+    """The search runs in a worker process: another room's move is answered meanwhile."""
+    with _client(tmp_path, budget="3s", workers=1) as client:
+        thinker = make_room(client, game="p5")
+        other = make_room(client, game="p5")
+        with (
+            client.websocket_connect(f"/ws/{thinker['room']}") as a,
+            client.websocket_connect(f"/ws/{other['room']}") as b,
+        ):
+            state_a = hello(a, thinker["invites"][0]["token"])
+            state_b = hello(b, other["invites"][0]["token"])
+            # a first hint, so the worker process has started and imported the search
+            send(a, type="hint", version=state_a["version"])
+            next_of(a, "hint")
+            send(a, type="hint", version=state_a["version"])
+            asked = time.perf_counter()
+            time.sleep(0.3)  # the search is under way
+            waits = []
+            for _ in range(3):
+                started = time.perf_counter()
+                send(b, type="move", version=state_b["version"], action=state_b["legal"][0]["text"])
+                state_b = next_of(b, "state")
+                waits.append(time.perf_counter() - started)
+            thought = time.perf_counter() - asked
+            answer = next_of(a, "hint")
+            hinted = time.perf_counter() - asked
+    print(f"moves in another room during a 3 s hint: {[round(w * 1000) for w in waits]} ms")
+    assert thought < 2.5  # the three moves came back while the hint was still thinking
+    assert hinted >= 2.5 and len(answer["hints"]) == 3
+    assert max(waits) < 0.5
+
+
+def test_velvet_serve_refuses_a_bad_hint_budget_before_it_starts() -> None:
+    from click.testing import CliRunner
+
+    from velvet.cli import main
+
+    bad = CliRunner().invoke(main, ["serve", "--hint-budget", "soon", "--no-browser"])
+    assert bad.exit_code == 2
+    assert "--hint-budget" in bad.output and "bad budget 'soon'" in bad.output
+    bad = CliRunner().invoke(main, ["serve", "--forecast-seconds", "0", "--no-browser"])
+    assert bad.exit_code == 2 and "--forecast-seconds" in bad.output

@@ -1,0 +1,124 @@
+"""The Hint and Forecast buttons in the browser, at 1280x720 and 390x844.
+
+Hint shows "thinking" in a live region, then the hard bot's three choices with their
+chance ± margin and reason; a click on one marks and focuses its action button and plays
+nothing. P5's Forecast shows the chance to beat the boss with its interval. The buttons
+are there only where the room gives hints and it is your decision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.web.conftest import Tab, WebServer
+
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+
+
+def _create(server: WebServer, **body: Any) -> dict[str, Any]:
+    answer = httpx.post(f"{server.url}/api/rooms", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def _open(tab: Tab, url: str) -> None:
+    tab.page.goto(url)
+    tab.page.wait_for_selector(".p5-board .actable, .vs-board .pbar")
+    tab.wait_version(0)
+
+
+def test_hint_shows_three_choices_and_points_at_one(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    created = _create(server, game="p5")
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    _open(tab, created["invites"][0]["url"])
+    button = page.get_by_role("button", name="Hint")
+    assert button.get_attribute("aria-keyshortcuts") == "H"
+    assert page.locator(".hint-panel").get_attribute("aria-live") == "polite"
+    button.click()
+    # "Thinking…" while the search runs (or, if it was quicker than this look, the answer)
+    page.wait_for_selector(".hint-thinking, .hint-list")
+    choices = page.locator(".hint-list .hint-choice")
+    choices.nth(2).wait_for()
+    assert choices.count() == 3
+    legal = {a["text"]: a["label"] for a in tab.state()["legal"]}
+    texts = choices.evaluate_all("bs => bs.map(b => b.dataset.action)")
+    for i, text in enumerate(texts):
+        assert text in legal
+        item = choices.nth(i)
+        assert item.locator(".hint-label").inner_text() == legal[text]
+        assert "% ± " in item.locator(".hint-win").inner_text()
+        assert "simulations)" in item.locator(".hint-reason").inner_text()
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(shots / "p5-hint-1280x720.png"))
+    choices.nth(1).click()
+    marked = page.locator(f'button.action[data-action="{texts[1]}"]')
+    assert "hinted" in (marked.get_attribute("class") or "")
+    assert page.evaluate("document.activeElement.dataset.action") == texts[1]
+    assert tab.state()["version"] == 0  # pointing at a choice plays nothing
+    page.screenshot(path=str(shots / "p5-hint-chosen-1280x720.png"))
+
+    page.locator("body").click(position={"x": 5, "y": 5})  # the keys act outside inputs
+    page.keyboard.press("f")
+    rate = page.locator(".forecast-rate")
+    rate.wait_for(timeout=30_000)
+    forecast = page.locator(".hint-panel").inner_text()
+    assert "chance to beat the boss by day 28" in forecast
+    assert "95% interval" in forecast and "games played from your view" in forecast
+    page.screenshot(path=str(shots / "p5-forecast-1280x720.png"))
+    hint_asks = [m for m in tab.sent if '"hint"' in m or '"forecast"' in m]
+    assert len(hint_asks) == 2
+    tab.close()
+
+
+def test_hint_at_phone_width_by_key(server: WebServer, browser: Any, shots: Path) -> None:
+    created = _create(server, game="vs", seats=["human", "random"], first="1")
+    tab = Tab(browser, PHONE)
+    page = tab.page
+    _open(tab, created["invites"][0]["url"])
+    assert page.locator(".forecast-button").count() == 0  # Persona VS has no forecast
+    page.keyboard.press("h")
+    page.locator(".hint-list .hint-choice").nth(2).wait_for()
+    assert page.locator(".hint-list .hint-choice").count() == 3
+    tab.no_sideways_scroll()
+    page.locator(".hint-panel").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "vs-hint-390x844.png"))
+    tab.close()
+
+
+def test_no_hint_button_where_the_room_gives_none(server: WebServer, browser: Any) -> None:
+    created = _create(server, game="vs", seats=["human", "human"], first="1")
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    _open(tab, created["invites"][0]["url"])
+    assert page.evaluate("window.velvet.welcome.hints") is False
+    assert page.locator(".hint-button").count() == 0
+    page.keyboard.press("h")  # the key does nothing either
+    page.wait_for_timeout(300)
+    assert not [m for m in tab.sent if '"hint"' in m]
+    tab.close()
+
+
+def test_the_lobby_sets_the_rooms_hints(server: WebServer, browser: Any) -> None:
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+    page.select_option("#game", "p5")
+    page.select_option("#seat_2", "none")
+    page.click("details.more summary")
+    assert page.locator("#hints").input_value() == "auto"
+    page.select_option("#hints", "off")
+    page.click("button[type=submit]")
+    page.wait_for_selector(".invites")
+    invite = page.locator(".invites input.link").first.input_value()
+    _open(tab, invite)
+    assert page.evaluate("window.velvet.welcome.hints") is False
+    assert page.locator(".hint-button").count() == 0
+    tab.close()
