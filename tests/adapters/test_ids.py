@@ -2,7 +2,8 @@
 
 ``legal_ids`` finds most ids by the identity of the action objects the engines hand
 out (the ones ``action_from_id`` gives), and by value otherwise (P5 makes some actions
-on the fly). Either way the ids must be the ones ``action_to_id`` names, in order.
+on the fly; after a few such decisions a game is looked up by value only). Either way
+the ids must be the ones ``action_to_id`` names, in order.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from velvet.adapters._engine import action_table, default_config, legal_ids, load_game
+from velvet.adapters._engine import _tables, action_table, default_config, legal_ids, load_game
 
 
 @pytest.mark.parametrize("game_name", ["vs", "p5"])
@@ -38,6 +39,9 @@ def test_legal_ids_are_the_games_own_ids_in_legal_order(game_name: str) -> None:
     assert checked > 500
     if game_name == "p5":
         assert made_on_the_fly > 0  # the lookup by value was needed, and gave the same ids
+        assert _tables(game).misses == _tables(game).MISSES  # and P5 now hashes at once
+    else:
+        assert made_on_the_fly == 0 and _tables(game).misses == 0  # VS: by identity only
 
 
 def test_legal_ids_of_equal_but_other_action_objects() -> None:

@@ -156,7 +156,11 @@ def set_seat_rng(state: State[Any], rng: Rng) -> None:
 class _IdTables:
     """The action <-> stable id tables of one game object."""
 
-    __slots__ = ("actions", "by_identity", "by_value", "game")
+    __slots__ = ("actions", "by_identity", "by_value", "game", "misses")
+
+    MISSES = 64
+    """Decisions with an action made on the fly after which the lookup by identity stops
+    (P5 makes some of its actions anew each time: then hashing them at once is cheaper)."""
 
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
@@ -172,6 +176,7 @@ class _IdTables:
             if len(self.by_value) == len(self.actions)
             else {}  # equal actions under two ids: only the lookup by value is sure
         )
+        self.misses = 0 if self.by_identity else self.MISSES
 
 
 _ID_TABLES: dict[int, _IdTables] = {}
@@ -201,10 +206,12 @@ def legal_ids(game: Game[Any], state: State[Any]) -> list[int]:
     """The stable ids of the legal actions, in the engine's legal order."""
     tables = _tables(game)
     legal = state.legal_actions()
-    ids = list(map(tables.by_identity.get, map(id, legal)))
-    if None in ids:  # an action object made on the fly: look it up by value
-        return list(map(tables.by_value.__getitem__, legal))
-    return ids  # type: ignore[return-value]
+    if tables.misses < tables.MISSES:
+        ids = list(map(tables.by_identity.get, map(id, legal)))
+        if None not in ids:
+            return ids  # type: ignore[return-value]
+        tables.misses += 1  # an action object made on the fly: look them up by value
+    return list(map(tables.by_value.__getitem__, legal))
 
 
 def vs_hit_points(state: State[Any]) -> list[int]:
