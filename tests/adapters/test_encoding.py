@@ -146,7 +146,11 @@ def test_vs_discard_piles_changed_in_place_are_encoded_afresh() -> None:
     # changed in place (same list, other cards) must not reuse what the old one gave.
     encoder = encoder_for(load_game("vs"))
     assert isinstance(encoder, VsEncoder)
-    state = next(s for s in positions("vs", 2, games=4, every=5) if len(s.disc[0]) >= 2)
+    state: Any = next(
+        s
+        for s in positions("vs", 2, games=4, every=5)
+        if len(s.disc[0]) >= 2  # type: ignore[attr-defined]
+    )
     for seat in (0, 1):
         assert_same(encoder, state, seat)
     pile = state.disc[0]
