@@ -74,7 +74,7 @@ def engine_parts(game_name: str, games: int) -> list[tuple[str, float]]:
     pairs = list(zip(seen, picks, strict=True))
     masks = MaskMaker(len(game.action_ids()))
     views = [(s.view(p), p) for s, p in seen]
-    np_rng = np.random.default_rng(1)
+    pick_rng = random.Random(1)
 
     def decide(item: tuple[tuple[Any, int], int]) -> None:
         (state, _), k = item
@@ -86,8 +86,8 @@ def engine_parts(game_name: str, games: int) -> list[tuple[str, float]]:
 
     def pick(item: tuple[Any, int]) -> int:
         mask = masks(legal_ids(game, item[0])).view(np.bool_)
-        legal = np.flatnonzero(mask)
-        return int(legal[np_rng.integers(len(legal))])
+        legal = mask.nonzero()[0]
+        return int(legal[pick_rng.randrange(len(legal))])
 
     decision = per_call(pairs, decide) - per_call(pairs, clone)
     mask = per_call(seen, lambda sp: masks(legal_ids(game, sp[0])))

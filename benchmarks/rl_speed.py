@@ -19,7 +19,7 @@ Subjects:
   ``uno``, ``doudizhu``), stepped the same way. A peer that is not installed is skipped.
 
     pip install -e '.[rl]' 'pettingzoo[classic]==1.27.0' rlcard==1.2.0
-    nice -n 10 python3 benchmarks/rl_speed.py --seconds 3
+    nice -n 10 python3 benchmarks/rl_speed.py --seconds 3 --rounds 6
 """
 
 from __future__ import annotations
@@ -48,31 +48,51 @@ class Result:
     """For the Gymnasium VS env: agent and opponent decisions together; else = steps."""
 
 
-def timed(seconds: float, body: Callable[[], tuple[int, int]]) -> tuple[float, float]:
-    """Run ``body`` (one episode: returns steps, decisions) until ``seconds`` of CPU pass."""
-    start = time.process_time()
-    steps = decisions = 0
-    while True:
-        s, d = body()
-        steps += s
-        decisions += d
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            return steps / elapsed, decisions / elapsed
+@dataclass
+class Subject:
+    """One thing to time: ``episode`` plays one episode and returns (steps, decisions)."""
+
+    name: str
+    kind: str
+    episode: Callable[[], tuple[int, int]]
+    steps: int = 0
+    decisions: int = 0
+    cpu: float = 0.0
+
+    def run(self, seconds: float) -> None:
+        """Play whole episodes until ``seconds`` of CPU pass; add to the totals."""
+        start = time.process_time()
+        while True:
+            s, d = self.episode()
+            self.steps += s
+            self.decisions += d
+            elapsed = time.process_time() - start
+            if elapsed >= seconds:
+                self.cpu += elapsed
+                return
+
+    def result(self) -> Result:
+        return Result(self.name, self.kind, self.steps / self.cpu, self.decisions / self.cpu)
 
 
-def pick(mask: Any, rng: np.random.Generator) -> int:
-    """A uniform legal id from a 0/1 mask (read as booleans: numpy scans those fastest)."""
+def pick(mask: Any, rng: random.Random) -> int:
+    """A uniform legal id from a 0/1 mask, drawn as the raw-engine subjects draw.
+
+    The mask is read as booleans (numpy scans those fastest) and the index drawn with
+    ``random.Random.randrange`` like the raw engine's pick from its legal list: a numpy
+    ``Generator.integers`` call costs a few microseconds more per step, which is the
+    benchmark agent's cost, not the env's.
+    """
     if mask.dtype == np.int8:
         mask = mask.view(np.bool_)
-    legal = np.flatnonzero(mask)
-    return int(legal[rng.integers(len(legal))])
+    legal = mask.nonzero()[0]
+    return int(legal[rng.randrange(len(legal))])
 
 
 # -- Velvet ---------------------------------------------------------------------------
 
 
-def raw_engine(game_name: str, seconds: float, with_view: bool) -> Result:
+def raw_engine(game_name: str, with_view: bool) -> Subject:
     from velvet.adapters._engine import default_config, load_game
 
     game = load_game(game_name)
@@ -92,12 +112,11 @@ def raw_engine(game_name: str, seconds: float, with_view: bool) -> Result:
             steps += 1
         return steps, steps
 
-    rate, _ = timed(seconds, episode)
     label = " + view" if with_view else ""
-    return Result(f"velvet {game_name} raw engine{label}", KIND_RAW, rate, rate)
+    return Subject(f"velvet {game_name} raw engine{label}", KIND_RAW, episode)
 
 
-def gym_env(game_name: str, seconds: float) -> Result:
+def gym_env(game_name: str) -> Subject:
     import gymnasium
 
     import velvet.adapters  # noqa: F401  (registers the ids)
@@ -105,7 +124,7 @@ def gym_env(game_name: str, seconds: float) -> Result:
 
     env = gymnasium.make(f"velvet/{game_name}-v0").unwrapped
     assert isinstance(env, VelvetEnv)
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
     seed = [0]
 
     def episode() -> tuple[int, int]:
@@ -119,20 +138,19 @@ def gym_env(game_name: str, seconds: float) -> Result:
             done = terminated or truncated
         return steps, env.decisions
 
-    rate, decisions = timed(seconds, episode)
-    return Result(f"velvet gymnasium {game_name}-v0", KIND_ADAPTER, rate, decisions)
+    return Subject(f"velvet gymnasium {game_name}-v0", KIND_ADAPTER, episode)
 
 
-def pettingzoo_velvet(game_name: str, seconds: float) -> Result:
+def pettingzoo_velvet(game_name: str) -> Subject:
     from velvet.adapters import pettingzoo_env
 
     make = pettingzoo_env.vs_env if game_name == "vs" else pettingzoo_env.p5_env
-    return _aec(f"velvet pettingzoo {game_name} (AEC)", KIND_ADAPTER, make, seconds)
+    return _aec(f"velvet pettingzoo {game_name} (AEC)", KIND_ADAPTER, make)
 
 
-def _aec(name: str, kind: str, make: Callable[[], Any], seconds: float) -> Result:
+def _aec(name: str, kind: str, make: Callable[[], Any]) -> Subject:
     env = make()
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
     seed = [0]
 
     def episode() -> tuple[int, int]:
@@ -149,11 +167,10 @@ def _aec(name: str, kind: str, make: Callable[[], Any], seconds: float) -> Resul
             del agent
         return steps, steps
 
-    rate, _ = timed(seconds, episode)
-    return Result(name, kind, rate, rate)
+    return Subject(name, kind, episode)
 
 
-def openspiel_velvet(game_name: str, seconds: float) -> Result:
+def openspiel_velvet(game_name: str) -> Subject:
     import pyspiel
 
     import velvet.adapters.openspiel_game  # noqa: F401  (registers the games)
@@ -177,21 +194,20 @@ def openspiel_velvet(game_name: str, seconds: float) -> Result:
             steps += 1
         return steps, decisions
 
-    rate, decisions = timed(seconds, episode)
-    return Result(f"velvet openspiel {spec}", KIND_ADAPTER, rate, decisions)
+    return Subject(f"velvet openspiel {spec}", KIND_ADAPTER, episode)
 
 
 # -- peers ----------------------------------------------------------------------------
 
 
-def pettingzoo_peer(env_name: str, seconds: float) -> Result:
+def pettingzoo_peer(env_name: str) -> Subject:
     import importlib
 
     module = importlib.import_module(f"pettingzoo.classic.{env_name}")
-    return _aec(f"pettingzoo {env_name}", KIND_PEER, module.env, seconds)
+    return _aec(f"pettingzoo {env_name}", KIND_PEER, module.env)
 
 
-def rlcard_peer(env_name: str, seconds: float) -> Result:
+def rlcard_peer(env_name: str) -> Subject:
     import rlcard
 
     env = rlcard.make(env_name, config={"seed": 1})
@@ -206,33 +222,39 @@ def rlcard_peer(env_name: str, seconds: float) -> Result:
             steps += 1
         return steps, steps
 
-    rate, _ = timed(seconds, episode)
-    return Result(f"rlcard {env_name}", KIND_PEER, rate, rate)
+    return Subject(f"rlcard {env_name}", KIND_PEER, episode)
 
 
-def subjects(seconds: float) -> list[tuple[str, Callable[[], Result]]]:
-    out: list[tuple[str, Callable[[], Result]]] = [
-        ("raw vs", lambda: raw_engine("vs", seconds, False)),
-        ("raw vs + view", lambda: raw_engine("vs", seconds, True)),
-        ("raw p5", lambda: raw_engine("p5", seconds, False)),
-        ("raw p5 + view", lambda: raw_engine("p5", seconds, True)),
-        ("gym vs", lambda: gym_env("vs", seconds)),
-        ("gym p5", lambda: gym_env("p5", seconds)),
-        ("pz vs", lambda: pettingzoo_velvet("vs", seconds)),
-        ("pz p5", lambda: pettingzoo_velvet("p5", seconds)),
-        ("openspiel vs", lambda: openspiel_velvet("vs", seconds)),
-        ("openspiel p5", lambda: openspiel_velvet("p5", seconds)),
+def subjects() -> list[tuple[str, Callable[[], Subject]]]:
+    out: list[tuple[str, Callable[[], Subject]]] = [
+        ("raw vs", lambda: raw_engine("vs", False)),
+        ("raw vs + view", lambda: raw_engine("vs", True)),
+        ("raw p5", lambda: raw_engine("p5", False)),
+        ("raw p5 + view", lambda: raw_engine("p5", True)),
+        ("gym vs", lambda: gym_env("vs")),
+        ("gym p5", lambda: gym_env("p5")),
+        ("pz vs", lambda: pettingzoo_velvet("vs")),
+        ("pz p5", lambda: pettingzoo_velvet("p5")),
+        ("openspiel vs", lambda: openspiel_velvet("vs")),
+        ("openspiel p5", lambda: openspiel_velvet("p5")),
     ]
     for env_name in ("leduc_holdem_v4", "texas_holdem_v4"):
-        out.append((f"pettingzoo {env_name}", partial(pettingzoo_peer, env_name, seconds)))
+        out.append((f"pettingzoo {env_name}", partial(pettingzoo_peer, env_name)))
     for env_name in ("leduc-holdem", "limit-holdem", "uno", "doudizhu"):
-        out.append((f"rlcard {env_name}", partial(rlcard_peer, env_name, seconds)))
+        out.append((f"rlcard {env_name}", partial(rlcard_peer, env_name)))
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per subject")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per subject")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="split each subject's time into this many slices, run in turn (round robin), "
+        "so a change in the machine's load falls on every subject alike",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument(
         "--only",
@@ -242,15 +264,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
-    results: list[Result] = []
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    timed: list[Subject] = []
     skipped: list[str] = []
-    for label, run in subjects(args.seconds):
+    for label, make in subjects():
         if args.only and not any(text in label for text in args.only.split(",")):
             continue
         try:
-            results.append(run())
+            timed.append(make())
         except ImportError as error:
             skipped.append(f"{label} ({error.name or error} not installed)")
+    for _ in range(args.rounds):
+        for subject in timed:
+            subject.run(args.seconds / args.rounds)
+    results = [subject.result() for subject in timed]
     print(f"{'subject':<44} {'steps/s':>10} {'decisions/s':>12}")
     for r in results:
         print(f"{r.name:<44} {r.steps_per_s:>10,.0f} {r.decisions_per_s:>12,.0f}")

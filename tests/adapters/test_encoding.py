@@ -18,10 +18,12 @@ import pytest
 from tests.adapters.conftest import rebuilt
 from velvet.adapters._engine import ConfigError, State, default_config, load_game
 from velvet.adapters.encoding import (
+    HALVES,
     P5_STATE_FIELDS,
     VS_STATE_FIELDS,
     P5Encoder,
     VsEncoder,
+    _halves,
     encoder_for,
 )
 
@@ -137,3 +139,58 @@ def test_the_fields_the_fast_path_reads_exist_on_the_states() -> None:
         state = positions(game_name, 2, games=1, every=1000)[0]
         missing = [f for f in fields if not hasattr(state, f)]
         assert not missing, f"{game_name} state lacks {missing}"
+
+
+def test_vs_discard_piles_changed_in_place_are_encoded_afresh() -> None:
+    # The VS encoder keeps each discard pile's indices by the pile's content: a pile
+    # changed in place (same list, other cards) must not reuse what the old one gave.
+    encoder = encoder_for(load_game("vs"))
+    assert isinstance(encoder, VsEncoder)
+    state: Any = next(
+        s
+        for s in positions("vs", 2, games=4, every=5)
+        if len(s.disc[0]) >= 2  # type: ignore[attr-defined]
+    )
+    for seat in (0, 1):
+        assert_same(encoder, state, seat)
+    pile = state.disc[0]
+    pile.reverse()  # same cards, other order: the same counts
+    for seat in (0, 1):
+        assert_same(encoder, state, seat)
+    moved = pile.pop()
+    state.hand[0].append(moved)  # a card back to the hand: the pile is shorter now
+    for seat in (0, 1):
+        assert_same(encoder, state, seat)
+    pile.append(state.hand[0].pop(0))  # and another card onto it: the same length again
+    for seat in (0, 1):
+        assert_same(encoder, state, seat)
+
+
+def test_halves_beyond_the_table_fall_back_to_a_multiply() -> None:
+    counts = np.array([0, 1, 3, len(HALVES) - 1], np.int64)
+    assert _halves(counts).tolist() == [0.0, 0.5, 1.5, (len(HALVES) - 1) / 2]
+    big = np.array([2, len(HALVES), 5 * len(HALVES) + 1], np.int64)
+    out = _halves(big)
+    assert out.dtype == np.float32
+    assert out.tolist() == [1.0, len(HALVES) / 2, (5 * len(HALVES) + 1) / 2]
+
+
+def test_vs_encoder_in_play_order_after_every_step_for_both_seats() -> None:
+    # How the envs use it: one encoder, the same state object moved on step by step, so
+    # the kept discard-pile indices are hit again and again and must still be right.
+    game = load_game("vs")
+    encoder = encoder_for(game)
+    config = default_config(game, 2)
+    steps = 0
+    for seed in range(100, 120):
+        state = game.new_state(config, seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in (0, 1):
+                assert_same(encoder, state, seat)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 2000

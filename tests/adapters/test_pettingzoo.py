@@ -99,6 +99,31 @@ def test_ignore_keeps_the_decision_pending() -> None:
     assert env.agent_selection == agent and not env.terminations[agent]
 
 
+def test_each_step_starts_with_empty_infos_and_zero_rewards() -> None:
+    # The env empties infos and rewards only when something is in them: an ignored
+    # illegal action's note is gone after the next step, and nothing else carries over.
+    env = pz.vs_env(illegal="ignore")
+    env.reset(seed=2)
+    agent = env.agent_selection
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert "illegal" in env.infos[agent]
+    env.infos[agent]["mine"] = 1  # whatever a caller put there goes too
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(info == {} for info in env.infos.values())
+    assert all(r == 0.0 for r in env.rewards.values())
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert env.rewards[agent] in (-1.0, 0.0, 1.0)
+            env.step(None)
+            continue
+        assert reward == 0.0 and info == {}
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert env.agents == []
+
+
 def test_round_robin_gives_a_waiting_agent_only_wait() -> None:
     env = pz.vs_env(order="round_robin")
     env.reset(seed=5)

@@ -32,6 +32,7 @@ __all__ = [
     "Rng",
     "State",
     "action_from_id",
+    "action_table",
     "bot_reads_view",
     "canonical_json",
     "default_config",
@@ -152,21 +153,65 @@ def set_seat_rng(state: State[Any], rng: Rng) -> None:
     state.rng = rng  # type: ignore[attr-defined]
 
 
-_ID_TABLES: dict[int, tuple[Game[Any], dict[Any, int]]] = {}
+class _IdTables:
+    """The action <-> stable id tables of one game object."""
+
+    __slots__ = ("actions", "by_identity", "by_value", "game", "misses")
+
+    MISSES = 64
+    """Decisions with an action made on the fly after which the lookup by identity stops
+    (P5 makes some of its actions anew each time: then hashing them at once is cheaper)."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+        self.actions: list[Any] = [game.action_from_id(i) for i in range(len(game.action_ids()))]
+        """Id -> action (the game's own objects, kept alive here)."""
+        self.by_value: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
+        # The engines hand out their own action objects for most legal actions (the same
+        # objects ``action_from_id`` gives), so a lookup by identity finds most ids without
+        # hashing the action. The objects live in ``actions``, so no other live object
+        # shares their ``id``; a miss falls back to the lookup by value.
+        self.by_identity: dict[int, int] = (
+            {id(a): i for i, a in enumerate(self.actions)}
+            if len(self.by_value) == len(self.actions)
+            else {}  # equal actions under two ids: only the lookup by value is sure
+        )
+        self.misses = 0 if self.by_identity else self.MISSES
+
+
+_ID_TABLES: dict[int, _IdTables] = {}
+
+
+def _tables(game: Game[Any]) -> _IdTables:
+    entry = _ID_TABLES.get(id(game))
+    if entry is None or entry.game is not game:
+        entry = _ID_TABLES[id(game)] = _IdTables(game)
+    return entry
 
 
 def id_table(game: Game[Any]) -> dict[Any, int]:
     """Action -> stable id for every action of ``game`` (built once per game object)."""
-    entry = _ID_TABLES.get(id(game))
-    if entry is None or entry[0] is not game:
-        table = {game.action_from_id(i): i for i in range(len(game.action_ids()))}
-        entry = _ID_TABLES[id(game)] = (game, table)
-    return entry[1]
+    return _tables(game).by_value
+
+
+def action_table(game: Game[Any]) -> list[Any]:
+    """Stable id -> action for every action of ``game``: ``action_from_id`` as a list.
+
+    Built once per game object; callers must not change it.
+    """
+    return _tables(game).actions
 
 
 def legal_ids(game: Game[Any], state: State[Any]) -> list[int]:
     """The stable ids of the legal actions, in the engine's legal order."""
-    return list(map(id_table(game).__getitem__, state.legal_actions()))
+    tables = _tables(game)
+    legal = state.legal_actions()
+    if tables.misses < tables.MISSES:
+        ids = list(map(tables.by_identity.get, map(id, legal)))
+        if None not in ids:
+            return ids  # type: ignore[return-value]
+        tables.misses += 1  # an action object made on the fly: look them up by value
+    return list(map(tables.by_value.__getitem__, legal))
 
 
 def vs_hit_points(state: State[Any]) -> list[int]:

@@ -116,6 +116,20 @@ P5_STATE_FIELDS = (
 """The P5 state fields ``encode_state`` reads (read-only), beside ``current_player``."""
 P5_REVEALED = 4
 """Revealed palace shadows encoded one by one (more are summed into the last slot)."""
+HALVES = np.arange(1 << 12, dtype=np.float32) * np.float32(0.5)
+"""``HALVES[k] == k / 2`` in float32: counts of halves become values with one ``take``
+(cheaper than a multiply that also casts int64 to float32); a count past the table
+falls back to the multiply."""
+PILE_CACHE = 4096
+"""Discard piles whose index lists the VS encoder keeps; past this many it starts afresh."""
+
+
+def _halves(counts: npt.NDArray[np.int64]) -> Vector:
+    """``counts / 2`` as a new float32 vector (``counts`` are not negative)."""
+    try:
+        return HALVES.take(counts)
+    except IndexError:  # a count past the table: never in a real game
+        return np.multiply(counts, 0.5, dtype=np.float32)
 
 
 class Encoder(Protocol):
@@ -156,6 +170,7 @@ class VsEncoder:
         self.size = at
         self._decklists: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
         self._bases: dict[Any, tuple[Any, npt.NDArray[np.int64]]] = {}
+        self._piles: dict[tuple[tuple[int, ...], int], list[int]] = {}
         self._skill_at = offsets["skill_card"]
         self._paying_at = offsets["paying_card"]
         self._hand_at = offsets["my_hand"]
@@ -332,14 +347,24 @@ class VsEncoder:
         minus += [mine_at + c for c in mine]
         disc = s.disc
         field = s.field
+        piles = self._piles
         for p, d_at, f_at in (
             (me, self._discard_at[0], self._field_at[0]),
             (opp, self._discard_at[1], self._field_at[1]),
         ):
             pile = disc[p]
-            plus += [d_at + c for c in pile]
             u = unseen[p]
-            minus += [u + c for c in pile]
+            if pile:
+                # A discard pile changes on few moves: its indices (halves in the discard
+                # block, cards taken from the unseen one) are kept by content.
+                key = (tuple(pile), d_at)  # ``d_at`` fixes ``u`` too (seats are relative)
+                known = piles.get(key)
+                if known is None:
+                    known = [d_at + c for c in pile] + [u + c for c in pile]
+                    if len(piles) >= PILE_CACHE:
+                        piles.clear()
+                    piles[key] = known
+                plus += known
             for stack in field[p]:
                 if stack:
                     minus += [u + c for c in stack]
@@ -347,12 +372,13 @@ class VsEncoder:
                     plus += [top_at, top_at]
                 f_at += n
         size = self.size
-        counts = np.bincount(plus, minlength=size + 2 * n)
-        unseen_left = self._base(s.decklists, s.open_lists, seat) - counts[size:]
-        np.maximum(unseen_left, 0, out=unseen_left)
+        # ``fromiter`` into an int array first: cheaper than bincount converting a list.
+        counts = np.bincount(np.fromiter(plus, np.intp, len(plus)), minlength=size + 2 * n)
         lo = self._unseen_at
-        counts[lo : lo + 2 * n] = unseen_left  # no half is added there
-        out = np.multiply(counts[:size], 0.5, dtype=np.float32)
+        unseen_left = counts[lo : lo + 2 * n]  # no half is added there
+        np.subtract(self._base(s.decklists, s.open_lists, seat), counts[size:], out=unseen_left)
+        np.maximum(unseen_left, 0, out=unseen_left)
+        out = _halves(counts[:size])
         hp = s.hp
         hp_me, hp_opp = hp[me], hp[opp]
         out[:VS_SCALARS_USED] = [
@@ -444,6 +470,7 @@ class P5Encoder:
         )
         self.size = players * self.player_width + self.board_width
         self._phase_name = tuple(P5_PHASE_NAMES)
+        self._scalar_at = self._scalar_positions()
         if set(self._phase_name) != set(P5_PHASES):
             raise ValueError("the P5 phase names changed: the observation layout needs a look")
 
@@ -536,18 +563,48 @@ class P5Encoder:
         ]
         return out
 
-    def _player_state(self, out: Vector, ones: list[int], at: int, s: Any, p: int) -> None:
-        """Player ``p``'s block at ``at``: scalars written, one-hot indices added to ``ones``."""
+    def _scalar_positions(self) -> npt.NDArray[np.intp]:
+        """Where ``encode_state`` writes the values it lists in ``scalars``, in that order.
+
+        Per player slot its 12 stat and token values, then its 4 counts; then the
+        board's 6 flags, the 4 supplies, the alert and the 3 deck sizes. The walk is
+        the same as in :meth:`encode`.
+        """
+        c = self.counts
+        width = len(P5_STATS) + len(P5_RESOURCES) + 3
+        where: list[int] = []
+        for slot in range(self.players):
+            at = slot * self.player_width + c["thieves"] + c["personas"]
+            where += range(at, at + width)
+            at += width + c["locations"] + 1 + c["confidants"] + 4 * c["shadows"]
+            where += range(at, at + 4)
+        at = self.players * self.player_width
+        where += range(at, at + 6)
+        at += 6 + len(P5_PHASES) + len(P5_DECISIONS) + 1
+        where += range(at, at + len(P5_RESOURCES))
+        at += len(P5_RESOURCES) + 2 * c["locations"] + c["confidants"] + c["palaces"]
+        where.append(at)  # the alert
+        at += 1 + c["shadows"] + P5_REVEALED * len(P5_RESOURCES) + 1 + len(P5_RESOURCES)
+        where += range(at, at + 3)
+        if at + 3 != self.size:
+            raise ValueError("the P5 scalar positions do not match the layout")
+        return np.array(where, np.intp)
+
+    def _player_state(
+        self, out: Vector, ones: list[int], scalars: list[float], at: int, s: Any, p: int
+    ) -> None:
+        """Player ``p``'s block at ``at``: one-hot indices added to ``ones``, the values
+        at :meth:`_scalar_positions` to ``scalars``, repeated shadows counted in ``out``."""
         c = self.counts
         ones.append(at + s.thief[p])
         at += c["thieves"]
         ones.append(at + s.persona[p])
         at += c["personas"]
         spent = s.spent[p]
-        tokens = [*s.stats[p], *s.fresh[p], spent[0], spent[1], spent[2]]
-        width = len(P5_STATS) + len(P5_RESOURCES) + 3
-        out[at : at + width] = [v / 10.0 for v in tokens]
-        at += width
+        scalars += [v / 10.0 for v in s.stats[p]]
+        scalars += [v / 10.0 for v in s.fresh[p]]
+        scalars += [spent[0] / 10.0, spent[1] / 10.0, spent[2] / 10.0]
+        at += len(P5_STATS) + len(P5_RESOURCES) + 3
         loc = s.loc[p]
         ones.append(at + (loc if loc >= 0 else c["locations"]))  # off the board, or in the palace
         at += c["locations"] + 1
@@ -560,7 +617,7 @@ class P5Encoder:
                 for sh in zone:
                     out[at + sh] += 1.0
             at += c["shadows"]
-        out[at : at + 4] = [
+        scalars += [
             len(s.grants[p]) / 4.0,
             len(s.used_day[p]) / 4.0,
             len(s.used_pal[p]) / 4.0,
@@ -581,8 +638,9 @@ class P5Encoder:
             raise ConfigError(f"no player {seat}: players are 0..{n - 1}")
         order = [seat, *(p for p in range(n) if p != seat)]
         ones: list[int] = []
+        scalars: list[float] = []
         for slot, p in enumerate(order[: self.players]):
-            self._player_state(out, ones, slot * self.player_width, s, p)
+            self._player_state(out, ones, scalars, slot * self.player_width, s, p)
         c = self.counts
         at = self.players * self.player_width
         phase = self._phase_name[s.phase]
@@ -594,7 +652,7 @@ class P5Encoder:
             decision = p5_describe_decision(s)
             kind, decider = decision["kind"], decision.get("player")
         result = s.result
-        out[at : at + 6] = [
+        scalars += [
             s.day / max(1, s.game.days),
             1.0 if s.turn == seat else 0.0,
             1.0 if decider == seat else 0.0,
@@ -607,7 +665,7 @@ class P5Encoder:
         at += len(P5_PHASES)
         ones.append(at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS)))
         at += len(P5_DECISIONS) + 1
-        out[at : at + len(P5_RESOURCES)] = [v / 20.0 for v in s.supply]
+        scalars += [v / 20.0 for v in s.supply]
         at += len(P5_RESOURCES)
         ones += [at + place for place in s.locs]
         conf_at = at + c["locations"]
@@ -618,7 +676,7 @@ class P5Encoder:
         at += c["locations"]
         ones.append(at + s.palace)
         at += c["palaces"]
-        out[at] = s.alert * 25 / 100.0
+        scalars.append(s.alert * 25 / 100.0)
         at += 1
         rev, rem = s.rev, s.rem
         ones += [at + shadow for shadow in rev]
@@ -638,12 +696,13 @@ class P5Encoder:
         if boss:
             out[at : at + 1 + len(P5_RESOURCES)] = [1.0, *(v / 10.0 for v in boss)]
         at += 1 + len(P5_RESOURCES)
-        out[at : at + 3] = [
+        scalars += [
             len(s.loc_deck) / 20.0,
             len(s.conf_deck) / 20.0,
             len(s.shadow_deck) / 40.0,
         ]
-        out[ones] = 1.0
+        out[self._scalar_at] = scalars  # one write for the ~46 values at fixed places
+        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
         return out
 
 

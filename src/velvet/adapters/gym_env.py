@@ -26,7 +26,7 @@ from velvet.adapters._engine import (
     Game,
     Rng,
     State,
-    action_from_id,
+    action_table,
     bot_reads_view,
     default_config,
     legal_ids,
@@ -142,6 +142,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         self.encoder = encoder_for(self.game, players)
         self.n_actions = num_action_ids(self.game)
         self._masks = MaskMaker(self.n_actions)
+        self._actions = action_table(self.game)
         self.action_space = spaces.Discrete(self.n_actions)
         self.observation_space = spaces.Dict(
             {
@@ -216,16 +217,15 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         index = action_index(action)
         if not 0 <= index < self.n_actions:
             raise ConfigError(f"action id {action!r} is outside 0..{self.n_actions - 1}")
-        chosen = action_from_id(self.game, index)
         if index not in self._legal_ids():
-            error = state.explain_illegal(chosen)
+            error = state.explain_illegal(self._actions[index])
             if self.illegal == "raise":
                 raise error
             obs, info = self.observe()
             info["illegal"] = str(error)
             self._done = True
             return obs, ILLEGAL_REWARD, True, False, info
-        state.apply_unchecked(chosen)
+        state.apply_unchecked(self._actions[index])
         self._forget_legal()
         self._steps += 1
         self.decisions += 1

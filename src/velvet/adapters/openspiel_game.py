@@ -360,7 +360,7 @@ class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _ask_chance(self, need: _NeedDraw) -> None:
         bound = need.bound
-        if bound > self.get_game().max_chance_outcomes():
+        if bound > MAX_DRAW:  # the games' max_chance_outcomes (asking OpenSpiel costs more)
             raise pyspiel.SpielError(
                 f"a draw over {bound} outcomes exceeds the game's "
                 f"max_chance_outcomes ({self.get_game().max_chance_outcomes()})"

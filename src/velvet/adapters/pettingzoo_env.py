@@ -35,7 +35,7 @@ from velvet.adapters._engine import (
     ConfigError,
     Game,
     State,
-    action_from_id,
+    action_table,
     default_config,
     legal_ids,
     load_game,
@@ -79,6 +79,7 @@ class _Table:
         self.wait = self.n_actions if wait else None
         self.space_size = self.n_actions + (1 if wait else 0)
         self._masks = MaskMaker(self.space_size)
+        self._actions = action_table(self.game)
         self.agents = [f"player_{p}" for p in range(players)]
         self.observation_space = spaces.Dict(
             {
@@ -144,13 +145,12 @@ class _Table:
             return f"player {seat + 1} has no decision now: the only legal action is WAIT"
         if index == self.wait:
             return f"player {seat + 1} must decide now: WAIT is not legal"
-        chosen = action_from_id(self.game, index)
         if index not in self.legal():
-            error = state.explain_illegal(chosen)
+            error = state.explain_illegal(self._actions[index])
             if self.illegal == "raise":
                 raise error
             return str(error)
-        state.apply_unchecked(chosen)
+        state.apply_unchecked(self._actions[index])
         self._legal = None
         return None
 
@@ -188,7 +188,10 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             "is_parallelizable": False,
         }
         self.possible_agents = list(self.table.agents)
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
+        self._rewarded = False
+        """Whether ``rewards`` may hold a non-zero entry (set by :meth:`_end`)."""
         self.observation_spaces = {a: self.table.observation_space for a in self.possible_agents}
         self.action_spaces = {a: self.table.action_space for a in self.possible_agents}
         self.cycles = 0
@@ -223,11 +226,15 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.cycles = 0
         self._stepped = 0
+        self._rewarded = False
         self.agent_selection = self.agents[0]
         self._select_next()
 
     def observe(self, agent: str) -> Obs:
-        return self.table.observe(self.possible_agents.index(agent))
+        seat = self._seats.get(agent)
+        if seat is None:
+            seat = self.possible_agents.index(agent)  # not an agent: list.index says so
+        return self.table.observe(seat)
 
     def _select_next(self) -> None:
         if self.order == "decision":
@@ -240,14 +247,19 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards and infos start each step empty; most steps find them so already.
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        infos = self.infos
         for a in self.agents:
-            self.infos[a] = {}
+            if infos[a]:
+                infos[a] = {}
         problem = self.table.play(seat, action)
         if problem is not None:
-            self.infos[agent]["illegal"] = problem
+            self.infos[agent] = {"illegal": problem}
             if self.table.illegal == "lose":
                 self._end(self.table.illegal_rewards(seat), truncated=False)
                 self._accumulate_rewards()
@@ -261,9 +273,11 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             self._end([0.0] * len(self.agents), truncated=True)
         else:
             self._select_next()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def _end(self, rewards: list[float], truncated: bool) -> None:
+        self._rewarded = True
         for p, a in enumerate(self.possible_agents):
             self.rewards[a] = rewards[p]
             if truncated:
