@@ -16,6 +16,7 @@ import argparse
 import csv
 import json
 import math
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import velvet.adapters  # noqa: F401  (registers velvet/vs-v0)
+from velvet.games import get_game
 
 
 class ObservationOnly(gym.ObservationWrapper[Any, int, Any]):
@@ -247,10 +249,21 @@ def train(
         "seed": seed,
         "n_envs": n_envs,
         "shaping": shaping,
+        **trained_on(),
     }
     model.save(out / "model.zip")
     (out / "training.json").write_text(json.dumps(training, indent=2) + "\n")
     return final_evaluation(out, final_games, seed, final_opponents)
+
+
+def trained_on() -> dict[str, Any]:
+    """The rules and card set the agent was trained on, and the command that trained it."""
+    game = get_game("vs")
+    return {
+        "rules_version": game.rules_version,
+        "cardset_hash": game.cardset_hash(),
+        "command": " ".join(["python3", *sys.argv]),
+    }
 
 
 def final_evaluation(
