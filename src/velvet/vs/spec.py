@@ -188,7 +188,7 @@ SPEC = GameSpec(
         ConfigOption(
             "second_draws",
             "Offset for going first: the second player draws this many more cards at "
-            "set-up (Velvet option; 1 measured in docs/lab.md).",
+            "set-up (Velvet option; 0-2 measured in docs/lab.md).",
             choices=SECOND_DRAWS,
             default="0",
             metavar="N",
