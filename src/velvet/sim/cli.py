@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import click
 from velvet.bots import BOT_HELP
 from velvet.engine.errors import VelvetError
 from velvet.engine.files import parse_json
+from velvet.engine.spec import GameSpec
 
 
 class CommandError(click.ClickException):
@@ -36,7 +38,93 @@ def _check_game_name(game: str) -> None:
         )
 
 
-@click.command("sim")
+def parse_options(spec: GameSpec, texts: Sequence[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` texts as the options ``spec.config_for`` takes.
+
+    NAME is one of the spec's :class:`ConfigOption` names (``second_draws``, or
+    ``second-draws`` as the flag of ``velvet play`` spells it); a per-seat option may
+    be repeated, in seat order, another may not. A value outside the option's choices
+    is refused here, naming them; everything else is checked by the game's own
+    ``make_config`` as for ``velvet play``.
+    """
+    declared = {option.name: option for option in spec.options}
+    chosen: dict[str, Any] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        key = name.strip().replace("-", "_")
+        if not sep or not key:
+            raise CommandError(f"--option {text!r}: write NAME=VALUE (e.g. second_draws=1)")
+        option = declared.get(key)
+        if option is None:
+            raise CommandError(
+                f"--option {text}: game '{spec.name}' has no option '{key}'; "
+                f"its options: {_option_names(spec)}"
+            )
+        if option.choices and value not in option.choices:
+            raise CommandError(
+                f"--option {text}: {key} must be one of {', '.join(option.choices)}, not {value!r}"
+            )
+        if option.multiple:
+            chosen[key] = (*chosen.get(key, ()), value)
+        elif key in chosen:
+            raise CommandError(f"--option {key} given twice ({chosen[key]!r} and {value!r})")
+        else:
+            chosen[key] = value
+    return chosen
+
+
+def _option_names(spec: GameSpec) -> str:
+    return ", ".join(option.name for option in spec.options) or "none"
+
+
+def options_help(spec: GameSpec) -> list[tuple[str, str]]:
+    """``(NAME=VALUE, what it does)`` per set-up option of ``spec``, for the help."""
+    rows = []
+    for option in spec.options:
+        value = "|".join(option.choices) if option.choices else option.metavar
+        text = option.help
+        if option.multiple:
+            text += " Per seat: repeat it in seat order."
+        if option.default is not None:
+            text += f"  [default: {option.default}]"
+        rows.append((f"{option.name}={value}", text))
+    return rows
+
+
+class SimCommand(click.Command):
+    """``velvet sim``, whose help ends with the set-up options of its games.
+
+    ``velvet sim GAME --help`` shows GAME's options; plain ``velvet sim --help`` those
+    of every registered game. A GAME that cannot be found is named, not a traceback.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and not args[0].startswith("-"):
+            ctx.meta["velvet_sim_game"] = args[0]
+        return super().parse_args(ctx, args)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        from velvet.games import game_names, get_spec
+
+        asked = ctx.meta.get("velvet_sim_game")
+        try:
+            names = [asked] if asked else list(game_names())
+            specs = [get_spec(name) for name in names]
+        except VelvetError as exc:
+            formatter.write_paragraph()
+            formatter.write_text(f"(no options shown: {exc})")
+            return
+        for spec in specs:
+            with formatter.section(f"Set-up options of {spec.name} (--option NAME=VALUE)"):
+                rows = options_help(spec)
+                if rows:
+                    formatter.write_dl(rows)
+                else:
+                    formatter.write_text("none")
+
+
+@click.command("sim", cls=SimCommand)
 @click.argument("game", metavar="GAME")
 @click.option(
     "--games",
@@ -68,6 +156,16 @@ def _check_game_name(game: str) -> None:
     multiple=True,
     metavar="FILE",
     help="For games with a --deck option (vs): a deck file or built-in deck per seat.",
+)
+@click.option(
+    "--option",
+    "-o",
+    "option_texts",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A set-up option of GAME, as `velvet play GAME` has it (e.g. second_draws=1 "
+    "for --second-draws 1); repeat it per option, and per seat for per-seat options. "
+    "`velvet sim GAME --help` lists GAME's options.",
 )
 @click.option(
     "--config",
@@ -144,6 +242,7 @@ def sim_command(
     seats: tuple[str, ...],
     card_paths: tuple[str, ...],
     decks: tuple[str, ...],
+    option_texts: tuple[str, ...],
     config_text: str | None,
     seed: int,
     start: int,
@@ -177,10 +276,20 @@ def sim_command(
         if config_text is not None:
             if decks:
                 raise CommandError("give either --config or --deck, not both")
+            if option_texts:
+                raise CommandError(
+                    "give either --config or --option, not both (--config is the whole "
+                    "configuration; put the option's key in its JSON)"
+                )
             config = _parse_config(config_text)
             _check_config(loaded, config)
         else:
-            config = sim_game.config_for(loaded, len(seats), {"deck": decks})
+            options = parse_options(sim_game, option_texts)
+            if decks:
+                if "deck" in options:
+                    raise CommandError("give either --deck or --option deck=..., not both")
+                options["deck"] = decks
+            config = sim_game.config_for(loaded, len(seats), options)
         target = Path(out) if out else Path("sim-results") / f"{game.replace(':', '-')}-seed{seed}"
         summary = run_sim(
             game,

@@ -7,6 +7,7 @@ by index, and an interrupted run resumes by playing only the missing indices.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -77,6 +78,11 @@ class Summary:
     mean_length: float = 0.0
     mean_turns: float | None = None
     out: str = ""
+    first_player: dict[str, Any] | None = None
+    """The first player's win rate (95% Wilson, a draw counts half) when rows record
+    ``first_player``; else None."""
+    setup: dict[str, Any] = field(default_factory=dict)
+    """The config's single-valued entries (VS: ``first_player``, ``second_draws``)."""
 
     @property
     def games_per_second(self) -> float:
@@ -93,6 +99,8 @@ class Summary:
             "win_rates": self.win_rates,
             "mean_length": round(self.mean_length, 3),
             "mean_turns": None if self.mean_turns is None else round(self.mean_turns, 3),
+            "first_player": self.first_player,
+            "setup": self.setup,
             "played_now": self.played_now,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 3),
@@ -107,6 +115,15 @@ class Summary:
                 f"  seat {item['seat']} {item['bot']}: win {item['rate']:.1%} "
                 f"[{lo:.1%}, {hi:.1%}] over {item['n']}"
             )
+        if self.first_player is not None:
+            lo, hi = self.first_player["ci95"]
+            out.append(
+                f"  first player: win {self.first_player['rate']:.1%} [{lo:.1%}, {hi:.1%}] "
+                f"over {self.first_player['n']} (a draw counts half)"
+            )
+        if self.setup:
+            shown = ", ".join(f"{key}={json.dumps(value)}" for key, value in self.setup.items())
+            out.append(f"  set-up: {shown}")
         out.append(f"  mean length {self.mean_length:.1f} actions")
         if self.errors:
             out.append(f"  {self.errors} game(s) failed: see the 'error' column")
@@ -405,6 +422,7 @@ def run_sim(
         except KeyboardInterrupt:
             interrupted = True
     summary = summarize_run(store, game_name, list(seats), start + n_games)
+    summary.setup = setup_entries(config)
     summary.interrupted = interrupted
     summary.played_now = played
     summary.seconds = time.perf_counter() - began
@@ -619,6 +637,8 @@ def summarize_run(store: ResultStore, game: str, seats: list[str], n_games: int)
         win_rates.append(
             {"seat": seat, "bot": seats[seat] if seat < len(seats) else "", **rate.to_json()}
         )
+    firsts = [r for r in good if _is_seat(r.get("first_player"))]
+    first = wilson(sum(first_player_score(r) for r in firsts), len(firsts)) if firsts else None
     lengths = [r["length"] for r in good if r.get("length") is not None]
     turns = [r["turns"] for r in good if isinstance(r.get("turns"), int)]
     return Summary(
@@ -634,7 +654,32 @@ def summarize_run(store: ResultStore, game: str, seats: list[str], n_games: int)
         mean_length=sum(lengths) / len(lengths) if lengths else 0.0,
         mean_turns=sum(turns) / len(turns) if turns else None,
         out=str(store.root),
+        first_player=first.to_json() if first is not None else None,
     )
+
+
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def first_player_score(row: Row) -> float:
+    """1 if the row's first player won, 0.5 for a draw (every return equal), else 0."""
+    returns = [row.get(f"return_{seat}") for seat in range(_seat_count(row))]
+    mine = row.get(f"return_{row['first_player']}")
+    if mine is None:
+        return 0.0
+    if float(mine) >= 1.0:
+        return 1.0
+    return 0.5 if len(set(returns)) == 1 else 0.0
+
+
+def setup_entries(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of a config that are one value (not a list of players or decks)."""
+    return {
+        key: value
+        for key, value in config.items()
+        if value is None or isinstance(value, str | int | float | bool)
+    }
 
 
 def _seat_count(row: Row) -> int:

@@ -115,17 +115,34 @@ def room_config(
 
 
 def vary(game: Game[Any], config: Config, rng: Rng) -> Config:
-    """A random match: each seat a random player card with its built-in deck."""
+    """A random match: each seat a random player card with its built-in deck.
+
+    The set-up rules of ``config`` that are not about the decks (who goes first,
+    ``second_draws``, ``open_decklists``) carry over to the drawn match.
+    """
     vs = _vs(game)
     cards = list(vs.players or DEFAULT_CARDS)
     picks = [cards[rng.randbelow(len(cards))] for _ in range(2)]
-    return vs.default_config(*picks)
+    drawn = vs.default_config(*picks)
+    for key in KEPT_WHEN_VARIED:
+        if key in config:
+            drawn[key] = config[key]
+    return drawn
+
+
+KEPT_WHEN_VARIED = ("first_player", "second_draws", "open_decklists")
+"""Config keys ``vary`` keeps: the match's rules, not its decks."""
 
 
 def start(state: State[Any]) -> dict[str, Any]:
-    """Columns known at the start: each seat's player card (deck) and who goes first."""
+    """Columns known at the start: each seat's player card (deck), who goes first, and
+    ``second_draws``: how many more cards the second player holds (the offset)."""
     data = state.to_json()
     out: dict[str, Any] = {"first_player": data.get("turn")}
+    hands = data.get("hand", [])
+    first = data.get("turn")
+    if len(hands) == 2 and first in (0, 1):
+        out["second_draws"] = len(hands[1 - first]) - len(hands[first])
     for seat, card in enumerate(data.get("player_cards", [])):
         out[f"deck_{seat}"] = card
         out[f"cards_played_{seat}"] = set()
@@ -193,7 +210,7 @@ SPEC = GameSpec(
         ConfigOption(
             "second_draws",
             "Offset for going first: the second player draws this many more cards at "
-            "set-up (Velvet option; 1 measured in docs/lab.md).",
+            "set-up (Velvet option; 0-2 measured in docs/lab.md).",
             choices=SECOND_DRAWS,
             default="0",
             metavar="N",
