@@ -308,3 +308,18 @@ def test_a_command_without_its_extra_names_the_extra(
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     assert "pip install" in lines[0] and f"[{extra}]" in lines[0], done.stderr
     assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_python_dash_m_runs_the_same_command_line() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "velvet", "cards", "list", "--game", "vs"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == CliRunner().invoke(main, ["cards", "list", "--game", "vs"]).output
