@@ -19,6 +19,10 @@ SCRIPT = (
 )
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def velvet_sim(out: Path, n: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([TOYS, os.environ.get("PYTHONPATH", "")])}
     args = [
@@ -37,6 +41,9 @@ def velvet_sim(out: Path, n: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", SCRIPT, *args],
         env=env,
+        # A shell that starts a command in the background without job control leaves SIGINT
+        # ignored, and Python then never raises KeyboardInterrupt: give the command Ctrl-C back.
+        preexec_fn=_default_sigint,
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
