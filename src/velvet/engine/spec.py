@@ -80,6 +80,9 @@ class GameSpec:
     hidden_information: bool = False
     """Some of a state is secret from a seat (a hand, a face-down deck, future dice): the seed
     would reveal it, so ``velvet play`` shows the seed's SHA-256 until the game ends."""
+    cooperative: bool = False
+    """Every seat wins or loses together (P5): a hint to one person cannot favour them over
+    another, so a server room offers hints even when several people play."""
     hides_hands: bool = False
     """Seats hold secrets from each other: hot-seat play passes the screen between them."""
     private: tuple[str, ...] = ()

@@ -140,6 +140,7 @@ SPEC = GameSpec(
     # changes (p5_playout) and run 16 actions. Joker/Arsene on Kamoshida, normal, seed 0:
     # 8 actions uniform 1/30, 16 uniform 14/30, 16 with p5_playout 19/30 (8 with it 3/10).
     search="mcts",
+    cooperative=True,
     search_tuning={"exploration": 0.1, "max_playout": 16},
     greedy_follow=0,
 )

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
 from velvet.engine.record import GameRecord
+from velvet.games import find_spec
 from velvet.server import games
 from velvet.server.bots import BotPool, check_spec
 from velvet.server.bus import Bus
@@ -247,11 +248,13 @@ class Room:
 
 
 def hints_default(game: str, seats: Sequence[Any], option: str | None) -> bool:
-    """Whether hints are on: the room's option, else on unless two people play VS."""
+    """Whether hints are on: the room's option, else on unless two people play each other
+    (a game whose spec is not ``cooperative``, such as VS)."""
     if option is not None:
         return option == "on"
     people = sum(getattr(s, "who", s) == "human" for s in seats)
-    return game != "vs" or people <= 1
+    spec = find_spec(game)
+    return people <= 1 or (spec is not None and spec.cooperative)
 
 
 def undo_text(event: Event) -> str:
