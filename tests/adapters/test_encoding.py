@@ -18,12 +18,10 @@ import pytest
 from tests.adapters.conftest import rebuilt
 from velvet.adapters._engine import ConfigError, State, default_config, load_game
 from velvet.adapters.encoding import (
-    HALVES,
     P5_STATE_FIELDS,
     VS_STATE_FIELDS,
     P5Encoder,
     VsEncoder,
-    _halves,
     encoder_for,
 )
 
@@ -142,8 +140,8 @@ def test_the_fields_the_fast_path_reads_exist_on_the_states() -> None:
 
 
 def test_vs_discard_piles_changed_in_place_are_encoded_afresh() -> None:
-    # The VS encoder keeps each discard pile's indices by the pile's content: a pile
-    # changed in place (same list, other cards) must not reuse what the old one gave.
+    # The VS encoder keeps the last vector of each seat and the parts it came from: a
+    # pile changed in place (the same list, other cards) must be rewritten.
     encoder = encoder_for(load_game("vs"))
     assert isinstance(encoder, VsEncoder)
     state: Any = next(
@@ -166,15 +164,6 @@ def test_vs_discard_piles_changed_in_place_are_encoded_afresh() -> None:
         assert_same(encoder, state, seat)
 
 
-def test_halves_beyond_the_table_fall_back_to_a_multiply() -> None:
-    counts = np.array([0, 1, 3, len(HALVES) - 1], np.int64)
-    assert _halves(counts).tolist() == [0.0, 0.5, 1.5, (len(HALVES) - 1) / 2]
-    big = np.array([2, len(HALVES), 5 * len(HALVES) + 1], np.int64)
-    out = _halves(big)
-    assert out.dtype == np.float32
-    assert out.tolist() == [1.0, len(HALVES) / 2, (5 * len(HALVES) + 1) / 2]
-
-
 def test_vs_encoder_in_play_order_after_every_step_for_both_seats() -> None:
     # How the envs use it: one encoder, the same state object moved on step by step, so
     # the kept discard-pile indices are hit again and again and must still be right.
@@ -194,3 +183,45 @@ def test_vs_encoder_in_play_order_after_every_step_for_both_seats() -> None:
             state.apply_unchecked(legal[rng.randrange(len(legal))])
             steps += 1
     assert steps > 2000
+
+
+@pytest.mark.parametrize("game_name", ["vs", "p5"])
+def test_fast_encoding_of_positions_in_any_order(game_name: str) -> None:
+    # The encoders keep what they gave last and rewrite only what changed: positions of
+    # other games, shuffled, and the same position twice in a row must all come out right.
+    states = positions(game_name, 2, games=6, every=4)
+    random.Random(7).shuffle(states)
+    encoder = encoder_for(states[0].game, 2)
+    for state in states[:400]:
+        for seat in (1, 0, 0):
+            assert_same(encoder, state, seat)
+
+
+def test_vs_frame_kinds_with_equal_fields_are_told_apart() -> None:
+    # A search frame and a recover frame of the same player and kind are equal tuples;
+    # the kept top frame must be compared by kind too.
+    from velvet.vs.state import RecoverFrame, SearchFrame
+
+    encoder = encoder_for(load_game("vs"))
+    assert isinstance(encoder, VsEncoder)
+    state: Any = positions("vs", 2, games=1, every=1000)[0].clone()
+    state.frames = [SearchFrame(0, 1)]
+    for seat in (0, 1):
+        assert_same(encoder, state, seat)
+    state.frames = [RecoverFrame(0, 1)]
+    assert state.frames[0] == SearchFrame(0, 1)
+    for seat in (0, 1):
+        assert_same(encoder, state, seat)
+
+
+def test_vs_new_decklists_start_the_kept_vector_afresh() -> None:
+    # A state of another deal (other decklists) must not reuse the counts of the last.
+    game = load_game("vs")
+    encoder = encoder_for(game)
+    first = game.new_state(default_config(game, 2), 1)
+    data = copy.deepcopy(first.to_json())
+    data["open_decklists"] = [True, False]
+    private = rebuilt(first, data)
+    for state in (first, private, first):
+        for seat in (0, 1):
+            assert_same(encoder, state, seat)

@@ -12,6 +12,7 @@ scaled to roughly ``[0, 1]``; the layout depends only on the card set.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -116,20 +117,78 @@ P5_STATE_FIELDS = (
 """The P5 state fields ``encode_state`` reads (read-only), beside ``current_player``."""
 P5_REVEALED = 4
 """Revealed palace shadows encoded one by one (more are summed into the last slot)."""
-HALVES = np.arange(1 << 12, dtype=np.float32) * np.float32(0.5)
-"""``HALVES[k] == k / 2`` in float32: counts of halves become values with one ``take``
-(cheaper than a multiply that also casts int64 to float32); a count past the table
-falls back to the multiply."""
-PILE_CACHE = 4096
-"""Discard piles whose index lists the VS encoder keeps; past this many it starts afresh."""
 
 
-def _halves(counts: npt.NDArray[np.int64]) -> Vector:
-    """``counts / 2`` as a new float32 vector (``counts`` are not negative)."""
-    try:
-        return HALVES.take(counts)
-    except IndexError:  # a count past the table: never in a real game
-        return np.multiply(counts, 0.5, dtype=np.float32)
+class _VsTrack:
+    """What :meth:`VsEncoder.encode_state` keeps for one seat: the last vector it gave,
+    and the parts of the state it was made from."""
+
+    __slots__ = (
+        "base",
+        "buf",
+        "decklists",
+        "disc",
+        "field",
+        "hand",
+        "open_lists",
+        "skill",
+        "skill_at",
+        "stack",
+        "step",
+        "taken",
+        "top",
+        "top_at",
+        "unseen_at",
+        "vector",
+    )
+
+    def __init__(
+        self,
+        decklists: tuple[tuple[int, ...], ...],
+        open_lists: tuple[bool, ...],
+        buf: array[float],
+        base: list[list[int]],
+        unseen_at: list[int],
+    ) -> None:
+        self.decklists = decklists
+        self.open_lists = open_lists
+        self.buf = buf
+        """The vector's entries past the scalars (those are written on each copy)."""
+        self.vector: Vector = np.frombuffer(buf, dtype=np.float32)
+        """``buf`` seen as numpy (the same memory): copied on each call."""
+        self.base = base
+        """By player: copies of each card in the decklist (zero if private to this seat)."""
+        self.unseen_at = unseen_at
+        """By player: where its unseen block starts, for this seat."""
+        n = len(base[0])
+        self.taken = [[0] * n, [0] * n]
+        """By player: copies of each card out in the open (hand, piles, field, stack)."""
+        self.step = 0
+        self.skill = (-1, -1, -1)
+        self.skill_at: list[int] = []
+        self.top: Any = None
+        self.top_at: list[int] = []
+        self.stack: list[tuple[int, int]] = []
+        self.hand: list[int] = []
+        self.disc: list[list[int]] = [[], []]
+        self.field: list[list[tuple[int, ...]]] = [[(), (), ()], [(), (), ()]]
+
+
+def _take(buf: array[float], taken: list[int], base: list[int], at: int, cards: Any) -> None:
+    """``cards`` of one player are out in the open now: less unseen of each (not below 0)."""
+    for c in cards:
+        k = taken[c] = taken[c] + 1
+        if k <= base[c]:
+            buf[at + c] -= 0.5
+
+
+def _give(buf: array[float], taken: list[int], base: list[int], at: int, cards: Any) -> None:
+    """``cards`` of one player are no longer out in the open: :func:`_take` undone."""
+    for c in cards:
+        k = taken[c]
+        taken[c] = k - 1
+        if k <= base[c]:
+            buf[at + c] += 0.5
 
 
 class Encoder(Protocol):
@@ -169,24 +228,21 @@ class VsEncoder:
         self.offsets = offsets
         self.size = at
         self._decklists: dict[tuple[str, ...], npt.NDArray[np.int64]] = {}
-        self._bases: dict[Any, tuple[Any, npt.NDArray[np.int64]]] = {}
-        self._piles: dict[tuple[tuple[int, ...], int], list[int]] = {}
+        self._tracks: list[_VsTrack | None] = [None, None]
         self._skill_at = offsets["skill_card"]
         self._paying_at = offsets["paying_card"]
         self._hand_at = offsets["my_hand"]
         self._unseen_at = offsets["my_unseen"]
         if offsets["opponent_unseen"] != self._unseen_at + n:
             raise ValueError("the two unseen blocks must be side by side")
-        size = self.size
-        # Past ``size``: the unseen blocks again (mine, then the rival's), for the cards
-        # taken away from them; by player, for each observing seat.
-        self._taken_of = ((size, size + n), (size + n, size))
         self._discard_at = (offsets["my_discard"], offsets["opponent_discard"])
         self._field_at = (offsets["my_field_tops"], offsets["opponent_field_tops"])
         # The state's own numbering, mapped onto this layout (fast path).
         self._slot_pos = [VS_SLOTS.index(name) for name in VS_SLOT_NAMES]
         self._frame_kind = {t: VS_FRAMES.index(name) for t, name in VS_FRAME_NAMES.items()}
         self._pay_frame: type = next(t for t, name in VS_FRAME_NAMES.items() if name == "pay")
+        self._cost_at = VS_SCALARS_USED + len(VS_STEPS) + 7 + 7
+        """The cost left of the card being paid for (0 when none is)."""
         if tuple(VS_STEPS) != tuple(VS_STEP_NAMES):
             raise ValueError("the VS step names changed: the observation layout needs a look")
 
@@ -291,95 +347,125 @@ class VsEncoder:
         """``encode(state.view(seat), seat)``, read straight from the state's fields.
 
         The same vector, element for element (tests/adapters/test_encoding.py checks
-        it over many random positions), without building the view's JSON first. It
-        reads only what ``view(seat)`` shows: :data:`VS_STATE_FIELDS`, and of the
-        hands only the seat's own (and the size of the other).
+        it over many random positions, in play order and out of it), without building
+        the view's JSON first. It reads only what ``view(seat)`` shows:
+        :data:`VS_STATE_FIELDS`, and of the hands only the seat's own (and the size of
+        the other).
 
-        How: every entry but the scalars is a count of halves (a one-hot is two), so
-        one ``bincount`` of "half" indices, plus the decklists' counts in the unseen
-        blocks, minus one ``bincount`` of the cards each seat has in the open, gives
-        them all; the scalars are written last.
+        How: incrementally. For each seat the encoder keeps the last vector it gave (in
+        a float32 ``array``, whose items Python writes cheaply) and the parts of the
+        state it was made from: the step, the declared skill, the top frame, the cards
+        on the stack, the seat's hand, each discard pile and each field. A call compares
+        those parts with the state's and rewrites only the entries of the parts that
+        changed (the entries of the card blocks are halves and ones, so adding and
+        taking them away in float32 is exact), copies the vector and writes the
+        scalars. Any state may come, in any order: whatever differs is rewritten.
         """
         s = state
-        n = self.n
+        decklists = s.decklists
+        t = self._tracks[seat]
+        if t is None or t.decklists is not decklists or t.open_lists != s.open_lists:
+            t = self._tracks[seat] = self._new_track(decklists, s.open_lists, seat)
+        buf = t.buf
+        taken = t.taken
+        base = t.base
+        u_at = t.unseen_at
         me, opp = seat, 1 - seat
-        hand = s.hand
-        deck = s.deck
         frames = s.frames
         effq = s.effq
-        mine = hand[me]
-        # One list of indices: below ``size`` a half to add, from ``size`` on (``unseen``)
-        # a card taken away from the player's unseen block.
-        unseen = self._taken_of[seat]  # by player
-        at = VS_SCALARS_USED
-        plus = [at + s.step] * 2
-        minus = plus
-        at += len(VS_STEPS)
-        if s.sk_c >= 0:
-            k = s.sk_k
-            plus += [
-                at,
-                at + 1 + self._slot_pos[s.sk_slot],
-                at + 4 + (k if k < 2 else 2),
-                self._skill_at + s.sk_c,
-            ] * 2
-        at += 7
-        paying = -1.0
-        if frames:
-            top = frames[-1]
-            kind = self._frame_kind[type(top)]
-            plus += [at + kind] * 2
-            if top[0] == me:
-                plus += [at + 6] * 2
-            if kind == 0:  # a cost being paid: (player, card, mask, left, extra)
-                plus += [self._paying_at + top[1]] * 2
-                paying = float(top[3]) / 5.0
-            pay: Any = self._pay_frame
-            for fr in frames:
-                if type(fr) is pay:
-                    minus.append(unseen[fr[0]] + fr[1])
-        for p, e, _ctx, card in effq:
-            if e < 0:
-                minus.append(unseen[p] + card)
-        hand_at = self._hand_at
-        plus += [hand_at + c for c in mine]
-        mine_at = unseen[me]
-        minus += [mine_at + c for c in mine]
+        step = s.step
+        if step != t.step:
+            buf[VS_SCALARS_USED + t.step] = 0.0
+            buf[VS_SCALARS_USED + step] = 1.0
+            t.step = step
+        skill = (s.sk_c, s.sk_slot, s.sk_k)
+        if skill != t.skill:
+            for i in t.skill_at:
+                buf[i] = 0.0
+            t.skill_at = self._skill_entries(skill)
+            for i in t.skill_at:
+                buf[i] = 1.0
+            t.skill = skill
+        top = frames[-1] if frames else None
+        if top != t.top or type(top) is not type(t.top):  # two frame kinds may be equal tuples
+            for i in t.top_at:
+                buf[i] = 0.0
+            t.top_at = self._frame_entries(top, me)
+            for i in t.top_at:
+                buf[i] = 1.0
+            if type(top) is self._pay_frame:
+                buf[self._cost_at] = float(top[3]) / 5.0  # type: ignore[index]
+            t.top = top
+        # Cards taken from a seat's unseen block while on the stack: paid-for cards in
+        # every frame, and the cards of queued effects that go to the discard pile.
+        pay: Any = self._pay_frame
+        stack = [(fr[0], fr[1]) for fr in frames if type(fr) is pay]
+        if effq:
+            stack += [(w[0], w[3]) for w in effq if w[1] < 0]
+        if stack != t.stack:
+            for p, c in t.stack:
+                _give(buf, taken[p], base[p], u_at[p], (c,))
+            for p, c in stack:
+                _take(buf, taken[p], base[p], u_at[p], (c,))
+            t.stack = stack
+        # My hand: a half a copy, and taken from my unseen block.
+        mine = s.hand[me]
+        old = t.hand
+        if mine != old:
+            gone = old[:]
+            come = []
+            for c in mine:
+                if c in gone:
+                    gone.remove(c)
+                else:
+                    come.append(c)
+            at = self._hand_at
+            for c in gone:
+                buf[at + c] -= 0.5
+            for c in come:
+                buf[at + c] += 0.5
+            _give(buf, taken[me], base[me], u_at[me], gone)
+            _take(buf, taken[me], base[me], u_at[me], come)
+            t.hand = mine[:]
+        n = self.n
         disc = s.disc
         field = s.field
-        piles = self._piles
         for p, d_at, f_at in (
             (me, self._discard_at[0], self._field_at[0]),
             (opp, self._discard_at[1], self._field_at[1]),
         ):
             pile = disc[p]
-            u = unseen[p]
-            if pile:
-                # A discard pile changes on few moves: its indices (halves in the discard
-                # block, cards taken from the unseen one) are kept by content.
-                key = (tuple(pile), d_at)  # ``d_at`` fixes ``u`` too (seats are relative)
-                known = piles.get(key)
-                if known is None:
-                    known = [d_at + c for c in pile] + [u + c for c in pile]
-                    if len(piles) >= PILE_CACHE:
-                        piles.clear()
-                    piles[key] = known
-                plus += known
-            for stack in field[p]:
-                if stack:
-                    minus += [u + c for c in stack]
-                    top_at = f_at + stack[-1]
-                    plus += [top_at, top_at]
-                f_at += n
-        size = self.size
-        # ``fromiter`` into an int array first: cheaper than bincount converting a list.
-        counts = np.bincount(np.fromiter(plus, np.intp, len(plus)), minlength=size + 2 * n)
-        lo = self._unseen_at
-        unseen_left = counts[lo : lo + 2 * n]  # no half is added there
-        np.subtract(self._base(s.decklists, s.open_lists, seat), counts[size:], out=unseen_left)
-        np.maximum(unseen_left, 0, out=unseen_left)
-        out = _halves(counts[:size])
+            old = t.disc[p]
+            if pile != old:
+                k = len(old)
+                if len(pile) > k and pile[:k] == old:  # cards put on top: only those
+                    new = pile[k:]
+                else:
+                    for c in old:
+                        buf[d_at + c] -= 0.5
+                    _give(buf, taken[p], base[p], u_at[p], old)
+                    new = pile
+                for c in new:
+                    buf[d_at + c] += 0.5
+                _take(buf, taken[p], base[p], u_at[p], new)
+                t.disc[p] = pile[:]
+            slots = field[p]
+            old_slots = t.field[p]
+            if slots != old_slots:
+                for k, (was, now) in enumerate(zip(old_slots, slots, strict=True)):
+                    if was == now:
+                        continue
+                    if was:
+                        buf[f_at + k * n + was[-1]] = 0.0
+                        _give(buf, taken[p], base[p], u_at[p], was)
+                    if now:
+                        buf[f_at + k * n + now[-1]] = 1.0
+                        _take(buf, taken[p], base[p], u_at[p], now)
+                t.field[p] = slots[:]
+        out = t.vector.copy()
         hp = s.hp
+        hand = s.hand
+        deck = s.deck
         hp_me, hp_opp = hp[me], hp[opp]
         out[:VS_SCALARS_USED] = [
             (hp_me if hp_me > 0 else 0) / 30.0,
@@ -401,33 +487,55 @@ class VsEncoder:
             len(effq) / 4.0,
             len(frames) / 4.0,
         ]
-        if paying >= 0.0:
-            out[at + 7] = paying
         return out
 
-    def _base(
-        self, decklists: tuple[tuple[int, ...], ...], open_lists: tuple[bool, ...], seat: int
-    ) -> npt.NDArray[np.int64]:
-        """The decklists' counts (in halves: 0.5 a copy) of the two unseen blocks.
+    def _skill_entries(self, skill: tuple[int, int, int]) -> list[int]:
+        """Where a declared skill (card, slot, kind; card -1: none) puts a 1."""
+        card, slot, k = skill
+        if card < 0:
+            return []
+        at = VS_SCALARS_USED + len(VS_STEPS)
+        return [
+            at,
+            at + 1 + self._slot_pos[slot],
+            at + 4 + (k if k < 2 else 2),
+            self._skill_at + card,
+        ]
 
-        Mine, then the rival's (zero if its decklist is private). Cached; the caller must
-        not change it.
-        """
-        # Keyed by the tuples' identity (a state and its clones share them; hashing two
-        # 40-card tuples each call would cost more than the rest), checked on a hit.
-        key = (id(decklists), open_lists, seat)
-        hit = self._bases.get(key)
-        if hit is not None and hit[0] is decklists:
-            return hit[1]
+    def _frame_entries(self, top: Any, me: int) -> list[int]:
+        """Where the top frame (None: no frame) puts a 1; with a cost being paid, also
+        the entry of the cost left (the caller writes it after the ones)."""
+        if top is None:
+            return []
+        at = VS_SCALARS_USED + len(VS_STEPS) + 7
+        kind = self._frame_kind[type(top)]
+        ones = [at + kind]
+        if top[0] == me:
+            ones.append(at + 6)
+        if kind == 0:  # a cost being paid: (player, card, mask, left, extra)
+            ones += [self._paying_at + top[1], self._cost_at]
+        return ones
+
+    def _new_track(
+        self, decklists: tuple[tuple[int, ...], ...], open_lists: tuple[bool, ...], seat: int
+    ) -> _VsTrack:
+        """A seat's kept vector for a game with these decklists, as if every part were
+        empty: the unseen blocks hold the decklists' counts (zero for a private one)."""
         n = self.n
-        base = np.zeros(2 * n, dtype=np.int64)
-        base[:n] = np.bincount(decklists[seat], minlength=n)
-        if open_lists[1 - seat]:
-            base[n:] = np.bincount(decklists[1 - seat], minlength=n)
-        if len(self._bases) > 64:
-            self._bases.clear()
-        self._bases[key] = (decklists, base)
-        return base
+        bases = [[0] * n, [0] * n]
+        for p in (seat, 1 - seat):
+            if p == seat or open_lists[p]:
+                for c in decklists[p]:
+                    bases[p][c] += 1
+        unseen_at = [0, 0]
+        unseen_at[seat] = self.offsets["my_unseen"]
+        unseen_at[1 - seat] = self.offsets["opponent_unseen"]
+        buf = array("f", bytes(4 * self.size))
+        buf[VS_SCALARS_USED] = 1.0  # the first step (the track's ``step`` is 0)
+        for p in (0, 1):
+            for c, count in enumerate(bases[p]):
+                buf[unseen_at[p] + c] = count * 0.5
+        return _VsTrack(decklists, open_lists, buf, bases, unseen_at)
 
 
 class P5Encoder:
