@@ -191,6 +191,52 @@ def _give(buf: array[float], taken: list[int], base: list[int], at: int, cards: 
             buf[at + c] += 0.5
 
 
+class _P5Track:
+    """What :meth:`P5Encoder.encode_state` keeps for one seat (and number of players).
+
+    ``memo`` holds, per player slot, eight entries (thief/persona/place, confidants,
+    the held, drawn, party and taken shadows, the stats and tokens, the four counts)
+    and, last, the board's seven (phase/decision/discovered/palace, locations, their
+    confidants, revealed shadows, needs, flags, supply); each entry is ``[the part as
+    last seen, the entries it wrote]`` (for the scalar parts and the needs, the second
+    item is unused or what the boss still needs).
+    """
+
+    __slots__ = ("buf", "memo", "vector")
+
+    def __init__(self, players: int, size: int) -> None:
+        self.buf = array("f", bytes(4 * size))
+        self.vector: Vector = np.frombuffer(self.buf, dtype=np.float32)
+        self.memo: list[list[list[Any]]] = [[[None, []] for _ in range(8)] for _ in range(players)]
+        self.memo.append([[None, []] for _ in range(4)] + [[None, None] for _ in range(3)])
+
+
+def _ones(buf: array[float], entry: list[Any], part: Any, ones: list[int]) -> None:
+    """Rewrite one part that is a set of ones: clear the old entries, set the new."""
+    for i in entry[1]:
+        buf[i] = 0.0
+    for i in ones:
+        buf[i] = 1.0
+    entry[0] = part
+    entry[1] = ones
+
+
+def _write(buf: array[float], at: int, values: list[float]) -> None:
+    """Write ``values`` into ``buf`` from ``at`` on."""
+    for i, v in enumerate(values, at):
+        buf[i] = v
+
+
+def _counts(buf: array[float], entry: list[Any], part: Any, ones: list[int]) -> None:
+    """Rewrite one part that counts (a shadow zone may hold a shadow twice)."""
+    for i in entry[1]:
+        buf[i] = 0.0
+    for i in ones:
+        buf[i] += 1.0
+    entry[0] = part
+    entry[1] = ones
+
+
 class Encoder(Protocol):
     """Turns one seat's view into a vector of ``size`` float32."""
 
@@ -578,7 +624,17 @@ class P5Encoder:
         )
         self.size = players * self.player_width + self.board_width
         self._phase_name = tuple(P5_PHASE_NAMES)
-        self._scalar_at = self._scalar_positions()
+        self._tokens = len(P5_STATS) + len(P5_RESOURCES) + 3
+        """Per player slot: stats, fresh tokens and spent ones, after thief and persona."""
+        at = self.players * self.player_width + 6 + len(P5_PHASES) + len(P5_DECISIONS) + 1
+        self._board_places = at + len(P5_RESOURCES)
+        """Where the board's location block starts (then its confidants, the discovered
+        place and the palace)."""
+        self._board_shadows = (
+            self._board_places + 2 * c["locations"] + c["confidants"] + c["palaces"] + 1
+        )
+        """Where the revealed shadows' block starts (then what they need, then the boss)."""
+        self._tracks: dict[tuple[int, int], _P5Track] = {}
         if set(self._phase_name) != set(P5_PHASES):
             raise ValueError("the P5 phase names changed: the observation layout needs a look")
 
@@ -671,86 +727,118 @@ class P5Encoder:
         ]
         return out
 
-    def _scalar_positions(self) -> npt.NDArray[np.intp]:
-        """Where ``encode_state`` writes the values it lists in ``scalars``, in that order.
-
-        Per player slot its 12 stat and token values, then its 4 counts; then the
-        board's 6 flags, the 4 supplies, the alert and the 3 deck sizes. The walk is
-        the same as in :meth:`encode`.
-        """
-        c = self.counts
-        width = len(P5_STATS) + len(P5_RESOURCES) + 3
-        where: list[int] = []
-        for slot in range(self.players):
-            at = slot * self.player_width + c["thieves"] + c["personas"]
-            where += range(at, at + width)
-            at += width + c["locations"] + 1 + c["confidants"] + 4 * c["shadows"]
-            where += range(at, at + 4)
-        at = self.players * self.player_width
-        where += range(at, at + 6)
-        at += 6 + len(P5_PHASES) + len(P5_DECISIONS) + 1
-        where += range(at, at + len(P5_RESOURCES))
-        at += len(P5_RESOURCES) + 2 * c["locations"] + c["confidants"] + c["palaces"]
-        where.append(at)  # the alert
-        at += 1 + c["shadows"] + P5_REVEALED * len(P5_RESOURCES) + 1 + len(P5_RESOURCES)
-        where += range(at, at + 3)
-        if at + 3 != self.size:
-            raise ValueError("the P5 scalar positions do not match the layout")
-        return np.array(where, np.intp)
-
-    def _player_state(
-        self, out: Vector, ones: list[int], scalars: list[float], at: int, s: Any, p: int
-    ) -> None:
-        """Player ``p``'s block at ``at``: one-hot indices added to ``ones``, the values
-        at :meth:`_scalar_positions` to ``scalars``, repeated shadows counted in ``out``."""
-        c = self.counts
-        ones.append(at + s.thief[p])
-        at += c["thieves"]
-        ones.append(at + s.persona[p])
-        at += c["personas"]
-        spent = s.spent[p]
-        scalars += [v / 10.0 for v in s.stats[p]]
-        scalars += [v / 10.0 for v in s.fresh[p]]
-        scalars += [spent[0] / 10.0, spent[1] / 10.0, spent[2] / 10.0]
-        at += len(P5_STATS) + len(P5_RESOURCES) + 3
-        loc = s.loc[p]
-        ones.append(at + (loc if loc >= 0 else c["locations"]))  # off the board, or in the palace
-        at += c["locations"] + 1
-        ones += [at + conf for conf in s.conf[p]]
-        at += c["confidants"]
-        for zone in (s.held[p], s.drawn[p], s.party[p], s.taken[p]):
-            if len(set(zone)) == len(zone):  # each shadow once: its count is 1
-                ones += [at + sh for sh in zone]
-            else:
-                for sh in zone:
-                    out[at + sh] += 1.0
-            at += c["shadows"]
-        scalars += [
-            len(s.grants[p]) / 4.0,
-            len(s.used_day[p]) / 4.0,
-            len(s.used_pal[p]) / 4.0,
-            1.0 if s.went[p] else 0.0,
-        ]
-
     def encode_state(self, state: Any, seat: int) -> Vector:
         """``encode(state.view(seat), seat)``, read straight from the state's fields.
 
         The same vector (tests/adapters/test_encoding.py checks it over many random
-        positions) without building the view first; it reads :data:`P5_STATE_FIELDS`,
-        none of them hidden (the view hides only deck orders, and reads their sizes).
+        positions, in play order and out of it) without building the view first; it
+        reads :data:`P5_STATE_FIELDS`, none of them hidden (the view hides only deck
+        orders, and reads their sizes).
+
+        How: incrementally, as the VS encoder does. For each seat the encoder keeps the
+        last vector it gave and the parts of the state it was made from: each player's
+        thief, persona and place, confidants and four shadow zones; the phase and
+        decision; the board's locations, confidants, discovered place and palace; the
+        revealed shadows with what they and the boss still need; the scalars (stats,
+        tokens, counts, flags, supply). A part that differs is rewritten (the one-hot
+        and count entries are small integers, exact in float32; a scalar is written as
+        numpy would write it); the alert and deck sizes are written each time; then
+        the vector is copied.
         """
         s = state
-        out = np.zeros(self.size, dtype=np.float32)
         n = s.n
         if not 0 <= seat < n:
             raise ConfigError(f"no player {seat}: players are 0..{n - 1}")
-        order = [seat, *(p for p in range(n) if p != seat)]
-        ones: list[int] = []
-        scalars: list[float] = []
-        for slot, p in enumerate(order[: self.players]):
-            self._player_state(out, ones, scalars, slot * self.player_width, s, p)
+        t = self._tracks.get((seat, n))
+        if t is None:
+            t = self._tracks[(seat, n)] = _P5Track(self.players, self.size)
+        buf = t.buf
+        memo = t.memo
         c = self.counts
-        at = self.players * self.player_width
+        n_loc = c["locations"]
+        n_sh = c["shadows"]
+        pw = self.player_width
+        order = [seat, *(p for p in range(n) if p != seat)]
+        thief, persona, loc = s.thief, s.persona, s.loc
+        stats, fresh, spent = s.stats, s.fresh, s.spent
+        grants, used_day, used_pal, went = s.grants, s.used_day, s.used_pal, s.went
+        for slot, p in enumerate(order[: self.players]):
+            at = slot * pw
+            m = memo[slot]
+            where = loc[p]
+            key = (thief[p], persona[p], where)
+            e = m[0]
+            if key != e[0]:
+                at_loc = at + c["thieves"] + c["personas"] + self._tokens
+                _ones(
+                    buf,
+                    e,
+                    key,
+                    [
+                        at + key[0],
+                        at + c["thieves"] + key[1],
+                        at_loc
+                        + (where if where >= 0 else n_loc),  # off the board, or in the palace
+                    ],
+                )
+            at += c["thieves"] + c["personas"] + self._tokens + n_loc + 1
+            conf = s.conf[p]
+            e = m[1]
+            if conf != e[0]:
+                _ones(buf, e, conf[:], [at + x for x in conf])
+            at += c["confidants"]
+            e = m[2]
+            zone = s.held[p]
+            if zone != e[0]:
+                _counts(buf, e, zone[:], [at + x for x in zone])
+            at += n_sh
+            e = m[3]
+            zone = s.drawn[p]
+            if zone != e[0]:
+                _counts(buf, e, zone[:], [at + x for x in zone])
+            at += n_sh
+            e = m[4]
+            zone = s.party[p]
+            if zone != e[0]:
+                _counts(buf, e, zone[:], [at + x for x in zone])
+            at += n_sh
+            e = m[5]
+            zone = s.taken[p]
+            if zone != e[0]:
+                _counts(buf, e, zone[:], [at + x for x in zone])
+            # The scalars: stats, fresh tokens, spent ones, then four counts.
+            at = slot * pw + c["thieves"] + c["personas"]
+            e = m[6]
+            tokens = (stats[p], fresh[p], spent[p])
+            if tokens != e[0]:
+                sp = spent[p]
+                _write(
+                    buf,
+                    at,
+                    [
+                        *(v / 10.0 for v in stats[p]),
+                        *(v / 10.0 for v in fresh[p]),
+                        sp[0] / 10.0,
+                        sp[1] / 10.0,
+                        sp[2] / 10.0,
+                    ],
+                )
+                e[0] = (stats[p][:], fresh[p][:], sp[:])
+            e = m[7]
+            counts = (len(grants[p]), len(used_day[p]), len(used_pal[p]), went[p])
+            if counts != e[0]:
+                _write(
+                    buf,
+                    at + self._tokens + n_loc + 1 + c["confidants"] + 4 * n_sh,
+                    [
+                        counts[0] / 4.0,
+                        counts[1] / 4.0,
+                        counts[2] / 4.0,
+                        1.0 if counts[3] else 0.0,
+                    ],
+                )
+                e[0] = counts
+        at = self.players * pw
         phase = self._phase_name[s.phase]
         if phase == "over":
             kind, decider = "over", None
@@ -760,58 +848,87 @@ class P5Encoder:
             decision = p5_describe_decision(s)
             kind, decider = decision["kind"], decision.get("player")
         result = s.result
-        scalars += [
-            s.day / max(1, s.game.days),
-            1.0 if s.turn == seat else 0.0,
-            1.0 if decider == seat else 0.0,
-            float(result > 0),
-            float(result < 0),
-            1.0 if s.party_set else 0.0,
-        ]
+        board = memo[-1]
+        flags = (s.day, s.turn == seat, decider == seat, result, s.party_set)
+        e = board[5]
+        if flags != e[0]:
+            _write(
+                buf,
+                at,
+                [
+                    s.day / max(1, s.game.days),
+                    1.0 if flags[1] else 0.0,
+                    1.0 if flags[2] else 0.0,
+                    float(result > 0),
+                    float(result < 0),
+                    1.0 if s.party_set else 0.0,
+                ],
+            )
+            e[0] = flags
         at += 6
-        ones.append(at + P5_PHASES.index(phase))
-        at += len(P5_PHASES)
-        ones.append(at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS)))
-        at += len(P5_DECISIONS) + 1
-        scalars += [v / 20.0 for v in s.supply]
-        at += len(P5_RESOURCES)
-        ones += [at + place for place in s.locs]
-        conf_at = at + c["locations"]
-        ones += [conf_at + conf for conf in s.loc_conf if conf >= 0]
-        at += c["locations"] + c["confidants"]
-        if s.disc >= 0:
-            ones.append(at + s.disc)
-        at += c["locations"]
-        ones.append(at + s.palace)
-        at += c["palaces"]
-        scalars.append(s.alert * 25 / 100.0)
-        at += 1
-        rev, rem = s.rev, s.rem
-        ones += [at + shadow for shadow in rev]
-        need_at = at + c["shadows"]
-        head = min(len(rev), P5_REVEALED - 1)
-        if head:
-            out[need_at : need_at + head * len(P5_RESOURCES)] = [
-                v / 10.0 for need in rem[:head] for v in need
+        where_now = (phase, kind, s.disc, s.palace)
+        e = board[0]
+        if where_now != e[0]:
+            phase_at = at
+            kind_at = phase_at + len(P5_PHASES)
+            disc_at = self._board_places + n_loc + c["confidants"]
+            ones = [
+                phase_at + P5_PHASES.index(phase),
+                kind_at + (P5_DECISIONS.index(kind) if kind in P5_DECISIONS else len(P5_DECISIONS)),
+                disc_at + n_loc + s.palace,
             ]
-        if len(rev) >= P5_REVEALED:  # the last slot sums the rest, in float32 as encode does
-            slot = need_at + (P5_REVEALED - 1) * len(P5_RESOURCES)
-            acc = out[slot : slot + len(P5_RESOURCES)]
+            if s.disc >= 0:
+                ones.append(disc_at + s.disc)
+            _ones(buf, e, where_now, ones)
+        supply = s.supply
+        e = board[6]
+        if supply != e[0]:
+            _write(buf, self._board_places - len(P5_RESOURCES), [v / 20.0 for v in supply])
+            e[0] = supply[:]
+        at = self._board_places
+        locs = s.locs
+        e = board[1]
+        if locs != e[0]:
+            _ones(buf, e, locs[:], [at + place for place in locs])
+        loc_conf = s.loc_conf
+        e = board[2]
+        if loc_conf != e[0]:
+            conf_at = at + n_loc
+            _ones(buf, e, loc_conf[:], [conf_at + x for x in loc_conf if x >= 0])
+        at = self._board_shadows
+        buf[at - 1] = s.alert * 25 / 100.0
+        rev = s.rev
+        e = board[3]
+        if rev != e[0]:
+            _ones(buf, e, rev[:], [at + shadow for shadow in rev])
+        rem, boss = s.rem, s.boss_rem
+        e = board[4]
+        if rem != e[0] or boss != e[1]:
+            self._needs(t.vector, len(rev), rem, boss)
+            e[0] = [need[:] for need in rem]
+            e[1] = boss[:]
+        at = self.size - 3
+        buf[at] = len(s.loc_deck) / 20.0
+        buf[at + 1] = len(s.conf_deck) / 20.0
+        buf[at + 2] = len(s.shadow_deck) / 40.0
+        return t.vector.copy()
+
+    def _needs(self, out: Vector, revealed: int, rem: Any, boss: Any) -> None:
+        """Write what the revealed shadows (``rem``) and the boss still need into ``out``."""
+        res = len(P5_RESOURCES)
+        need_at = self._board_shadows + self.counts["shadows"]
+        boss_at = need_at + P5_REVEALED * res
+        out[need_at : boss_at + 1 + res] = 0.0
+        head = min(revealed, P5_REVEALED - 1)
+        if head:
+            out[need_at : need_at + head * res] = [v / 10.0 for need in rem[:head] for v in need]
+        if revealed >= P5_REVEALED:  # the last slot sums the rest, in float32 as encode does
+            slot = need_at + (P5_REVEALED - 1) * res
+            acc = out[slot : slot + res]
             for need in rem[P5_REVEALED - 1 :]:
                 acc += np.array([v / 10.0 for v in need], np.float32)
-        at += c["shadows"] + P5_REVEALED * len(P5_RESOURCES)
-        boss = s.boss_rem
         if boss:
-            out[at : at + 1 + len(P5_RESOURCES)] = [1.0, *(v / 10.0 for v in boss)]
-        at += 1 + len(P5_RESOURCES)
-        scalars += [
-            len(s.loc_deck) / 20.0,
-            len(s.conf_deck) / 20.0,
-            len(s.shadow_deck) / 40.0,
-        ]
-        out[self._scalar_at] = scalars  # one write for the ~46 values at fixed places
-        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        return out
+            out[boss_at : boss_at + 1 + res] = [1.0, *(v / 10.0 for v in boss)]
 
 
 def encoder_for(game: Game[Any], players: int = 2) -> VsEncoder | P5Encoder:
