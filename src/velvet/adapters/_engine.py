@@ -160,7 +160,8 @@ class _IdTables:
 
     MISSES = 64
     """Decisions with an action made on the fly after which the lookup by identity stops
-    (P5 makes some of its actions anew each time: then hashing them at once is cheaper)."""
+    (an engine that makes its actions anew each time is cheaper to hash at once; VS
+    and P5 both hand out the table's own objects)."""
 
     def __init__(self, game: Game[Any]) -> None:
         self.game = game

@@ -181,6 +181,12 @@ _FORMS = (
 )
 
 
+DISCOVER, PALACE, END, DONE = Discover(), Palace(), End(), Done()
+GO = (Go(0), Go(1))
+"""One object of each action without a card: the legal lists and the game's action
+table share them (a consumer may find an action's id by its identity)."""
+
+
 def _word(text: str, what: str) -> str:
     if not text or not all(c.isalnum() or c in "-_.:" for c in text):
         raise InvalidActionError(f"bad {what} '{text}': expected {_WORD}")

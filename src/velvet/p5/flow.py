@@ -149,8 +149,8 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None =
 # --- legal actions ---------------------------------------------------------------------------
 
 # Actions are frozen values: the legal lists share one of each (no new object per step).
-_DISCOVER, _PALACE, _END, _DONE = A.Discover(), A.Palace(), A.End(), A.Done()
-_GO = (A.Go(0), A.Go(1))
+_DISCOVER, _PALACE, _END, _DONE = A.DISCOVER, A.PALACE, A.END, A.DONE
+_GO = A.GO
 
 
 def can_use(s: P5State, p: int, a: int, in_fight: bool) -> bool:

@@ -228,7 +228,8 @@ class P5Game(Game[A.P5Action, P5View]):
         cs = self.cards
         shadows = [s.id for s in cs.shadows]
         targets = [*shadows, "boss"]
-        table: list[Any] = [A.Go(0), A.Go(1), A.Discover(), A.Palace(), A.End(), A.Done()]
+        # The same objects the legal lists hold (velvet.p5.flow), so ids found by identity.
+        table: list[Any] = [*A.GO, A.DISCOVER, A.PALACE, A.END, A.DONE]
         self.visit_act = tuple(A.Visit(loc.id) for loc in cs.locations)
         self.recruit_act = tuple(A.Recruit(loc.id) for loc in cs.locations)
         table += [*self.visit_act, *self.recruit_act]
