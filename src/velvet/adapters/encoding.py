@@ -445,7 +445,7 @@ class VsEncoder:
         # Cards taken from a seat's unseen block while on the stack: paid-for cards in
         # every frame, and the cards of queued effects that go to the discard pile.
         pay: Any = self._pay_frame
-        stack = [(fr[0], fr[1]) for fr in frames if type(fr) is pay]
+        stack = [(fr[0], fr[1]) for fr in frames if type(fr) is pay] if frames else []
         if effq:
             stack += [(w[0], w[3]) for w in effq if w[1] < 0]
         if stack != t.stack:
