@@ -225,3 +225,19 @@ def test_vs_new_decklists_start_the_kept_vector_afresh() -> None:
     for state in (first, private, first):
         for seat in (0, 1):
             assert_same(encoder, state, seat)
+
+
+@pytest.mark.parametrize("game_name", ["vs", "p5"])
+def test_copied_and_pickled_encoders_encode_alike(game_name: str) -> None:
+    # An env (and its encoder) may be deep-copied or pickled after use: the copy must not
+    # keep a vector that no longer shares the buffer it writes to.
+    import pickle
+
+    states = positions(game_name, 2, games=2, every=3)
+    encoder = encoder_for(states[0].game, 2)
+    for state in states[:20]:
+        encoder.encode_state(state, 0)
+    for other in (copy.deepcopy(encoder), pickle.loads(pickle.dumps(encoder))):
+        for state in states[20:80]:
+            for seat in (0, 1):
+                assert_same(other, state, seat)

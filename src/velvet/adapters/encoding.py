@@ -292,6 +292,13 @@ class VsEncoder:
         if tuple(VS_STEPS) != tuple(VS_STEP_NAMES):
             raise ValueError("the VS step names changed: the observation layout needs a look")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles start without the kept vectors (a copied numpy view would
+        no longer share the kept buffer's memory)."""
+        state = self.__dict__.copy()
+        state["_tracks"] = [None, None]
+        return state
+
     def _decklist_counts(self, decklist: Sequence[str]) -> npt.NDArray[np.int64]:
         key = tuple(decklist)
         counts = self._decklists.get(key)
@@ -637,6 +644,12 @@ class P5Encoder:
         self._tracks: dict[tuple[int, int], _P5Track] = {}
         if set(self._phase_name) != set(P5_PHASES):
             raise ValueError("the P5 phase names changed: the observation layout needs a look")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles start without the kept vectors (as :class:`VsEncoder`)."""
+        state = self.__dict__.copy()
+        state["_tracks"] = {}
+        return state
 
     def _player(self, out: Vector, at: int, p: Mapping[str, Any]) -> None:
         ix, c = self.ix, self.counts
