@@ -83,3 +83,19 @@ def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
     assert text.count("     why: ") == 3
     assert "Forecast: " in text and "to beat the boss by day 28" in text
     assert info["version"] == 0  # asking changed nothing
+
+
+def test_a_terminal_session_in_a_game_without_a_forecast_says_so_and_sends_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hints = HintSettings(budget="30", workers=0, forecast_games=1)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        body = {"game": "vs", "seats": ["human", "random"], "first": "1"}
+        room = httpx.post(f"{server.url}/api/rooms", json=body).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("forecast\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+    text = "\n".join(lines)
+    assert "Type 'hint' when it is your move" in text  # no 'or forecast' in Persona VS
+    assert "error: this room offers no forecast" in text
+    assert "Playing games" not in text and "the game 'vs' offers no forecast" not in text

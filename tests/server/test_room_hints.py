@@ -6,6 +6,7 @@ That a hint reads only the seat's view is tested on ``velvet.bots.hints`` itself
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,10 +17,15 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import hello, send, sqlite_url
 from tests.server.test_app import make_room, next_of
 
+from velvet.bots.hints import Forecast, forecast
+from velvet.engine.core import State
 from velvet.engine.errors import ConfigError
+from velvet.games import BUILTIN, forecaster, has_forecast
+from velvet.p5.spec import SPEC as P5_SPEC
 from velvet.server.app import Settings, create_app
 from velvet.server.hinting import HintSettings
 from velvet.server.rooms import hints_default
+from velvet.vs.spec import SPEC as VS_SPEC
 
 
 def _client(tmp_path: Path, **hint: Any) -> TestClient:
@@ -128,6 +134,50 @@ def test_hints_are_off_between_two_people_at_vs_unless_the_room_turns_them_on(
     bad = tiny.post("/api/rooms", json={"game": "p5", "hints": "always"})
     assert bad.status_code == 422 and bad.json()["message"].startswith("hints:")
     assert tiny.post("/api/rooms", json={"game": "vs", "hints": True}).status_code == 422
+
+
+VS_WITH_FORECAST = dataclasses.replace(VS_SPEC, forecast=f"{__name__}:one_won_game")
+P5_WITHOUT_FORECAST = dataclasses.replace(P5_SPEC, forecast=None)
+
+
+def one_won_game(
+    state: State[Any], seat: int, games: int, bot: str, seconds: float | None = None
+) -> Forecast:
+    """A stand-in forecast: one game played, won (so the server's answer is recognisable)."""
+    return Forecast(wins=1, games=1, low=0.2, high=1.0, bot=bot, days=7)
+
+
+def test_a_forecast_is_offered_where_the_games_spec_names_one(
+    tiny: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server asks the spec's ``forecast`` hook, not the game's name."""
+    monkeypatch.setitem(BUILTIN, "vs", f"{__name__}:VS_WITH_FORECAST")
+    monkeypatch.setitem(BUILTIN, "p5", f"{__name__}:P5_WITHOUT_FORECAST")
+    vs = make_room(tiny, game="vs", seats=["human", "random"], first="1")
+    with tiny.websocket_connect(f"/ws/{vs['room']}") as ws:
+        send(ws, type="hello", token=vs["invites"][0]["token"])
+        assert ws.receive_json()["forecast"] is True
+        state = ws.receive_json()
+        send(ws, type="forecast", version=state["version"])
+        outlook = next_of(ws, "forecast")
+    assert (outlook["wins"], outlook["games"], outlook["rate"]) == (1, 1, 1.0)
+    assert outlook["bot"] == "easy" and outlook["days"] == 7
+    p5 = make_room(tiny, game="p5")
+    with tiny.websocket_connect(f"/ws/{p5['room']}") as ws:
+        send(ws, type="hello", token=p5["invites"][0]["token"])
+        assert ws.receive_json()["forecast"] is False
+        state = ws.receive_json()
+        send(ws, type="forecast", version=state["version"])
+        refused = next_of(ws, "error")
+    assert refused["code"] == "hint_no_forecast"
+    assert refused["message"].startswith("the game 'p5' offers no forecast")
+
+
+def test_the_forecast_hook_is_p5s_alone_among_the_built_in_games() -> None:
+    assert P5_SPEC.forecast == "velvet.bots.hints:forecast"
+    assert forecaster("p5") is forecast
+    assert VS_SPEC.forecast is None and forecaster("vs") is None and not has_forecast("vs")
+    assert forecaster("nonesuch") is None
 
 
 def test_the_default_is_on_unless_two_people_play_vs() -> None:

@@ -64,6 +64,8 @@ class Client:
         self.last_state: dict[str, Any] | None = None
         self.reconnects = 0
         self.welcomes = 0
+        self.welcome: dict[str, Any] | None = None
+        """The last ``welcome``: the seat, and whether it may ask for hints and a forecast."""
         self.hint_answers = 0
         """Answers to ``hint`` and ``forecast`` so far (a hint, a forecast or a refusal)."""
         self._ws: ClientConnection | None = None
@@ -97,6 +99,7 @@ class Client:
                         message = json.loads(raw)
                         if message.get("type") == "welcome":
                             self.welcomes += 1
+                            self.welcome = message
                             self._connected.set()
                         if message.get("type") == "state":
                             self.last_state = message
@@ -236,8 +239,8 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
 
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     """Join from a terminal: type a number from the list, 'undo' (where the room allows
-    it), 'hint' or 'forecast' (P5; where the room allows hints), 'resign', 'rematch' or
-    'quit'."""
+    it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
+    P5 does), 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
     client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
@@ -268,6 +271,9 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
                 continue
             state = client.last_state
             if state is None or not text:
+                continue
+            if text == "forecast" and not (client.welcome or {}).get("forecast"):
+                out("error: this room offers no forecast (its game has none, or hints are off)")
                 continue
             if text in ("hint", "forecast"):
                 out("Thinking… (the hard bot's search)" if text == "hint" else "Playing games…")

@@ -1,4 +1,5 @@
-"""Hints and the P5 forecast for a seat, worked out away from the event loop.
+"""Hints and forecasts (in P5: the chance to beat the boss in time) for a seat, worked out
+away from the event loop.
 
 The search is CPU-bound, so it runs in worker processes of its own (``hint_workers``;
 0: a thread, for tests and tiny hosts), never in the loop that serves every room. A
@@ -52,9 +53,12 @@ class HintSettings:
             raise ConfigError(f"forecast seconds must be more than 0, not {self.forecast_seconds}")
         if self.limit < 1:
             raise ConfigError(f"the hint limit must be 1 or more, not {self.limit}")
+        from velvet.games import game_names, has_forecast
         from velvet.server.bots import check_spec
 
-        check_spec(self.forecast_bot, "p5")
+        for name in game_names():  # the bot plays the forecasts of every game that has one
+            if has_forecast(name):
+                check_spec(self.forecast_bot, name)
 
 
 def work_hint(state: State[Any], seat: int, budget: str) -> dict[str, Any]:
@@ -73,9 +77,13 @@ def work_hint(state: State[Any], seat: int, budget: str) -> dict[str, Any]:
 def work_forecast(
     state: State[Any], seat: int, games: int, bot: str, seconds: float
 ) -> dict[str, Any]:
-    """In a worker: the P5 chance to beat the boss in time from ``seat``'s view, as JSON."""
-    from velvet.bots.hints import forecast
+    """In a worker: the chance to win from ``seat``'s view, by the game's ``forecast`` hook
+    (P5: to beat the boss in time), as JSON."""
+    from velvet.games import forecaster
 
+    forecast = forecaster(state.game.name)
+    if forecast is None:
+        raise ConfigError(f"the game '{state.game.name}' offers no forecast")
     start = time.perf_counter()
     outlook = forecast(state, seat, games, bot, seconds=seconds)
     return {

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
 from velvet.engine.record import GameRecord
-from velvet.games import find_spec
+from velvet.games import find_spec, has_forecast
 from velvet.server import games
 from velvet.server.bots import BotPool, check_spec
 from velvet.server.bus import Bus
@@ -152,6 +152,10 @@ class Room:
         """The room's ``hints`` option; unset (rooms made before it): on, except in a
         Persona VS game between two people."""
         return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
+
+    def forecasts(self) -> bool:
+        """The room's game offers a forecast (its spec's ``forecast`` hook: P5's)."""
+        return has_forecast(self.game.name)
 
     def alone(self) -> bool:
         """One person plays (alone, or against bots): an undo needs nobody's consent."""
@@ -445,7 +449,7 @@ class Hub:
                 seed_sha256=room.row.seed_sha256,
                 turn_timer=room.row.options.get("turn_timer"),
                 hints=conn.seat is not None and room.hints_allowed(),
-                forecast=conn.seat is not None and room.hints_allowed() and room.game.name == "p5",
+                forecast=conn.seat is not None and room.hints_allowed() and room.forecasts(),
             )
         )
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
@@ -654,11 +658,11 @@ class Hub:
             return ErrorMsg(
                 code="hint_off", message="this room gives no hints (its hints option is off)"
             )
-        if kind == "forecast" and room.game.name != "p5":
+        if kind == "forecast" and not room.forecasts():
             return ErrorMsg(
                 code="hint_no_forecast",
-                message="the forecast is for the P5 board game "
-                "(the chance to beat the boss in time)",
+                message=f"the game '{room.game.name}' offers no forecast (in P5: the chance "
+                "to beat the boss in time)",
             )
         if room.over:
             return ErrorMsg(code="hint_over", message="the game is over: there is nothing to hint")
