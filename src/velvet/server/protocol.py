@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic_core import PydanticCustomError
+
+from velvet.games import game_names
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 16_384
@@ -232,7 +235,10 @@ class CreateRoom(BaseModel):
     """Everything a room needs; the game's options are checked as the CLI checks them."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["p5", "vs"]
+    game: str = Field(json_schema_extra=lambda schema: schema.update(enum=list(game_names())))
+    """A registered game's name (``velvet.games.game_names()``: ``p5``, ``vs`` and installed
+    ones; the schema lists them). A ``package.module:ATTR`` path is not taken from a request:
+    it would import any module the server can reach."""
     seats: list[BotOrHuman] = Field(default_factory=list, max_length=2)
     """Who plays each seat: ``human`` or a bot spec (random, greedy, easy, normal, hard …)."""
     players: Annotated[int, Field(ge=1, le=2)] | None = None
@@ -262,6 +268,18 @@ class CreateRoom(BaseModel):
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        known = game_names()
+        if name not in known:
+            raise PydanticCustomError(
+                "unknown_game",
+                "unknown game '{name}': choose {known}",
+                {"name": name, "known": ", ".join(known)},
+            )
+        return name
 
 
 class Invite(BaseModel):
