@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -99,3 +100,20 @@ def test_a_terminal_session_in_a_game_without_a_forecast_says_so_and_sends_nothi
     assert "Type 'hint' when it is your move" in text  # no 'or forecast' in Persona VS
     assert "error: this room offers no forecast" in text
     assert "Playing games" not in text and "the game 'vs' offers no forecast" not in text
+
+
+def test_a_terminal_session_cancels_a_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hints = HintSettings(budget="30s", workers=0, forecast_games=1)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        # typed while the 30-second search runs; then a forecast, which the freed slot takes
+        monkeypatch.setattr(sys, "stdin", io.StringIO("hint\nhint cancel\nforecast\n"))
+        lines: list[str] = []
+        started = time.perf_counter()
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+        took = time.perf_counter() - started
+    text = "\n".join(lines)
+    assert "('hint cancel' stops it.)" in text and "The hint was cancelled." in text
+    assert "Hints (best first" not in text  # the cancelled answer never came
+    assert "Forecast: " in text and "error:" not in text
+    assert took < 25

@@ -6,9 +6,10 @@ That a hint reads only the seat's view is tested on ``velvet.bots.hints`` itself
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,13 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import hello, send, sqlite_url
 from tests.server.test_app import make_room, next_of
 
-from velvet.bots.hints import Forecast, forecast
+from velvet.bots.hints import Forecast, forecast, hints
 from velvet.engine.core import State
 from velvet.engine.errors import ConfigError
-from velvet.games import BUILTIN, forecaster, has_forecast
+from velvet.games import BUILTIN, forecaster, get_game, has_forecast
 from velvet.p5.spec import SPEC as P5_SPEC
 from velvet.server.app import Settings, create_app
-from velvet.server.hinting import HintSettings
+from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.rooms import hints_default
 from velvet.vs.spec import SPEC as VS_SPEC
 
@@ -141,7 +142,12 @@ P5_WITHOUT_FORECAST = dataclasses.replace(P5_SPEC, forecast=None)
 
 
 def one_won_game(
-    state: State[Any], seat: int, games: int, bot: str, seconds: float | None = None
+    state: State[Any],
+    seat: int,
+    games: int,
+    bot: str,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Forecast:
     """A stand-in forecast: one game played, won (so the server's answer is recognisable)."""
     return Forecast(wins=1, games=1, low=0.2, high=1.0, bot=bot, days=7)
@@ -275,3 +281,78 @@ def test_velvet_serve_refuses_a_bad_hint_budget_before_it_starts() -> None:
     assert "--hint-budget" in bad.output and "bad budget 'soon'" in bad.output
     bad = CliRunner().invoke(main, ["serve", "--forecast-seconds", "0", "--no-browser"])
     assert bad.exit_code == 2 and "--forecast-seconds" in bad.output
+
+
+def test_a_cancelled_hint_frees_its_slots_at_once_and_its_answer_never_comes(
+    tmp_path: Path,
+) -> None:
+    with _client(tmp_path, budget="20s", limit=1, forecast_games=1) as client:
+        room = make_room(client, game="p5")
+        other = make_room(client, game="p5")
+        with (
+            client.websocket_connect(f"/ws/{room['room']}") as ws,
+            client.websocket_connect(f"/ws/{other['room']}") as second,
+        ):
+            state = hello(ws, room["invites"][0]["token"])
+            hello(second, other["invites"][0]["token"])
+            send(ws, type="hint_cancel")
+            nothing = next_of(ws, "error")
+            send(ws, type="hint", version=state["version"])
+            asked = time.perf_counter()
+            send(ws, type="hint_cancel")
+            cancelled = next_of(ws, "hint_cancelled")
+            send(second, type="forecast", version=0)  # the server's one slot is free again
+            elsewhere = next_of(second, "forecast")
+            send(ws, type="forecast", version=state["version"])  # and this socket's
+            outlook = next_of(ws, "forecast")
+            took = time.perf_counter() - asked
+            send(ws, type="ping")
+            assert ws.receive_json()["type"] == "pong"  # no hint came in between, nor after
+    assert nothing["code"] == "hint_none" and "no hint or forecast" in nothing["message"]
+    assert cancelled == {"v": 1, "type": "hint_cancelled", "kind": "hint", "version": 0}
+    assert elsewhere["games"] == outlook["games"] == 1
+    assert took < 20  # neither waited for the 20-second search
+
+
+def test_a_cancelled_search_stops_and_leaves_its_worker_process_free() -> None:
+    """Cancelling the task awaiting a hint ends the search in the worker process: the next
+    job on the one worker starts at once, not when the 30-second search would have ended."""
+    game = get_game("p5")
+    state = game.new_state(game.default_config(), 3)
+    pool = HintPool(HintSettings(budget="30s", workers=1))
+
+    async def run() -> tuple[float, dict[str, Any]]:
+        await pool.hint(state, 0, budget="5")  # the worker process starts and loads
+        long = asyncio.create_task(pool.hint(state, 0))
+        await asyncio.sleep(1.0)  # the search is under way in the worker
+        long.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await long
+        started = time.perf_counter()
+        answer = await pool.hint(state, 0, budget="5")
+        return time.perf_counter() - started, answer
+
+    try:
+        waited, answer = asyncio.run(run())
+    finally:
+        pool.close()
+    print(f"the next hint after a cancelled 30 s one took {waited:.2f} s")
+    assert pool.stopped == 1 and len(answer["hints"]) >= 1
+    assert waited < 15  # the cancelled search did not run on for its 30 s
+
+
+def test_a_stopped_search_ends_early() -> None:
+    game = get_game("p5")
+    state = game.new_state(game.default_config(), 3)
+    asked = 0
+
+    def after_ten() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked >= 10
+
+    found = hints(state, 0, 10_000, stop=after_ten)
+    assert sum(h.visits for h in found) <= 11 and asked == 10
+    # stopped in the middle of its first game: no game counts, and nothing is known
+    nothing = forecast(state, 0, games=5, stop=lambda: True)
+    assert (nothing.games, nothing.low, nothing.high) == (0, 0.0, 1.0)

@@ -67,6 +67,13 @@ class ForecastAsk(_Client):
     version: Annotated[int, Field(ge=0, le=10_000_000)]
 
 
+class HintCancel(_Client):
+    """Stop the ``hint`` or ``forecast`` being worked out for this socket: its answer is
+    dropped and another may be asked at once."""
+
+    type: Literal["hint_cancel"]
+
+
 class Rematch(_Client):
     type: Literal["rematch"]
 
@@ -75,7 +82,7 @@ class Ping(_Client):
     type: Literal["ping"]
 
 
-AnyClient = Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk
+AnyClient = Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk | HintCancel
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
 
@@ -204,6 +211,15 @@ class ForecastMsg(_Server):
     """The bot that played every seat in those games."""
     days: int
     seconds: float
+
+
+class HintCancelledMsg(_Server):
+    """The answer to your ``hint_cancel``: that ``hint`` or ``forecast`` will not come."""
+
+    type: Literal["hint_cancelled"] = "hint_cancelled"
+    kind: Literal["hint", "forecast"]
+    version: int
+    """The version it was asked at."""
 
 
 class RecordMsg(_Server):

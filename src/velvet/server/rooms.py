@@ -34,6 +34,7 @@ from velvet.server.protocol import (
     ErrorMsg,
     EventOut,
     ForecastMsg,
+    HintCancelledMsg,
     HintMsg,
     Invite,
     RecordMsg,
@@ -68,6 +69,9 @@ class Conn:
         self.closed = False
         self.hinting: str | None = None
         """``hint`` or ``forecast`` while one is being worked out for this socket."""
+        self.hint_task: asyncio.Task[None] | None = None
+        self.hint_version = -1
+        """The version the pending ``hinting`` was asked at."""
 
     def send(self, message: BaseModel | str) -> None:
         """Queue ``message`` (a model, or its JSON already made) for the socket."""
@@ -459,6 +463,7 @@ class Hub:
 
     def detach(self, room: Room, conn: Conn) -> None:
         room.conns.discard(conn)
+        self._drop_hint(conn)  # nobody is left to read its answer
         seat = conn.seat
         grace = room.row.options.get("grace")
         if (
@@ -705,10 +710,41 @@ class Hub:
             return
         assert conn.seat is not None  # refused above otherwise
         conn.hinting = kind
+        conn.hint_version = version
         state = room.state.clone()  # the room's state moves on; the worker reads this copy
         task = asyncio.create_task(self._work_out(room, conn, conn.seat, version, kind, state))
+        conn.hint_task = task
         self._hint_tasks.add(task)
         task.add_done_callback(self._hint_tasks.discard)
+
+    def cancel_hint(self, conn: Conn) -> None:
+        """``hint_cancel``: stop the hint or forecast being worked out for ``conn``. Its slot
+        is free at once (another may be asked), its answer never comes, and its search ends
+        at its next check (velvet.server.hinting.HintPool)."""
+        kind, task = conn.hinting, conn.hint_task
+        if kind is None or task is None or task.done():
+            conn.send(
+                ErrorMsg(
+                    code="hint_none",
+                    message="no hint or forecast is being worked out for you "
+                    "(an answer may have just been sent)",
+                )
+            )
+            return
+        self._drop_hint(conn)
+        conn.send(
+            HintCancelledMsg(
+                kind="forecast" if kind == "forecast" else "hint", version=conn.hint_version
+            )
+        )
+
+    def _drop_hint(self, conn: Conn) -> None:
+        """Cancel ``conn``'s pending hint, if any, and free its slot and the server's."""
+        task = conn.hint_task
+        conn.hinting, conn.hint_task = None, None
+        if task is not None and not task.done():
+            self._hint_tasks.discard(task)
+            task.cancel()
 
     async def _work_out(
         self, room: Room, conn: Conn, seat: int, version: int, kind: str, state: State[Any]
@@ -726,15 +762,10 @@ class Hub:
             conn.send(ErrorMsg(code="hint_failed", message=f"the {kind} could not be worked out"))
             return
         finally:
-            conn.hinting = None
+            if conn.hint_task is asyncio.current_task():  # not cancelled, nor replaced
+                conn.hinting, conn.hint_task = None, None
         if room.version != version:
-            conn.send(
-                ErrorMsg(
-                    code="hint_stale",
-                    message=f"the game moved on (to version {room.version}) while the {kind} "
-                    f"for version {version} was worked out; ask again",
-                )
-            )
+            conn.send(_overtaken(kind, version, room.version))
             return
         if kind == "forecast":
             conn.send(ForecastMsg(version=version, **found))
@@ -883,6 +914,11 @@ class Hub:
                 c.send(made[1])
             if record is not None:
                 c.send(record)
+            if c.hinting is not None and c.hint_version != room.version:
+                # overtaken: its answer would be dropped, so its search stops now
+                kind, asked = c.hinting, c.hint_version
+                self._drop_hint(c)
+                c.send(_overtaken(kind, asked, room.version))
         self._arm_timer(room)
 
     def _state_msg(
@@ -1011,6 +1047,14 @@ class Hub:
                 c.close()
         self.rooms.clear()
         await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
+
+
+def _overtaken(kind: str, asked: int, version: int) -> ErrorMsg:
+    return ErrorMsg(
+        code="hint_stale",
+        message=f"the game moved on (to version {version}) while the {kind} "
+        f"for version {asked} was worked out; ask again",
+    )
 
 
 def _result(state: State[Any]) -> dict[str, Any]:
