@@ -117,3 +117,18 @@ def test_a_terminal_session_cancels_a_hint(tmp_path: Path, monkeypatch: pytest.M
     assert "Hints (best first" not in text  # the cancelled answer never came
     assert "Forecast: " in text and "error:" not in text
     assert took < 25
+
+
+def test_a_terminal_session_is_told_its_clock_moved_for_a_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hints = HintSettings(budget="1s", workers=0)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        body = {"game": "p5", "turn_timer": 60, "takeover": "random"}
+        room = httpx.post(f"{server.url}/api/rooms", json=body).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("hint\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+    clock = [line for line in lines if line.startswith("Player 1's clock: +")]
+    assert len(clock) == 1 and clock[0].endswith(" left).")
+    assert "for the hint (0:5" in clock[0] or "for the hint (1:00" in clock[0]

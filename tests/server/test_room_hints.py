@@ -25,7 +25,7 @@ from velvet.games import BUILTIN, forecaster, get_game, has_forecast
 from velvet.p5.spec import SPEC as P5_SPEC
 from velvet.server.app import Settings, create_app
 from velvet.server.hinting import HintPool, HintSettings
-from velvet.server.rooms import hints_default
+from velvet.server.rooms import HINT_TIME_CAP, hints_default
 from velvet.vs.spec import SPEC as VS_SPEC
 
 
@@ -356,3 +356,51 @@ def test_a_stopped_search_ends_early() -> None:
     # stopped in the middle of its first game: no game counts, and nothing is known
     nothing = forecast(state, 0, games=5, stop=lambda: True)
     assert (nothing.games, nothing.low, nothing.high) == (0, 0.0, 1.0)
+
+
+def test_a_seats_hint_holds_and_extends_its_turn_timer_and_the_room_is_told(
+    tmp_path: Path,
+) -> None:
+    """A 4-second hint asked 2 s into a decision of 5 s: the timer does not play for the seat
+    while the hint is worked out (its deadline passes meanwhile); the deadline moves by the
+    hint's time, told to every socket, and the bot plays when the 3 s left at the ask have
+    passed again."""
+    with _client(tmp_path, budget="4s") as client:
+        room = make_room(client, game="p5", turn_timer=5, takeover="random")
+        with (
+            client.websocket_connect(f"/ws/{room['room']}") as ws,
+            client.websocket_connect(f"/ws/{room['room']}") as watcher,
+        ):
+            state = hello(ws, room["invites"][0]["token"])
+            hello(watcher, None)
+            started = time.perf_counter()
+            time.sleep(2)
+            send(ws, type="hint", version=state["version"])
+            got = {m["type"]: m for m in (ws.receive_json(), ws.receive_json())}
+            answer, told = got["hint"], got["timer"]  # the timer did not play meanwhile
+            seen = next_of(watcher, "timer")
+            moved = next_of(ws, "state")
+            took = time.perf_counter() - started
+    assert answer["version"] == 0 and len(answer["hints"]) == 3
+    assert told == seen and (told["version"], told["seat"]) == (0, 0)
+    assert 3.9 <= told["added"] <= 5.0 * HINT_TIME_CAP
+    assert 1.5 <= told["left"] <= 3.0  # the time left when the hint was asked
+    assert moved["version"] == 1 and not moved["ack"]  # then the timer's bot played
+    assert took >= 2 + told["added"] + told["left"] - 0.3
+
+
+def test_the_hint_time_a_decision_gets_is_capped_at_its_turn_timer(tmp_path: Path) -> None:
+    with _client(tmp_path, budget="4s") as client:
+        room = make_room(client, game="p5", turn_timer=5, takeover="random")
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            state = hello(ws, room["invites"][0]["token"])
+            added = []
+            for _ in range(2):
+                send(ws, type="hint", version=state["version"])
+                got = {m["type"]: m for m in (ws.receive_json(), ws.receive_json())}
+                assert set(got) == {"hint", "timer"}
+                added.append(got["timer"]["added"])
+            send(ws, type="hint", version=state["version"])  # no time left to add
+            third = next_of(ws, "state")
+    assert added[0] >= 3.5 and added[0] + added[1] == pytest.approx(5.0, abs=0.02)
+    assert third["version"] == 1  # the third hint could not hold the timer past the cap

@@ -43,6 +43,7 @@ SERVER_TYPES = {
     "hint",
     "forecast",
     "hint_cancelled",
+    "timer",
 }
 CLIENT_TYPES = {
     "hello",

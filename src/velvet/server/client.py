@@ -232,6 +232,12 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
             f"{message['margin']:.0%}; {message['games']} games played by the "
             f"{message['bot']} bot from your view)"
         )
+    elif kind == "timer":
+        left = int(message["left"])
+        out(
+            f"Player {message['seat'] + 1}'s clock: +{message['added']:.1f} s for the hint "
+            f"({left // 60}:{left % 60:02d} left)."
+        )
     elif kind == "hint_cancelled":
         out(f"The {message['kind']} was cancelled.")
     elif kind == "over":

@@ -236,6 +236,20 @@ class RematchMsg(_Server):
     """The new room: join it with the same token (seats keep their tokens)."""
 
 
+class TimerMsg(_Server):
+    """To the whole room: the deciding seat's time was extended by the time its own hint
+    (or forecast) took, so asking for one never costs the seat its turn."""
+
+    type: Literal["timer"] = "timer"
+    version: int
+    """The decision whose deadline moved."""
+    seat: int
+    added: float
+    """Seconds added to the deadline."""
+    left: float
+    """Seconds left for the decision now."""
+
+
 class Pong(_Server):
     type: Literal["pong"] = "pong"
 

@@ -43,6 +43,7 @@ from velvet.server.protocol import (
     RoomInfo,
     SeatInfo,
     StateMsg,
+    TimerMsg,
     Welcome,
 )
 from velvet.server.storage import (
@@ -56,6 +57,9 @@ from velvet.server.storage import (
 )
 
 log = logging.getLogger("velvet.server")
+HINT_TIME_CAP = 1.0
+"""A decision's deadline is extended for its seat's hints by at most this share of the
+room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
 OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
 
@@ -128,6 +132,10 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
+    deadline: float = 0.0
+    """When the decision of ``timer_for`` runs out (the event loop's clock)."""
+    extended: float = 0.0
+    """Seconds that decision's deadline was extended for its seat's hints."""
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     legal: tuple[int, dict[str, Any]] = (-1, {})
     """The legal actions by text at a version, kept from when they were last listed."""
@@ -712,7 +720,8 @@ class Hub:
         conn.hinting = kind
         conn.hint_version = version
         state = room.state.clone()  # the room's state moves on; the worker reads this copy
-        task = asyncio.create_task(self._work_out(room, conn, conn.seat, version, kind, state))
+        work = self._work_out(room, conn, conn.seat, version, kind, state, time.monotonic())
+        task = asyncio.create_task(work)
         conn.hint_task = task
         self._hint_tasks.add(task)
         task.add_done_callback(self._hint_tasks.discard)
@@ -747,7 +756,14 @@ class Hub:
             task.cancel()
 
     async def _work_out(
-        self, room: Room, conn: Conn, seat: int, version: int, kind: str, state: State[Any]
+        self,
+        room: Room,
+        conn: Conn,
+        seat: int,
+        version: int,
+        kind: str,
+        state: State[Any],
+        asked: float,
     ) -> None:
         try:
             if kind == "forecast":
@@ -764,6 +780,7 @@ class Hub:
         finally:
             if conn.hint_task is asyncio.current_task():  # not cancelled, nor replaced
                 conn.hinting, conn.hint_task = None, None
+            self._extend(room, seat, version, time.monotonic() - asked)
         if room.version != version:
             conn.send(_overtaken(kind, version, room.version))
             return
@@ -771,6 +788,27 @@ class Hub:
             conn.send(ForecastMsg(version=version, **found))
         else:
             conn.send(HintMsg(version=version, **found))
+
+    def _hint_pending(self, room: Room, seat: int, version: int) -> bool:
+        return any(c.seat == seat and c.hint_version == version and c.hinting for c in room.conns)
+
+    def _extend(self, room: Room, seat: int, version: int, seconds: float) -> None:
+        """A hint of ``seat`` for decision ``version`` took ``seconds``: if that decision is
+        still timed, its deadline moves by as much (within HINT_TIME_CAP), told to the room."""
+        timed = room.timer is not None and not room.timer.done()
+        if not timed or room.timer_for != (version, seat) or room.version != version:
+            return
+        cap = HINT_TIME_CAP * float(room.row.options.get("turn_timer") or 0)
+        added = max(0.0, min(seconds, cap - room.extended))
+        if added <= 0:
+            return
+        room.deadline += added
+        room.extended += added
+        left = max(0.0, room.deadline - time.monotonic())
+        message = TimerMsg(version=version, seat=seat, added=round(added, 2), left=round(left, 2))
+        text = message.model_dump_json()
+        for c in room.conns:
+            c.send(text)
 
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
@@ -1029,7 +1067,19 @@ class Hub:
             room.timer = asyncio.create_task(timeout)
 
     async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+        """Play for ``seat`` when its decision's deadline passes. The seat's own hints move
+        the deadline by the time they took (``_extend``), and one still being worked out
+        holds the timer (within HINT_TIME_CAP): asking for a hint never costs the turn."""
+        room.deadline, room.extended = time.monotonic() + seconds, 0.0
+        cap = HINT_TIME_CAP * seconds
+        while True:
+            left = room.deadline - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)
+            elif room.extended < cap and self._hint_pending(room, seat, version):
+                await asyncio.sleep(0.05)  # the hint's end extends the deadline
+            else:
+                break
         if room.version == version and room.to_move() == seat:
             spec = str(room.row.options.get("takeover") or "random")
             await self._bot_move(room, seat, spec)

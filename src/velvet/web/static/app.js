@@ -145,6 +145,7 @@ function openRoom(main, room, token) {
     hint: (msg) => table.setHint("hint", msg),
     forecast: (msg) => table.setHint("forecast", msg),
     hint_cancelled: () => {}, // the table cleared its panel when it asked
+    timer: (msg) => table.setTimer(msg),
     rematch: (msg) => {
       const url = `join/${encodeURIComponent(msg.room)}${token ? `#${token}` : ""}`;
       toast("Rematch: a new game starts.", "info");

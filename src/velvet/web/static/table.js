@@ -654,6 +654,14 @@ export class Table {
     button.focus();
   }
 
+  // The deciding seat's deadline moved by the time its hint took (the server's turn timer
+  // does not run a seat's turn out while its own hint is worked out).
+  setTimer(msg) {
+    if (!this.state || msg.version !== this.state.version || this.state.to_move !== msg.seat) return;
+    this.deadline = Date.now() + msg.left * 1000;
+    this.countdown();
+  }
+
   renderLog() {
     const items = this.log.slice(-150).map((entry) => el("li", { class: `ev ev-${entry.kind}` }, entry.text));
     this.logList.replaceChildren(...items);
