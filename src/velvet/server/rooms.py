@@ -133,7 +133,7 @@ class Room:
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
     deadline: float = 0.0
-    """When the decision of ``timer_for`` runs out (the event loop's clock)."""
+    """When the decision of ``timer_for`` runs out (``time.monotonic()``)."""
     extended: float = 0.0
     """Seconds that decision's deadline was extended for its seat's hints."""
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
