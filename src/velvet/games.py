@@ -13,7 +13,7 @@ is registered in one of three ways:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -62,6 +62,24 @@ def find_spec(name: str) -> GameSpec | None:
         return get_spec(name)
     except ConfigError:
         return None
+
+
+def forecaster(name: str) -> Callable[..., Any] | None:
+    """The forecast of the game ``name`` (its spec's ``forecast`` hook), or None if it has
+    none or is not registered."""
+    spec = find_spec(name)
+    if spec is None or spec.forecast is None:
+        return None
+    hook = resolve(spec.forecast, f"game '{name}' forecast")
+    if not callable(hook):
+        raise ConfigError(f"game '{name}': forecast {spec.forecast} is not a function")
+    return hook  # type: ignore[no-any-return]
+
+
+def has_forecast(name: str) -> bool:
+    """Whether the game ``name`` offers a forecast (its spec names one)."""
+    spec = find_spec(name)
+    return spec is not None and spec.forecast is not None
 
 
 def get_game(name: str, cards: Sequence[Path | str] = ()) -> Game[Any]:

@@ -175,6 +175,7 @@ def test_room_options_are_checked_like_the_cli(client: TestClient) -> None:
         assert words in r.json()["message"], r.json()
     r = client.post("/api/rooms", json={"game": "chess"})
     assert r.status_code == 422 and "game" in r.json()["message"]
+    assert r.json()["message"] == "game: unknown game 'chess': choose p5, vs"
     assert client.get("/api/rooms").json() == []
 
 
@@ -232,6 +233,8 @@ def test_openapi_documents_the_room_api(client: TestClient) -> None:
     assert {"/api/rooms", "/api/rooms/{room_id}", "/api/rooms/{room_id}/record"} <= set(
         spec["paths"]
     )
+    game = spec["components"]["schemas"]["CreateRoom"]["properties"]["game"]
+    assert game["type"] == "string" and game["enum"] == ["p5", "vs"]  # the registry's names
 
 
 def test_a_locked_database_refuses_the_move_clearly_and_changes_nothing(tmp_path: Path) -> None:

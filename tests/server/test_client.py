@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -83,3 +84,51 @@ def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
     assert text.count("     why: ") == 3
     assert "Forecast: " in text and "to beat the boss by day 28" in text
     assert info["version"] == 0  # asking changed nothing
+
+
+def test_a_terminal_session_in_a_game_without_a_forecast_says_so_and_sends_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hints = HintSettings(budget="30", workers=0, forecast_games=1)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        body = {"game": "vs", "seats": ["human", "random"], "first": "1"}
+        room = httpx.post(f"{server.url}/api/rooms", json=body).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("forecast\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+    text = "\n".join(lines)
+    assert "Type 'hint' when it is your move" in text  # no 'or forecast' in Persona VS
+    assert "error: this room offers no forecast" in text
+    assert "Playing games" not in text and "the game 'vs' offers no forecast" not in text
+
+
+def test_a_terminal_session_cancels_a_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hints = HintSettings(budget="30s", workers=0, forecast_games=1)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        # typed while the 30-second search runs; then a forecast, which the freed slot takes
+        monkeypatch.setattr(sys, "stdin", io.StringIO("hint\nhint cancel\nforecast\n"))
+        lines: list[str] = []
+        started = time.perf_counter()
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+        took = time.perf_counter() - started
+    text = "\n".join(lines)
+    assert "('hint cancel' stops it.)" in text and "The hint was cancelled." in text
+    assert "Hints (best first" not in text  # the cancelled answer never came
+    assert "Forecast: " in text and "error:" not in text
+    assert took < 25
+
+
+def test_a_terminal_session_is_told_its_clock_moved_for_a_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hints = HintSettings(budget="1s", workers=0)
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
+        body = {"game": "p5", "turn_timer": 60, "takeover": "random"}
+        room = httpx.post(f"{server.url}/api/rooms", json=body).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("hint\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+    clock = [line for line in lines if line.startswith("Player 1's clock: +")]
+    assert len(clock) == 1 and clock[0].endswith(" left).")
+    assert "for the hint (0:5" in clock[0] or "for the hint (1:00" in clock[0]

@@ -33,6 +33,15 @@ from velvet.server.games import public_view
 
 GAMES = int(os.environ.get("VELVET_LEAK_GAMES", "60"))
 AT_ONCE = 25
+HTTP_TIMEOUT = httpx.Timeout(60.0)
+"""Per request. httpx's default, 5 s, was not enough for a room to be made while 25 games
+play at once on a loaded machine (load 6-8: httpx.ReadTimeout); no request here is slow
+on an idle one, so a minute still fails a server that stopped answering."""
+SOCKET_OPEN_TIMEOUT = 60.0
+"""A socket's opening handshake (the websockets default is 10 s), for the same reason."""
+GAME_TIMEOUT = 300.0
+"""One whole game, every seat and the spectator (about 10 s each when idle): longer means a
+move went unanswered, which fails naming the game."""
 PATTERNS = [["human", "human"], ["human", "random"], ["random", "human"], ["random", "random"]]
 
 
@@ -145,7 +154,9 @@ async def play_one(base: str, http: httpx.AsyncClient, number: int) -> tuple[int
     pick = random.Random(number)
 
     async def seat_loop(seat: int | None) -> None:
-        async with connect(ws_url, max_size=2**24, compression=None) as ws:
+        async with connect(
+            ws_url, max_size=2**24, compression=None, open_timeout=SOCKET_OPEN_TIMEOUT
+        ) as ws:
             await ws.send(json.dumps({"v": 1, "type": "hello", "token": tokens.get(seat)}))
             async for raw in ws:
                 msg = json.loads(raw)
@@ -161,14 +172,22 @@ async def play_one(base: str, http: httpx.AsyncClient, number: int) -> tuple[int
                         )
                     )
 
-    await asyncio.wait_for(
-        asyncio.gather(seat_loop(None), *(seat_loop(s) for s in tokens)), timeout=120
-    )
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(seat_loop(None), *(seat_loop(s) for s in tokens)),
+            timeout=GAME_TIMEOUT,
+        )
+    except TimeoutError:
+        last = max((m.get("version", -1) for _, m in messages), default=-1)
+        raise AssertionError(
+            f"game {number} ({name}, seats {seats}) did not end within {GAME_TIMEOUT:.0f} s: "
+            f"{len(messages)} messages, the last state version {last}"
+        ) from None
     return check_game(messages, record), len(messages)
 
 
 async def play_all(base: str) -> tuple[int, int, int]:
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=HTTP_TIMEOUT) as http:
         games = checked = total = 0
         for start in range(0, GAMES, AT_ONCE):
             batch = range(start, min(GAMES, start + AT_ONCE))

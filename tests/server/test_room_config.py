@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from tests.engine.toygame import SPEC as RACE
 from tests.engine.toygame import RaceGame
 
@@ -152,3 +153,17 @@ def test_a_third_game_needs_no_server_edit(hooked: bool, monkeypatch: pytest.Mon
         bad = CreateRoom.model_construct(**{**fields, "decks": ["bad"]})
         with pytest.raises(ConfigError, match=r"^the note: a bad note$"):
             build_config(RaceGame(), bad)
+
+
+def test_a_room_request_takes_the_registrys_games_and_names_them_when_refusing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ValidationError) as refused:
+        CreateRoom(game="race")
+    assert refused.value.errors()[0]["msg"] == "unknown game 'race': choose p5, vs"
+    monkeypatch.setitem(velvet.games.BUILTIN, "race", "tests.server.test_room_config:RACE")
+    assert CreateRoom(game="race").game == "race"  # registered: taken, with no protocol edit
+    assert CreateRoom.model_json_schema()["properties"]["game"]["enum"] == ["p5", "vs", "race"]
+    with pytest.raises(ValidationError) as path:  # an import path is never taken from a request
+        CreateRoom(game="tests.server.test_room_config:RACE")
+    assert "unknown game 'tests.server.test_room_config:RACE'" in str(path.value)

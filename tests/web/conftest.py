@@ -33,8 +33,29 @@ from velvet.games import get_game
 from velvet.server.app import Settings
 from velvet.server.hinting import HintSettings
 
-SERVER_TYPES = {"welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast"}
-CLIENT_TYPES = {"hello", "move", "undo", "resign", "rematch", "ping", "hint", "forecast"}
+SERVER_TYPES = {
+    "welcome",
+    "state",
+    "over",
+    "error",
+    "rematch",
+    "pong",
+    "hint",
+    "forecast",
+    "hint_cancelled",
+    "timer",
+}
+CLIENT_TYPES = {
+    "hello",
+    "move",
+    "undo",
+    "resign",
+    "rematch",
+    "ping",
+    "hint",
+    "forecast",
+    "hint_cancel",
+}
 REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 HOW = (

@@ -8,12 +8,18 @@ are there only where the room gives hints and it is your decision.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from tests.server.conftest import LiveServer
 from tests.web.conftest import Tab, WebServer
+from velvet.server.app import Settings
+from velvet.server.hinting import HintSettings
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -121,4 +127,57 @@ def test_the_lobby_sets_the_rooms_hints(server: WebServer, browser: Any) -> None
     _open(tab, invite)
     assert page.evaluate("window.velvet.welcome.hints") is False
     assert page.locator(".hint-button").count() == 0
+    tab.close()
+
+
+@pytest.fixture
+def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """Hints that think 20 seconds (long enough to cancel), forecasts of one game."""
+    hints = HintSettings(budget="20s", workers=0, forecast_games=1)
+    settings = Settings(db=f"sqlite:///{tmp_path / 'slow.sqlite3'}", bot_workers=0, hints=hints)
+    with LiveServer(settings) as live:
+        yield live
+
+
+def test_esc_or_the_hint_button_again_cancels_a_hint(
+    slow_server: LiveServer, browser: Any, shots: Path
+) -> None:
+    answer = httpx.post(f"{slow_server.url}/api/rooms", json={"game": "p5"})
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    _open(tab, answer.json()["invites"][0]["url"])
+    button = page.locator(".hint-button")
+    panel = page.locator(".hint-panel")
+
+    def received(kind: str) -> int:
+        return sum(json.loads(m)["type"] == kind for m in tab.received)
+
+    page.keyboard.press("h")
+    page.wait_for_selector(".hint-thinking")
+    assert button.get_attribute("aria-pressed") == "true"  # pressing it again cancels
+    assert page.locator(".forecast-button").is_disabled()
+    assert "Cancel" in page.locator(".hint-cancel").inner_text()
+    page.screenshot(path=str(shots / "p5-hint-thinking-1280x720.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.querySelector('.hint-panel').hidden")
+    page.wait_for_function(
+        "() => !document.querySelector('.hint-button').disabled"
+        " && document.querySelector('.hint-button').getAttribute('aria-pressed') === 'false'"
+    )
+    page.wait_for_timeout(200)
+    assert received("hint_cancelled") == 1
+
+    button.click()  # asks
+    page.wait_for_selector(".hint-thinking")
+    button.click()  # and again: cancels
+    assert panel.is_hidden()
+    assert page.evaluate("document.activeElement.classList.contains('hint-button')")
+
+    page.keyboard.press("f")  # the server freed the slot at once: a forecast is taken
+    page.locator(".forecast-rate").wait_for(timeout=15_000)
+    sent = [json.loads(m)["type"] for m in tab.sent]
+    assert sent.count("hint") == 2 and sent.count("hint_cancel") == 2
+    assert sent.count("forecast") == 1
+    assert received("hint") == 0 and received("hint_cancelled") == 2
+    assert not [m for m in tab.received if '"error"' in m]  # no refusal along the way
     tab.close()

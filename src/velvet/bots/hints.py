@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,13 +92,19 @@ def _label(state: State[Any], action: Any) -> str:
 
 
 def hints(
-    state: State[Any], seat: int, budget: Budget | int | None = None, top: int = TOP
+    state: State[Any],
+    seat: int,
+    budget: Budget | int | None = None,
+    top: int = TOP,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Hint]:
     """The ``top`` best actions for ``seat`` (who must be deciding), from its view only.
 
     ``budget`` is a number of simulations or a :class:`Budget` (default: the
-    ``hard`` level's, 800). Raises ConfigError when the game is over or ``seat``
-    is not the one deciding.
+    ``hard`` level's, 800). ``stop`` (optional) is asked before each simulation after the
+    first; once it returns True the search ends early (the answer is no longer wanted:
+    the hints then rest on the simulations made). Raises ConfigError when the game is
+    over or ``seat`` is not the one deciding.
     """
     if state.is_terminal():
         raise ConfigError("the game is over: there is nothing to hint")
@@ -119,6 +125,8 @@ def hints(
     root = _Node(seat)
     meter = budget.meter()
     while meter.more():
+        if stop is not None and meter.done > 1 and stop():
+            break
         sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
         bot._iterate(game, sample, root, seat, rng, evaluate)  # the bot's own search step
     ranked: list[tuple[float, float, int]] = []
@@ -217,11 +225,15 @@ def forecast(
     games: int = 40,
     bot: str = "easy",
     seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Forecast:
     """P5: play ``games`` games from samples of ``seat``'s view with ``bot`` in every seat.
 
     ``seconds`` (optional) stops early once that much time has passed (after at least one
-    game): the forecast then counts the games played, and its interval is wider.
+    game): the forecast then counts the games played, and its interval is wider. ``stop``
+    (optional) ends it as soon as it returns True, in the middle of a game too (the answer
+    is no longer wanted): the forecast then counts the games finished, at least one if
+    stopped in the first.
     """
     import time
 
@@ -247,15 +259,34 @@ def forecast(
     wins = played = 0
     while played < games:
         sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
-        wins += _play_out(sample, bot, rng.randbelow(_SEED_RANGE)) > 0.5
+        won = _play_out(sample, bot, rng.randbelow(_SEED_RANGE), stop=stop)
+        if won is None:  # stopped in the middle of a game: it does not count
+            break
+        wins += won > 0.5
         played += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
+        if stop is not None and stop():
+            break
+    if not played:  # stopped before a game was finished: nothing is known
+        return Forecast(0, 0, 0.0, 1.0, bot, days)
     rate = wilson(wins, played)
     return Forecast(wins, played, rate.low, rate.high, bot, days)
 
 
-def _play_out(state: State[Any], spec: str, seed: int, limit: int = 20_000) -> float:
+STOP_EVERY = 64
+"""A forecast game asks ``stop`` after this many actions."""
+
+
+def _play_out(
+    state: State[Any],
+    spec: str,
+    seed: int,
+    limit: int = 20_000,
+    stop: Callable[[], bool] | None = None,
+) -> float | None:
+    """Seat 0's return at the end of a game played by ``spec`` in every seat; None if
+    ``stop`` said to end it first."""
     from velvet.bots.registry import make_bot
 
     bots: dict[int, Any] = {}
@@ -272,6 +303,8 @@ def _play_out(state: State[Any], spec: str, seed: int, limit: int = 20_000) -> f
         action = bots[seat].choose(state.game, state.view(seat), legal, rngs[seat])
         state.apply_unchecked(action)
         steps += 1
+        if stop is not None and steps % STOP_EVERY == 0 and stop():
+            return None
         if steps >= limit:
             raise ConfigError(f"a forecast game did not end within {limit} actions")
     return state.returns()[0]

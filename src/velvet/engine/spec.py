@@ -111,6 +111,12 @@ class GameSpec:
     """``exploration`` and ``max_playout`` for the search bots (else 1.4 and 300)."""
     greedy_follow: int = 0
     """How many of its own next decisions the greedy bot plays out before scoring."""
+    forecast: str | None = None
+    """``module:function`` of the game's forecast, or None (the game offers none): plays whole
+    games from samples of a seat's view, ``forecast(state, seat, games, bot, seconds=None,
+    stop=None)`` (``stop()`` true: end early, the answer is no longer wanted), and returns the
+    chance to win with its interval (a ``velvet.bots.hints.Forecast``). The server offers
+    ``forecast`` only in a game that has one."""
 
     def config_for(self, game: Game[Any], seats: int, options: Options | None = None) -> Config:
         """The set-up for ``seats`` players with the chosen ``options`` (ConfigError if bad)."""

@@ -143,4 +143,5 @@ SPEC = GameSpec(
     cooperative=True,
     search_tuning={"exploration": 0.1, "max_playout": 16},
     greedy_follow=0,
+    forecast="velvet.bots.hints:forecast",  # the chance to beat the boss before day 28
 )

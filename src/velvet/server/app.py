@@ -39,6 +39,7 @@ from velvet.server.protocol import (
     ForecastAsk,
     Hello,
     HintAsk,
+    HintCancel,
     Move,
     Ping,
     Pong,
@@ -487,6 +488,8 @@ async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) ->
         await hub.resign(room, conn.seat, conn)
     elif isinstance(msg, HintAsk | ForecastAsk):
         hub.hint(room, conn, msg.version, msg.type)  # worked out in the background
+    elif isinstance(msg, HintCancel):
+        hub.cancel_hint(conn)
     else:
         await hub.rematch(room, conn)
 

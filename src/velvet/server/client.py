@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,8 @@ class Client:
         self.last_state: dict[str, Any] | None = None
         self.reconnects = 0
         self.welcomes = 0
+        self.welcome: dict[str, Any] | None = None
+        """The last ``welcome``: the seat, and whether it may ask for hints and a forecast."""
         self.hint_answers = 0
         """Answers to ``hint`` and ``forecast`` so far (a hint, a forecast or a refusal)."""
         self._ws: ClientConnection | None = None
@@ -97,10 +100,11 @@ class Client:
                         message = json.loads(raw)
                         if message.get("type") == "welcome":
                             self.welcomes += 1
+                            self.welcome = message
                             self._connected.set()
                         if message.get("type") == "state":
                             self.last_state = message
-                        if message.get("type") in ("hint", "forecast") or str(
+                        if message.get("type") in ("hint", "forecast", "hint_cancelled") or str(
                             message.get("code", "")
                         ).startswith("hint_"):
                             self.hint_answers += 1
@@ -141,6 +145,11 @@ class Client:
         before = self.hint_answers
         if not await self.send({"type": kind, "version": version}):
             return False
+        return await self.answered(before, timeout)
+
+    async def answered(self, before: int, timeout: float = 120.0) -> bool:
+        """Wait until an answer to a hint comes after ``before`` answers; False if none came
+        in time."""
         deadline = asyncio.get_running_loop().time() + timeout
         while self.hint_answers == before and not self.fatal:
             if asyncio.get_running_loop().time() > deadline:
@@ -223,6 +232,14 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
             f"{message['margin']:.0%}; {message['games']} games played by the "
             f"{message['bot']} bot from your view)"
         )
+    elif kind == "timer":
+        left = int(message["left"])
+        out(
+            f"Player {message['seat'] + 1}'s clock: +{message['added']:.1f} s for the hint "
+            f"({left // 60}:{left % 60:02d} left)."
+        )
+    elif kind == "hint_cancelled":
+        out(f"The {message['kind']} was cancelled.")
     elif kind == "over":
         out(f"Game over: {message['result'].get('text', '')}")
         out(f"Seed {message['seed']} (nonce {message['nonce']}); the record follows.")
@@ -234,10 +251,40 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
         out(f"Rematch in room {message['room']}: join it with the same link's token.")
 
 
+CANCEL_WORDS = ("hint cancel", "cancel")
+"""Typed while a hint or forecast is being worked out: stop it (``hint_cancel``)."""
+
+
+async def _ask_or_cancel(
+    client: Client, kind: str, version: int, lines: asyncio.Queue[str], held: list[str]
+) -> bool:
+    """Ask for a ``hint`` or ``forecast`` and wait for its answer; a line typed meanwhile
+    that is one of CANCEL_WORDS sends ``hint_cancel`` (the answer is then the server's
+    ``hint_cancelled``), any other is kept in ``held`` for afterwards. False if nothing
+    came in time."""
+    before = client.hint_answers
+    if not await client.send({"type": kind, "version": version}):
+        return False
+    asking = asyncio.ensure_future(client.answered(before))  # sent first: a cancel follows it
+    while True:
+        getting = asyncio.ensure_future(lines.get())
+        done, _ = await asyncio.wait({asking, getting}, return_when=asyncio.FIRST_COMPLETED)
+        if getting not in done:
+            getting.cancel()  # a cancelled Queue.get takes no line
+            return asking.result()
+        line = getting.result()
+        if line.strip() in CANCEL_WORDS:
+            await client.send({"type": "hint_cancel"})
+        else:
+            held.append(line)
+            if not line:  # the input ended: wait for the answer alone
+                return await asking
+
+
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     """Join from a terminal: type a number from the list, 'undo' (where the room allows
-    it), 'hint' or 'forecast' (P5; where the room allows hints), 'resign', 'rematch' or
-    'quit'."""
+    it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
+    P5 does; 'hint cancel' stops one), 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
     client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
@@ -247,11 +294,25 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
         await client.close()
         return 2
     loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+    held: list[str] = []
+
+    def read() -> None:  # a daemon thread: a read under way never holds up the exit
+        while True:
+            line = sys.stdin.readline()
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            except RuntimeError:  # the session is over
+                return
+            if not line:
+                return
+
+    threading.Thread(target=read, name="velvet-join-input", daemon=True).start()
     await client.settle(-1)
     sent = -1
     try:
         while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
+            line = held.pop(0) if held else await lines.get()
             if not line:
                 break
             text = line.strip()
@@ -269,10 +330,17 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
             state = client.last_state
             if state is None or not text:
                 continue
+            if text == "forecast" and not (client.welcome or {}).get("forecast"):
+                out("error: this room offers no forecast (its game has none, or hints are off)")
+                continue
             if text in ("hint", "forecast"):
                 out("Thinking… (the hard bot's search)" if text == "hint" else "Playing games…")
-                if not await client.ask(text, state["version"]):
+                out("('hint cancel' stops it.)")
+                if not await _ask_or_cancel(client, text, state["version"], lines, held):
                     out(f"error: no answer to '{text}' came; try again")
+                continue
+            if text in CANCEL_WORDS:  # nothing pending: the server says so
+                await client.send({"type": "hint_cancel"})
                 continue
             legal = state.get("legal", [])
             if text.isdigit() and 1 <= int(text) <= len(legal):

@@ -1,4 +1,5 @@
-"""Hints and the P5 forecast for a seat, worked out away from the event loop.
+"""Hints and forecasts (in P5: the chance to beat the boss in time) for a seat, worked out
+away from the event loop.
 
 The search is CPU-bound, so it runs in worker processes of its own (``hint_workers``;
 0: a thread, for tests and tiny hosts), never in the loop that serves every room. A
@@ -9,8 +10,10 @@ reads only that seat's view of it. docs/protocol.md ("Hints") tells the messages
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -52,17 +55,49 @@ class HintSettings:
             raise ConfigError(f"forecast seconds must be more than 0, not {self.forecast_seconds}")
         if self.limit < 1:
             raise ConfigError(f"the hint limit must be 1 or more, not {self.limit}")
+        from velvet.games import game_names, has_forecast
         from velvet.server.bots import check_spec
 
-        check_spec(self.forecast_bot, "p5")
+        for name in game_names():  # the bot plays the forecasts of every game that has one
+            if has_forecast(name):
+                check_spec(self.forecast_bot, name)
 
 
-def work_hint(state: State[Any], seat: int, budget: str) -> dict[str, Any]:
-    """In a worker: the top three hints for ``seat`` (from its view only), as JSON."""
+CANCEL_SLOTS = 256
+"""Size of the shared table through which a cancelled job is told to stop (more than the
+jobs that can be under way at once: ``limit``, and cancelled ones stopping)."""
+Ticket = tuple[int, int]
+"""(slot, job): a job is cancelled when the table holds its number in its slot."""
+
+_cancels: Any = None
+"""The shared table, in a worker process (set when the worker starts)."""
+
+
+def _start_worker(cancels: Any) -> None:
+    global _cancels
+    _cancels = cancels
+
+
+def _stopper(ticket: Ticket | None, cancels: Any) -> Callable[[], bool] | None:
+    """A ``stop()`` for the search: True once the job of ``ticket`` is cancelled."""
+    table = cancels if cancels is not None else _cancels
+    if ticket is None or table is None:
+        return None
+    slot, job = ticket
+    return lambda: bool(table[slot] == job)
+
+
+def work_hint(
+    state: State[Any], seat: int, budget: str, ticket: Ticket | None = None, cancels: Any = None
+) -> dict[str, Any]:
+    """In a worker: the top three hints for ``seat`` (from its view only), as JSON.
+
+    The search ends early once the job of ``ticket`` is cancelled (its answer is dropped).
+    """
     from velvet.bots.hints import hints
 
     start = time.perf_counter()
-    found = hints(state, seat, Budget.parse(budget))
+    found = hints(state, seat, Budget.parse(budget), stop=_stopper(ticket, cancels))
     return {
         "hints": [h.to_json() for h in found],
         "budget": budget,
@@ -71,13 +106,23 @@ def work_hint(state: State[Any], seat: int, budget: str) -> dict[str, Any]:
 
 
 def work_forecast(
-    state: State[Any], seat: int, games: int, bot: str, seconds: float
+    state: State[Any],
+    seat: int,
+    games: int,
+    bot: str,
+    seconds: float,
+    ticket: Ticket | None = None,
+    cancels: Any = None,
 ) -> dict[str, Any]:
-    """In a worker: the P5 chance to beat the boss in time from ``seat``'s view, as JSON."""
-    from velvet.bots.hints import forecast
+    """In a worker: the chance to win from ``seat``'s view, by the game's ``forecast`` hook
+    (P5: to beat the boss in time), as JSON."""
+    from velvet.games import forecaster
 
+    forecast = forecaster(state.game.name)
+    if forecast is None:
+        raise ConfigError(f"the game '{state.game.name}' offers no forecast")
     start = time.perf_counter()
-    outlook = forecast(state, seat, games, bot, seconds=seconds)
+    outlook = forecast(state, seat, games, bot, seconds=seconds, stop=_stopper(ticket, cancels))
     return {
         "rate": round(outlook.rate, 4),
         "low": round(outlook.low, 4),
@@ -97,8 +142,13 @@ def _warm() -> None:
     import velvet.games  # noqa: F401
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+def _new_pool(workers: int, cancels: Any) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(cancels,),
+    )
 
 
 class HintPool:
@@ -107,18 +157,39 @@ class HintPool:
     The processes are started at the first hint a server is asked for (a server whose
     rooms never ask runs none); that first hint waits for them to start and load the
     search, about a second more.
+
+    Cancelling the task that awaits a hint stops its work: a job still queued never
+    starts, and a running search sees its number in a table shared with the workers
+    (``multiprocessing.Array``) and ends within one simulation (a forecast: within 64
+    actions of its game). No process is killed: the others' work goes on.
     """
 
     def __init__(self, settings: HintSettings) -> None:
         self.settings = settings
         self._pool: ProcessPoolExecutor | None = None
+        self._cancels: Any = multiprocessing.get_context("spawn").Array(
+            "q", CANCEL_SLOTS, lock=False
+        )
+        self._jobs = itertools.count(1)
+        self.stopped = 0
+        """Jobs cancelled while they were queued or running (counted when cancelled)."""
 
     async def _run(self, fn: Any, *args: Any) -> dict[str, Any]:
+        job = next(self._jobs)
+        ticket = (job % CANCEL_SLOTS, job)
+        try:
+            return await self._submit(fn, *args, ticket)
+        except asyncio.CancelledError:
+            self._cancels[ticket[0]] = job  # a running search ends at its next check
+            self.stopped += 1
+            raise
+
+    async def _submit(self, fn: Any, *args: Any) -> dict[str, Any]:
         if self.settings.workers == 0:
-            result: dict[str, Any] = await asyncio.to_thread(fn, *args)
+            result: dict[str, Any] = await asyncio.to_thread(fn, *args, cancels=self._cancels)
             return result
         if self._pool is None:
-            self._pool = _new_pool(self.settings.workers)
+            self._pool = _new_pool(self.settings.workers, self._cancels)
             for _ in range(self.settings.workers - 1):  # the others load while one works
                 self._pool.submit(_warm)
         loop = asyncio.get_running_loop()
@@ -126,11 +197,12 @@ class HintPool:
             return await loop.run_in_executor(self._pool, fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = _new_pool(self.settings.workers)
+            self._pool = _new_pool(self.settings.workers, self._cancels)
             return await loop.run_in_executor(self._pool, fn, *args)
 
-    async def hint(self, state: State[Any], seat: int) -> dict[str, Any]:
-        return await self._run(work_hint, state, seat, self.settings.budget)
+    async def hint(self, state: State[Any], seat: int, budget: str | None = None) -> dict[str, Any]:
+        """The hints for ``seat`` with the settings' budget (or ``budget``)."""
+        return await self._run(work_hint, state, seat, budget or self.settings.budget)
 
     async def forecast(self, state: State[Any], seat: int) -> dict[str, Any]:
         s = self.settings

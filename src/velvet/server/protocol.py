@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic_core import PydanticCustomError
+
+from velvet.games import game_names
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 16_384
@@ -64,6 +67,13 @@ class ForecastAsk(_Client):
     version: Annotated[int, Field(ge=0, le=10_000_000)]
 
 
+class HintCancel(_Client):
+    """Stop the ``hint`` or ``forecast`` being worked out for this socket: its answer is
+    dropped and another may be asked at once."""
+
+    type: Literal["hint_cancel"]
+
+
 class Rematch(_Client):
     type: Literal["rematch"]
 
@@ -72,7 +82,7 @@ class Ping(_Client):
     type: Literal["ping"]
 
 
-AnyClient = Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk
+AnyClient = Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk | HintCancel
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
 
@@ -203,6 +213,15 @@ class ForecastMsg(_Server):
     seconds: float
 
 
+class HintCancelledMsg(_Server):
+    """The answer to your ``hint_cancel``: that ``hint`` or ``forecast`` will not come."""
+
+    type: Literal["hint_cancelled"] = "hint_cancelled"
+    kind: Literal["hint", "forecast"]
+    version: int
+    """The version it was asked at."""
+
+
 class RecordMsg(_Server):
     type: Literal["over"] = "over"
     result: dict[str, Any]
@@ -215,6 +234,20 @@ class RematchMsg(_Server):
     type: Literal["rematch"] = "rematch"
     room: str
     """The new room: join it with the same token (seats keep their tokens)."""
+
+
+class TimerMsg(_Server):
+    """To the whole room: the deciding seat's time was extended by the time its own hint
+    (or forecast) took, so asking for one never costs the seat its turn."""
+
+    type: Literal["timer"] = "timer"
+    version: int
+    """The decision whose deadline moved."""
+    seat: int
+    added: float
+    """Seconds added to the deadline."""
+    left: float
+    """Seconds left for the decision now."""
 
 
 class Pong(_Server):
@@ -232,7 +265,10 @@ class CreateRoom(BaseModel):
     """Everything a room needs; the game's options are checked as the CLI checks them."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["p5", "vs"]
+    game: str = Field(json_schema_extra=lambda schema: schema.update(enum=list(game_names())))
+    """A registered game's name (``velvet.games.game_names()``: ``p5``, ``vs`` and installed
+    ones; the schema lists them). A ``package.module:ATTR`` path is not taken from a request:
+    it would import any module the server can reach."""
     seats: list[BotOrHuman] = Field(default_factory=list, max_length=2)
     """Who plays each seat: ``human`` or a bot spec (random, greedy, easy, normal, hard …)."""
     players: Annotated[int, Field(ge=1, le=2)] | None = None
@@ -262,6 +298,18 @@ class CreateRoom(BaseModel):
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        known = game_names()
+        if name not in known:
+            raise PydanticCustomError(
+                "unknown_game",
+                "unknown game '{name}': choose {known}",
+                {"name": name, "known": ", ".join(known)},
+            )
+        return name
 
 
 class Invite(BaseModel):

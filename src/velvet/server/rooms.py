@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
 from velvet.engine.record import GameRecord
-from velvet.games import find_spec
+from velvet.games import find_spec, has_forecast
 from velvet.server import games
 from velvet.server.bots import BotPool, check_spec
 from velvet.server.bus import Bus
@@ -34,6 +34,7 @@ from velvet.server.protocol import (
     ErrorMsg,
     EventOut,
     ForecastMsg,
+    HintCancelledMsg,
     HintMsg,
     Invite,
     RecordMsg,
@@ -42,6 +43,7 @@ from velvet.server.protocol import (
     RoomInfo,
     SeatInfo,
     StateMsg,
+    TimerMsg,
     Welcome,
 )
 from velvet.server.storage import (
@@ -55,6 +57,9 @@ from velvet.server.storage import (
 )
 
 log = logging.getLogger("velvet.server")
+HINT_TIME_CAP = 1.0
+"""A decision's deadline is extended for its seat's hints by at most this share of the
+room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
 OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
 
@@ -68,6 +73,9 @@ class Conn:
         self.closed = False
         self.hinting: str | None = None
         """``hint`` or ``forecast`` while one is being worked out for this socket."""
+        self.hint_task: asyncio.Task[None] | None = None
+        self.hint_version = -1
+        """The version the pending ``hinting`` was asked at."""
 
     def send(self, message: BaseModel | str) -> None:
         """Queue ``message`` (a model, or its JSON already made) for the socket."""
@@ -124,6 +132,10 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
+    deadline: float = 0.0
+    """When the decision of ``timer_for`` runs out (``time.monotonic()``)."""
+    extended: float = 0.0
+    """Seconds that decision's deadline was extended for its seat's hints."""
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     legal: tuple[int, dict[str, Any]] = (-1, {})
     """The legal actions by text at a version, kept from when they were last listed."""
@@ -152,6 +164,10 @@ class Room:
         """The room's ``hints`` option; unset (rooms made before it): on, except in a
         Persona VS game between two people."""
         return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
+
+    def forecasts(self) -> bool:
+        """The room's game offers a forecast (its spec's ``forecast`` hook: P5's)."""
+        return has_forecast(self.game.name)
 
     def alone(self) -> bool:
         """One person plays (alone, or against bots): an undo needs nobody's consent."""
@@ -445,7 +461,7 @@ class Hub:
                 seed_sha256=room.row.seed_sha256,
                 turn_timer=room.row.options.get("turn_timer"),
                 hints=conn.seat is not None and room.hints_allowed(),
-                forecast=conn.seat is not None and room.hints_allowed() and room.game.name == "p5",
+                forecast=conn.seat is not None and room.hints_allowed() and room.forecasts(),
             )
         )
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
@@ -455,6 +471,7 @@ class Hub:
 
     def detach(self, room: Room, conn: Conn) -> None:
         room.conns.discard(conn)
+        self._drop_hint(conn)  # nobody is left to read its answer
         seat = conn.seat
         grace = room.row.options.get("grace")
         if (
@@ -654,11 +671,11 @@ class Hub:
             return ErrorMsg(
                 code="hint_off", message="this room gives no hints (its hints option is off)"
             )
-        if kind == "forecast" and room.game.name != "p5":
+        if kind == "forecast" and not room.forecasts():
             return ErrorMsg(
                 code="hint_no_forecast",
-                message="the forecast is for the P5 board game "
-                "(the chance to beat the boss in time)",
+                message=f"the game '{room.game.name}' offers no forecast (in P5: the chance "
+                "to beat the boss in time)",
             )
         if room.over:
             return ErrorMsg(code="hint_over", message="the game is over: there is nothing to hint")
@@ -701,13 +718,52 @@ class Hub:
             return
         assert conn.seat is not None  # refused above otherwise
         conn.hinting = kind
+        conn.hint_version = version
         state = room.state.clone()  # the room's state moves on; the worker reads this copy
-        task = asyncio.create_task(self._work_out(room, conn, conn.seat, version, kind, state))
+        work = self._work_out(room, conn, conn.seat, version, kind, state, time.monotonic())
+        task = asyncio.create_task(work)
+        conn.hint_task = task
         self._hint_tasks.add(task)
         task.add_done_callback(self._hint_tasks.discard)
 
+    def cancel_hint(self, conn: Conn) -> None:
+        """``hint_cancel``: stop the hint or forecast being worked out for ``conn``. Its slot
+        is free at once (another may be asked), its answer never comes, and its search ends
+        at its next check (velvet.server.hinting.HintPool)."""
+        kind, task = conn.hinting, conn.hint_task
+        if kind is None or task is None or task.done():
+            conn.send(
+                ErrorMsg(
+                    code="hint_none",
+                    message="no hint or forecast is being worked out for you "
+                    "(an answer may have just been sent)",
+                )
+            )
+            return
+        self._drop_hint(conn)
+        conn.send(
+            HintCancelledMsg(
+                kind="forecast" if kind == "forecast" else "hint", version=conn.hint_version
+            )
+        )
+
+    def _drop_hint(self, conn: Conn) -> None:
+        """Cancel ``conn``'s pending hint, if any, and free its slot and the server's."""
+        task = conn.hint_task
+        conn.hinting, conn.hint_task = None, None
+        if task is not None and not task.done():
+            self._hint_tasks.discard(task)
+            task.cancel()
+
     async def _work_out(
-        self, room: Room, conn: Conn, seat: int, version: int, kind: str, state: State[Any]
+        self,
+        room: Room,
+        conn: Conn,
+        seat: int,
+        version: int,
+        kind: str,
+        state: State[Any],
+        asked: float,
     ) -> None:
         try:
             if kind == "forecast":
@@ -722,20 +778,37 @@ class Hub:
             conn.send(ErrorMsg(code="hint_failed", message=f"the {kind} could not be worked out"))
             return
         finally:
-            conn.hinting = None
+            if conn.hint_task is asyncio.current_task():  # not cancelled, nor replaced
+                conn.hinting, conn.hint_task = None, None
+            self._extend(room, seat, version, time.monotonic() - asked)
         if room.version != version:
-            conn.send(
-                ErrorMsg(
-                    code="hint_stale",
-                    message=f"the game moved on (to version {room.version}) while the {kind} "
-                    f"for version {version} was worked out; ask again",
-                )
-            )
+            conn.send(_overtaken(kind, version, room.version))
             return
         if kind == "forecast":
             conn.send(ForecastMsg(version=version, **found))
         else:
             conn.send(HintMsg(version=version, **found))
+
+    def _hint_pending(self, room: Room, seat: int, version: int) -> bool:
+        return any(c.seat == seat and c.hint_version == version and c.hinting for c in room.conns)
+
+    def _extend(self, room: Room, seat: int, version: int, seconds: float) -> None:
+        """A hint of ``seat`` for decision ``version`` took ``seconds``: if that decision is
+        still timed, its deadline moves by as much (within HINT_TIME_CAP), told to the room."""
+        timed = room.timer is not None and not room.timer.done()
+        if not timed or room.timer_for != (version, seat) or room.version != version:
+            return
+        cap = HINT_TIME_CAP * float(room.row.options.get("turn_timer") or 0)
+        added = max(0.0, min(seconds, cap - room.extended))
+        if added <= 0:
+            return
+        room.deadline += added
+        room.extended += added
+        left = max(0.0, room.deadline - time.monotonic())
+        message = TimerMsg(version=version, seat=seat, added=round(added, 2), left=round(left, 2))
+        text = message.model_dump_json()
+        for c in room.conns:
+            c.send(text)
 
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
@@ -879,6 +952,11 @@ class Hub:
                 c.send(made[1])
             if record is not None:
                 c.send(record)
+            if c.hinting is not None and c.hint_version != room.version:
+                # overtaken: its answer would be dropped, so its search stops now
+                kind, asked = c.hinting, c.hint_version
+                self._drop_hint(c)
+                c.send(_overtaken(kind, asked, room.version))
         self._arm_timer(room)
 
     def _state_msg(
@@ -989,7 +1067,19 @@ class Hub:
             room.timer = asyncio.create_task(timeout)
 
     async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+        """Play for ``seat`` when its decision's deadline passes. The seat's own hints move
+        the deadline by the time they took (``_extend``), and one still being worked out
+        holds the timer (within HINT_TIME_CAP): asking for a hint never costs the turn."""
+        room.deadline, room.extended = time.monotonic() + seconds, 0.0
+        cap = HINT_TIME_CAP * seconds
+        while True:
+            left = room.deadline - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)
+            elif room.extended < cap and self._hint_pending(room, seat, version):
+                await asyncio.sleep(0.05)  # the hint's end extends the deadline
+            else:
+                break
         if room.version == version and room.to_move() == seat:
             spec = str(room.row.options.get("takeover") or "random")
             await self._bot_move(room, seat, spec)
@@ -1007,6 +1097,14 @@ class Hub:
                 c.close()
         self.rooms.clear()
         await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
+
+
+def _overtaken(kind: str, asked: int, version: int) -> ErrorMsg:
+    return ErrorMsg(
+        code="hint_stale",
+        message=f"the game moved on (to version {version}) while the {kind} "
+        f"for version {asked} was worked out; ask again",
+    )
 
 
 def _result(state: State[Any]) -> dict[str, Any]:

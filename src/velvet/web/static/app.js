@@ -86,6 +86,7 @@ function openRoom(main, room, token) {
       if (!page.connection.undo()) toast("Not connected: try again when the connection is back.", "info");
     },
     onHint: (kind) => page.connection.ask(kind),
+    onCancelHint: () => page.connection.cancelHint(),
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
     onSeat: (newToken) => {
@@ -133,6 +134,7 @@ function openRoom(main, room, token) {
         main.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `There is no room '${room}'. `, el("a", { href: "./" }, "Back to the lobby")));
         return;
       }
+      if (msg.code === "hint_none") return; // a cancel that crossed the answer: nothing to say
       if (msg.code?.startsWith("hint_")) {
         table.hintError(msg); // said in the hint panel; the game is untouched
         return;
@@ -142,6 +144,8 @@ function openRoom(main, room, token) {
     },
     hint: (msg) => table.setHint("hint", msg),
     forecast: (msg) => table.setHint("forecast", msg),
+    hint_cancelled: () => {}, // the table cleared its panel when it asked
+    timer: (msg) => table.setTimer(msg),
     rematch: (msg) => {
       const url = `join/${encodeURIComponent(msg.room)}${token ? `#${token}` : ""}`;
       toast("Rematch: a new game starts.", "info");

@@ -2,7 +2,7 @@
 // a move resent when the server never saw it or refused it as stale.
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast", "hint_cancelled", "timer"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);
@@ -150,6 +150,11 @@ export class Connection {
   // Ask for a hint or (P5) the forecast for the decision at hand (where the room allows it).
   ask(kind) {
     return this.send({ type: kind, version: this.version });
+  }
+
+  // Stop the hint or forecast being worked out for this socket (its answer never comes).
+  cancelHint() {
+    return this.send({ type: "hint_cancel" });
   }
 
   resign() {

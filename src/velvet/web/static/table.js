@@ -520,7 +520,11 @@ export class Table {
   }
 
   askHint(kind) {
-    if (!this.canAsk(kind) || this.hint?.status === "thinking") return;
+    if (this.hint?.status === "thinking") {
+      if (this.hint.kind === kind) this.cancelHint(); // pressed again: cancel it
+      return;
+    }
+    if (!this.canAsk(kind)) return;
     if (!this.options.onHint?.(kind)) {
       toast("Not connected: ask again when the connection is back.", "info");
       return;
@@ -529,9 +533,22 @@ export class Table {
     this.renderHints();
   }
 
-  // The server's answer: shown if it is for the decision on the table now.
+  // Stop the hint or forecast being worked out: the server drops its answer and frees the
+  // slot at once, so another may be asked straight away.
+  cancelHint() {
+    if (this.hint?.status !== "thinking") return;
+    const kind = this.hint.kind;
+    this.options.onCancelHint?.();
+    this.hint = null;
+    this.renderHints();
+    this.hintBar.querySelector(kind === "forecast" ? ".forecast-button" : ".hint-button")?.focus();
+  }
+
+  // The server's answer: shown if it is the one asked for the decision on the table now
+  // (an answer that crossed a cancel is dropped).
   setHint(kind, msg) {
     if (!this.state || msg.version !== this.state.version) return;
+    if (this.hint?.status !== "thinking" || this.hint.kind !== kind) return;
     this.hint = { kind, version: msg.version, status: "done", data: msg };
     this.renderHints();
   }
@@ -557,15 +574,19 @@ export class Table {
     }
     const buttons = [];
     const busy = this.hint?.status === "thinking" || this.hint?.status === "moved";
+    // While one is worked out its own button cancels it (pressed again, or Esc); the other waits.
+    const pending = this.hint?.status === "thinking" ? this.hint.kind : null;
     if (this.canAsk("hint")) {
+      const cancels = pending === "hint";
       buttons.push(
-        el("button", { type: "button", class: "hint-button", "aria-keyshortcuts": "H", title: "The hard bot's three best choices for you, with their chance to win and why (H)", disabled: busy, onclick: () => this.askHint("hint") },
+        el("button", { type: "button", class: "hint-button", "aria-keyshortcuts": cancels ? "H Escape" : "H", "aria-pressed": cancels ? "true" : "false", title: cancels ? "Cancel the hint being worked out (H or Esc)" : "The hard bot's three best choices for you, with their chance to win and why (H)", disabled: busy && !cancels, onclick: () => this.askHint("hint") },
           el("kbd", { "aria-hidden": "true" }, "H"), "Hint"),
       );
     }
     if (this.canAsk("forecast")) {
+      const cancels = pending === "forecast";
       buttons.push(
-        el("button", { type: "button", class: "forecast-button", "aria-keyshortcuts": "F", title: "Your chance to beat the boss in time, from games played from here (F)", disabled: busy, onclick: () => this.askHint("forecast") },
+        el("button", { type: "button", class: "forecast-button", "aria-keyshortcuts": cancels ? "F Escape" : "F", "aria-pressed": cancels ? "true" : "false", title: cancels ? "Cancel the forecast being worked out (F or Esc)" : "Your chance to beat the boss in time, from games played from here (F)", disabled: busy && !cancels, onclick: () => this.askHint("forecast") },
           el("kbd", { "aria-hidden": "true" }, "F"), "Forecast"),
       );
     }
@@ -586,7 +607,8 @@ export class Table {
     const what = hint.kind === "forecast" ? "forecast" : "hint";
     if (hint.status === "thinking") {
       const doing = hint.kind === "forecast" ? "Playing games from your view…" : "Thinking… (the hard bot's search, from your view only)";
-      return [el("p", { class: "hint-thinking" }, el("span", { class: "spinner", "aria-hidden": "true" }), doing)];
+      const cancel = el("button", { type: "button", class: "quiet hint-cancel", "aria-keyshortcuts": "Escape", onclick: () => this.cancelHint() }, "Cancel ", el("kbd", { "aria-hidden": "true" }, "Esc"));
+      return [el("p", { class: "hint-thinking" }, el("span", { class: "spinner", "aria-hidden": "true" }), doing, " ", cancel)];
     }
     if (hint.status === "moved") return [el("p", { class: "hint-note" }, `The game moved on before the ${what} came; you can ask again in a moment.`)];
     if (hint.status === "error") return [el("p", { class: "hint-note", role: "alert" }, `No ${what}: ${hint.data.message}`)];
@@ -630,6 +652,14 @@ export class Table {
     this.hinted = { text, version: this.state.version };
     button.scrollIntoView({ block: "nearest" });
     button.focus();
+  }
+
+  // The deciding seat's deadline moved by the time its hint took (the server's turn timer
+  // does not run a seat's turn out while its own hint is worked out).
+  setTimer(msg) {
+    if (!this.state || msg.version !== this.state.version || this.state.to_move !== msg.seat) return;
+    this.deadline = Date.now() + msg.left * 1000;
+    this.countdown();
   }
 
   renderLog() {
@@ -678,9 +708,14 @@ export class Table {
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape" && this.hint?.status === "thinking") {
+      event.preventDefault();
+      this.cancelHint();
+      return;
+    }
     if ((event.key === "h" || event.key === "f") && !event.repeat) {
       const kind = event.key === "h" ? "hint" : "forecast";
-      if (this.canAsk(kind)) {
+      if (this.canAsk(kind) || this.hint?.status === "thinking") {
         event.preventDefault();
         this.askHint(kind);
       }
