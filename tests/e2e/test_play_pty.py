@@ -135,7 +135,7 @@ def test_hints_before_each_decision_and_on_request(tmp_path: Path) -> None:
     term.expect("to win")
     term.expect(PROMPT)
     term.line("forecast")
-    term.expect("forecast is for the P5 board game")
+    term.expect("the game .vs. offers no forecast")
     term.expect(PROMPT)
     term.line("help")
     term.expect("'hint' shows")

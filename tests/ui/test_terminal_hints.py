@@ -135,7 +135,7 @@ def test_bad_hint_and_forecast_input_is_one_error_line() -> None:
     errors = [line for line in console.export_text().splitlines() if line.startswith("error:")]
     assert [line[:60] for line in errors] == [
         "error: hint takes a budget like 'hint 2s' or 'hint 3000': ba",
-        "error: forecast is for the P5 board game (the chance to beat",
+        "error: the game 'vs' offers no forecast (P5 has one: the cha",
         "error: forecast takes a number of games from 1 to 1000, not ",
         "error: forecast takes a number of games from 1 to 1000, not ",
     ]

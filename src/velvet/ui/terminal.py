@@ -424,11 +424,15 @@ class Session:
         self.console.print(table)
 
     def show_forecast(self, player: int, games: int) -> None:
-        """P5: the chance to beat the boss in time from here, with its margin."""
-        from velvet.bots.hints import forecast
+        """The game's forecast hook (P5: the chance to beat the boss in time), with its margin."""
+        from velvet.games import forecaster
 
-        if self.game.name != "p5":
-            self.error("forecast is for the P5 board game (the chance to beat the boss in time)")
+        forecast = forecaster(self.game.name)
+        if forecast is None:
+            self.error(
+                f"the game '{self.game.name}' offers no forecast "
+                "(P5 has one: the chance to beat the boss in time)"
+            )
             return
         self.thinking(f"playing {games} games from your view with the easy bot")
         try:
