@@ -17,14 +17,22 @@ the 9 rates, and each one's distance from that mean; ``!`` flags one more than
 ``--fill-from DIR`` takes every other game from an earlier run's directory: a paired
 re-run after a card change, on the same seeds, replays only the games the change can touch.
 
+``--save-rows FILE`` writes the games behind the tables (one small JSON file: per game its
+index, set-up, result, day and outcome, and the card set it was played with; in a header
+the card-set hash of the current data, the bot and the seed) so they outlast a results
+directory; ``--fill-from FILE`` reads such a file back, and refuses one made for another
+card set, bot or seed.
+
     python benchmarks/setup_balance.py --bot normal --games 405 --seed 1 --out runs/bal
     python benchmarks/setup_balance.py --bot normal --games 405 --seed 1 --out runs/bal2 \\
-        --only goemon --fill-from runs/bal
+        --only goemon --fill-from runs/bal --save-rows rows.json
+    python benchmarks/setup_balance.py --report --games 405 --seed 1 --fill-from rows.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -36,9 +44,10 @@ from typing import Any
 from velvet.bots import make_bot
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.files import parse_json, read_text, show_path
 from velvet.engine.rng import Rng
 from velvet.games import get_spec
-from velvet.sim.results import ResultStore
+from velvet.sim.results import ResultStore, atomic_write_bytes
 from velvet.sim.run import game_seed, run_sim, setup_seed
 from velvet.sim.stats import Rate, wilson
 
@@ -153,13 +162,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--fill-from",
         default=None,
-        help="an earlier run's --out: games not played here are read from it",
+        help="an earlier run's --out, or a --save-rows file: games not played here are "
+        "read from it (a file must be for this card set, bot and seed)",
+    )
+    parser.add_argument(
+        "--save-rows",
+        default=None,
+        help="write the games behind the tables to this JSON file (see --fill-from)",
     )
     parser.add_argument(
         "--band", type=float, default=15.0, help="flag rates this many points off the mean"
     )
     parser.add_argument(
-        "--report", action="store_true", help="only print the tables of what --out holds"
+        "--report",
+        action="store_true",
+        help="only print the tables of what --out and --fill-from hold",
     )
     return parser.parse_args(argv)
 
@@ -211,17 +228,191 @@ def play(args: argparse.Namespace, root: Path, indices: Sequence[int]) -> None:
             )
 
 
-def rows_of(root: Path, fill: Path | None, games: int) -> dict[int, dict[str, Any]]:
-    """Games 0..games-1 from ``root``, the missing ones from ``fill``."""
+ROWS_FORMAT = "velvet setup_balance rows 1"
+"""The first field of a ``--save-rows`` file: what it is and the version of its layout."""
+
+ROW_COLUMNS = (
+    "index",
+    "thief",
+    "persona",
+    "palace",
+    "won",
+    "return",
+    "day",
+    "outcome",
+    "error",
+    "cards",
+)
+"""One saved game: design index and set-up, won (0/1), seat 0's return, the day the game
+ended on (29 = day 28 passed), outcome text, error (a failed game), and the first 12 hex
+digits of the card-set hash it was played with."""
+
+HASH_SHOWN = 12
+MAX_ROWS_BYTES = 10_000_000
+
+
+def current_cardset_hash() -> str:
+    """The card-set hash of the P5 data this process loads (built-in cards)."""
+    return _P5.load(()).cardset_hash()
+
+
+def _rows_from_dir(source: Path, bot: str, seed: int) -> list[dict[str, Any]]:
+    """An earlier run's rows, each tagged with the card set it was played with.
+
+    The card set may differ (that is a paired re-run), the bot and seed may not.
+    """
+    store = ResultStore(source)
+    meta = store.read_meta()
+    if meta is None:
+        raise ConfigError(
+            f"--fill-from {show_path(str(source))}: no run.json, not a results folder"
+        )
+    where = f"--fill-from {show_path(str(source))}"
+    if meta["game"] != SIM_NAME:
+        raise ConfigError(f"{where}: a run of {meta['game']!r}, not of {SIM_NAME!r}")
+    if meta["seats"] != [bot]:
+        raise ConfigError(f"{where}: played by bot {meta['seats']}, this run is --bot {bot}")
+    if meta["base_seed"] != seed:
+        raise ConfigError(
+            f"{where}: played with seed {meta['base_seed']}, this run is --seed {seed}"
+        )
+    cards = str(meta.get("cardset_hash", ""))[:HASH_SHOWN]
+    return [{**r, "cards": cards} for r in store.load_rows()]
+
+
+def _bad_rows(path: Path, what: str) -> ConfigError:
+    return ConfigError(f"--fill-from {show_path(str(path))}: {what}")
+
+
+def read_rows_file(path: Path, bot: str, seed: int, cardset: str) -> list[dict[str, Any]]:
+    """The games of a ``--save-rows`` file, as results rows; it must be for this run.
+
+    Refused, with the field named, if it is no such file, or was saved for another
+    card-set hash, bot or seed than ``cardset``, ``bot`` and ``seed``.
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise _bad_rows(path, f"cannot be read ({exc.strerror or exc})") from None
+    if size > MAX_ROWS_BYTES:
+        raise _bad_rows(path, f"over {MAX_ROWS_BYTES} bytes, not a rows file")
+    data = parse_json(read_text(path, ConfigError), ConfigError, str(path))
+    if not isinstance(data, dict) or data.get("format") != ROWS_FORMAT:
+        raise _bad_rows(path, f"not a rows file of this script (no format {ROWS_FORMAT!r})")
+    for key, want in (("cardset_hash", cardset), ("bot", bot), ("seed", seed)):
+        if data.get(key) != want:
+            raise _bad_rows(
+                path,
+                f"saved for {key} {data.get(key)!r}, this run has {want!r}"
+                + (" (the card data changed since)" if key == "cardset_hash" else ""),
+            )
+    if data.get("columns") != list(ROW_COLUMNS):
+        raise _bad_rows(path, f"columns must be {list(ROW_COLUMNS)}")
+    rows = data.get("rows")
+    if not isinstance(rows, list):
+        raise _bad_rows(path, "'rows' must be a list")
+    out: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for n, cells in enumerate(rows, 1):
+        if not isinstance(cells, list) or len(cells) != len(ROW_COLUMNS):
+            raise _bad_rows(path, f"row {n} must be a list of {len(ROW_COLUMNS)} cells")
+        row = dict(zip(ROW_COLUMNS, cells, strict=True))
+        index = row["index"]
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 100_000:
+            raise _bad_rows(path, f"row {n}: index must be a game number, not {index!r}")
+        if index in seen:
+            raise _bad_rows(path, f"row {n}: game {index} is there twice")
+        seen.add(index)
+        want_setup = design(index)
+        got_setup = Setup(row["thief"], row["persona"], row["palace"])
+        if got_setup != want_setup:
+            raise _bad_rows(
+                path, f"row {n}: game {index} was {got_setup}, the design says {want_setup}"
+            )
+        error = row["error"]
+        if error is not None and not isinstance(error, str):
+            raise _bad_rows(path, f"row {n}: error must be a text or null")
+        ret = row["return"]
+        if error is None and (not isinstance(ret, int | float) or isinstance(ret, bool)):
+            raise _bad_rows(path, f"row {n}: return must be a number, not {ret!r}")
+        if error is None and row["won"] != int(ret >= 1.0):
+            raise _bad_rows(path, f"row {n}: won {row['won']!r} does not agree with return {ret!r}")
+        out.append(
+            {
+                "index": index,
+                "thief_0": row["thief"],
+                "persona_0": row["persona"],
+                "palace": row["palace"],
+                "return_0": ret,
+                "day": row["day"],
+                "outcome": row["outcome"],
+                "error": error,
+                "cards": row["cards"],
+            }
+        )
+    return out
+
+
+def rows_of(
+    root: Path, fill: Path | None, games: int, bot: str = "normal", seed: int = 0
+) -> dict[int, dict[str, Any]]:
+    """Games 0..games-1 from ``root``, the missing ones from ``fill`` (a folder or rows file).
+
+    Each row carries ``cards``: the start of the card-set hash it was played with.
+    """
     rows: dict[int, dict[str, Any]] = {}
-    for source in (root, fill):
-        if source is None or not source.exists():
-            continue
-        for r in ResultStore(source).load_rows():
+    sources: list[list[dict[str, Any]]] = []
+    if root.exists():
+        meta = ResultStore(root).read_meta()
+        cards = str((meta or {}).get("cardset_hash", ""))[:HASH_SHOWN]
+        sources.append([{**r, "cards": cards} for r in ResultStore(root).load_rows()])
+    if fill is not None:
+        if fill.is_dir():
+            sources.append(_rows_from_dir(fill, bot, seed))
+        else:
+            sources.append(read_rows_file(fill, bot, seed, current_cardset_hash()))
+    for source in sources:
+        for r in source:
             i = int(r["index"])
             if i < games and i not in rows:
                 rows[i] = r
     return rows
+
+
+def rows_document(rows: Mapping[int, Mapping[str, Any]], bot: str, seed: int, games: int) -> bytes:
+    """The ``--save-rows`` file: a header, then one game a line (diffs stay readable)."""
+    header = {
+        "format": ROWS_FORMAT,
+        "game": "p5",
+        "cardset_hash": current_cardset_hash(),
+        "bot": bot,
+        "seed": seed,
+        "games": games,
+        "design": "benchmarks/setup_balance.py design(i); game i seeded by game_seed(seed, i)",
+        "columns": list(ROW_COLUMNS),
+    }
+    lines = []
+    for i in sorted(rows):
+        r = rows[i]
+        setup = design(i)
+        error = r.get("error") or None
+        ret = None if error else float(r.get("return_0") or 0.0)
+        cells = [
+            i,
+            setup.thief,
+            setup.persona,
+            setup.palace,
+            None if ret is None else int(ret >= 1.0),
+            ret,
+            r.get("day"),
+            r.get("outcome"),
+            error,
+            r.get("cards") or None,
+        ]
+        lines.append(json.dumps(cells, ensure_ascii=False))
+    head = json.dumps(header, indent=1, ensure_ascii=False)[:-2]  # drop the closing "\n}"
+    body = ",\n  ".join(lines)
+    return f'{head},\n "rows": [\n  {body}\n ]\n}}\n'.encode()
 
 
 def tally(rows: Mapping[int, Mapping[str, Any]], key: str) -> dict[str, tuple[int, int, int]]:
@@ -289,15 +480,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not 0 < args.games <= 100_000:
             raise ConfigError(f"--games must be 1..100000, not {args.games}")
-        if args.report and not args.out:
-            raise ConfigError("--report reads --out: give it")
+        if args.report and not (args.out or args.fill_from):
+            raise ConfigError("--report reads --out and --fill-from: give one")
         make_bot(args.bot, "p5")  # a bad bot spec fails before any game
         indices = selected(args.games, args.only)
         fill = Path(args.fill_from) if args.fill_from else None
-        if fill is not None and not fill.is_dir():
-            raise ConfigError(f"--fill-from {fill} is not a directory")
+        if fill is not None and not fill.exists():
+            raise ConfigError(f"--fill-from {show_path(str(fill))}: no such folder or file")
+        save = Path(args.save_rows) if args.save_rows else None
+        if save is not None and save.is_dir():
+            raise ConfigError(f"--save-rows {show_path(str(save))} is a folder: give a file name")
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(args.out) if args.out else Path(tmp)
+            if fill is not None:  # a wrong --fill-from fails before any game is played
+                rows_of(Path(tmp) / "none", fill, args.games, args.bot, args.seed)
             if not args.report:
                 print(
                     f"p5 solo, bot {args.bot}, balanced design, games {len(indices)} of "
@@ -305,8 +501,12 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
                 play(args, root, indices)
-            for line in report(rows_of(root, fill, args.games), args.band):
+            rows = rows_of(root, fill, args.games, args.bot, args.seed)
+            for line in report(rows, args.band):
                 print(line)
+            if save is not None:
+                atomic_write_bytes(save, rows_document(rows, args.bot, args.seed, args.games))
+                print(f"{len(rows)} games saved to {show_path(str(save))}")
     except VelvetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -109,4 +111,106 @@ def test_bad_arguments_change_nothing(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "unknown bot 'wizard'" in capsys.readouterr().err
     assert SB.main(["--games", "0", "--out", str(out)]) == 2
     assert "--games must be" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_saved_rows_give_the_same_tables_and_outlast_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    saved = tmp_path / "data" / "rows.json"
+    args = ["--bot", "random", "--games", "10", "--seed", "3"]
+    assert SB.main([*args, "--out", str(out), "--save-rows", str(saved)]) == 0
+    first = capsys.readouterr().out
+    assert "10 games saved to" in first
+    doc = json.loads(saved.read_text())
+    assert (doc["bot"], doc["seed"], doc["games"]) == ("random", 3, 10)
+    assert doc["cardset_hash"] == SB.current_cardset_hash()
+    rows = {r["index"]: r for r in ResultStore(out).load_rows()}
+    assert [c[0] for c in doc["rows"]] == list(range(10))
+    for cells in doc["rows"]:
+        row = dict(zip(doc["columns"], cells, strict=True))
+        played = rows[row["index"]]
+        assert (row["thief"], row["persona"], row["palace"]) == (
+            played["thief_0"],
+            played["persona_0"],
+            played["palace"],
+        )
+        assert row["return"] == played["return_0"] and row["day"] == played["day"]
+        assert row["won"] == (played["return_0"] >= 1.0)
+        assert row["cards"] == SB.current_cardset_hash()[:12]
+    # the results folder is gone: the file alone gives the same tables
+    shutil.rmtree(out)
+    assert SB.main(["--report", *args, "--fill-from", str(saved)]) == 0
+    tables = [
+        line
+        for line in first.splitlines()
+        if not line.startswith(("p5 solo", "  ...")) and "saved to" not in line
+    ]
+    assert "10 games, overall" in tables[0] and len(tables) > 10
+    assert capsys.readouterr().out.splitlines() == tables
+
+
+def test_a_rows_file_of_another_run_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "rows.json"
+    args = ["--bot", "random", "--games", "9", "--seed", "3"]
+    assert SB.main([*args, "--save-rows", str(saved)]) == 0
+    capsys.readouterr()
+    good = json.loads(saved.read_text())
+    out = tmp_path / "run"
+
+    def argv(bot: str = "random", seed: int = 3) -> list[str]:
+        return [
+            "--bot",
+            bot,
+            "--games",
+            "9",
+            "--seed",
+            str(seed),
+            "--only",
+            "fox",
+            "--out",
+            str(out),
+        ]
+
+    run = argv()
+
+    def refused(doc: dict[str, object], argv: list[str], message: str) -> None:
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(doc))
+        assert SB.main([*argv, "--fill-from", str(bad)]) == 2
+        assert message in capsys.readouterr().err
+        assert not out.exists()  # refused before any game is played
+
+    refused({**good, "cardset_hash": "0" * 64}, run, "saved for cardset_hash '000")
+    refused(good, argv(seed=4), "saved for seed 3, this run has 4")
+    refused(good, argv(bot="greedy"), "saved for bot 'random', this run has 'greedy'")
+    moved = [list(r) for r in good["rows"]]
+    moved[4][2] = "arsene" if moved[4][2] != "arsene" else "milady"
+    refused({**good, "rows": moved}, run, "row 5: game 4 was Setup(")
+    twice = [*good["rows"], good["rows"][0]]
+    refused({**good, "rows": twice}, run, "game 0 is there twice")
+    refused({"rows": []}, run, "not a rows file of this script")
+    assert SB.main([*run, "--fill-from", str(tmp_path / "nothing.json")]) == 2
+    assert "no such folder or file" in capsys.readouterr().err
+    # the right file fills the games not replayed
+    assert SB.main([*run, "--fill-from", str(saved)]) == 0
+    assert "9 games" in capsys.readouterr().out
+    assert [r["index"] for r in ResultStore(out).load_rows()] == [4]
+
+
+def test_a_results_folder_of_another_bot_or_seed_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = tmp_path / "first"
+    assert SB.main(["--bot", "random", "--games", "9", "--seed", "3", "--out", str(first)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "run"
+    base = ["--games", "9", "--only", "fox", "--out", str(out), "--fill-from", str(first)]
+    assert SB.main(["--bot", "random", "--seed", "4", *base]) == 2
+    assert "played with seed 3, this run is --seed 4" in capsys.readouterr().err
+    assert SB.main(["--bot", "greedy", "--seed", "3", *base]) == 2
+    assert "played by bot ['random'], this run is --bot greedy" in capsys.readouterr().err
     assert not out.exists()
