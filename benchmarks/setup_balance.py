@@ -284,11 +284,15 @@ def _bad_rows(path: Path, what: str) -> ConfigError:
     return ConfigError(f"--fill-from {show_path(str(path))}: {what}")
 
 
-def read_rows_file(path: Path, bot: str, seed: int, cardset: str) -> list[dict[str, Any]]:
+def read_rows_file(
+    path: Path, bot: str, seed: int, cardset: str, paired: bool = False
+) -> list[dict[str, Any]]:
     """The games of a ``--save-rows`` file, as results rows; it must be for this run.
 
-    Refused, with the field named, if it is no such file, or was saved for another
-    card-set hash, bot or seed than ``cardset``, ``bot`` and ``seed``.
+    Refused, with the field named, if it is no such file, or was saved for another bot or
+    seed than ``bot`` and ``seed``, or for another card-set hash than ``cardset`` unless
+    the run is ``paired`` (``--only``: the games the changed cards touch are re-played,
+    the rest are read from the file, as from a folder).
     """
     try:
         size = path.stat().st_size
@@ -300,11 +304,16 @@ def read_rows_file(path: Path, bot: str, seed: int, cardset: str) -> list[dict[s
     if not isinstance(data, dict) or data.get("format") != ROWS_FORMAT:
         raise _bad_rows(path, f"not a rows file of this script (no format {ROWS_FORMAT!r})")
     for key, want in (("cardset_hash", cardset), ("bot", bot), ("seed", seed)):
-        if data.get(key) != want:
+        if data.get(key) != want and not (key == "cardset_hash" and paired):
             raise _bad_rows(
                 path,
                 f"saved for {key} {data.get(key)!r}, this run has {want!r}"
-                + (" (the card data changed since)" if key == "cardset_hash" else ""),
+                + (
+                    " (the card data changed since: re-play the games of the changed "
+                    "thieves or personas with --only ID, the rest are read from the file)"
+                    if key == "cardset_hash"
+                    else ""
+                ),
             )
     if data.get("columns") != list(ROW_COLUMNS):
         raise _bad_rows(path, f"columns must be {list(ROW_COLUMNS)}")
@@ -354,7 +363,12 @@ def read_rows_file(path: Path, bot: str, seed: int, cardset: str) -> list[dict[s
 
 
 def rows_of(
-    root: Path, fill: Path | None, games: int, bot: str = "normal", seed: int = 0
+    root: Path,
+    fill: Path | None,
+    games: int,
+    bot: str = "normal",
+    seed: int = 0,
+    paired: bool = False,
 ) -> dict[int, dict[str, Any]]:
     """Games 0..games-1 from ``root``, the missing ones from ``fill`` (a folder or rows file).
 
@@ -370,7 +384,7 @@ def rows_of(
         if fill.is_dir():
             sources.append(_rows_from_dir(fill, bot, seed))
         else:
-            sources.append(read_rows_file(fill, bot, seed, current_cardset_hash()))
+            sources.append(read_rows_file(fill, bot, seed, current_cardset_hash(), paired))
     for source in sources:
         for r in source:
             i = int(r["index"])
@@ -490,10 +504,20 @@ def main(argv: list[str] | None = None) -> int:
         save = Path(args.save_rows) if args.save_rows else None
         if save is not None and save.is_dir():
             raise ConfigError(f"--save-rows {show_path(str(save))} is a folder: give a file name")
+        paired = bool(args.only)
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(args.out) if args.out else Path(tmp)
+            meta = ResultStore(root).read_meta() if root.exists() else None
+            if meta is not None and not args.report:
+                played = str(meta.get("cardset_hash", ""))
+                if played and played != current_cardset_hash():
+                    raise ConfigError(
+                        f"--out {show_path(str(root))} holds games played with other card "
+                        f"data ({played[:HASH_SHOWN]}, now {current_cardset_hash()[:HASH_SHOWN]})"
+                        ": resuming would mix them; give a new --out"
+                    )
             if fill is not None:  # a wrong --fill-from fails before any game is played
-                rows_of(Path(tmp) / "none", fill, args.games, args.bot, args.seed)
+                rows_of(Path(tmp) / "none", fill, args.games, args.bot, args.seed, paired)
             if not args.report:
                 print(
                     f"p5 solo, bot {args.bot}, balanced design, games {len(indices)} of "
@@ -501,9 +525,16 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
                 play(args, root, indices)
-            rows = rows_of(root, fill, args.games, args.bot, args.seed)
+            rows = rows_of(root, fill, args.games, args.bot, args.seed, paired)
             for line in report(rows, args.band):
                 print(line)
+            current = current_cardset_hash()[:HASH_SHOWN]
+            older = sum(1 for r in rows.values() if r.get("cards") and r["cards"] != current)
+            if older:
+                print(
+                    f"{older} of {len(rows)} games were played with other card data than "
+                    f"the current ({current}): valid only if they hold no changed card"
+                )
             if save is not None:
                 atomic_write_bytes(save, rows_document(rows, args.bot, args.seed, args.games))
                 print(f"{len(rows)} games saved to {show_path(str(save))}")

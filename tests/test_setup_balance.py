@@ -184,7 +184,8 @@ def test_a_rows_file_of_another_run_is_refused(
         assert message in capsys.readouterr().err
         assert not out.exists()  # refused before any game is played
 
-    refused({**good, "cardset_hash": "0" * 64}, run, "saved for cardset_hash '000")
+    other_cards = {**good, "cardset_hash": "0" * 64}
+    refused(other_cards, [a for a in run if a not in ("--only", "fox")], "with --only ID")
     refused(good, argv(seed=4), "saved for seed 3, this run has 4")
     refused(good, argv(bot="greedy"), "saved for bot 'random', this run has 'greedy'")
     moved = [list(r) for r in good["rows"]]
@@ -199,6 +200,15 @@ def test_a_rows_file_of_another_run_is_refused(
     assert SB.main([*run, "--fill-from", str(saved)]) == 0
     assert "9 games" in capsys.readouterr().out
     assert [r["index"] for r in ResultStore(out).load_rows()] == [4]
+    # a paired re-run (--only) may fill from a file of other card data, and says so
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(other_cards))
+    assert SB.main([*run, "--fill-from", str(older)]) == 0
+    assert "games were played with other card data" not in capsys.readouterr().out
+    rows = [[*r[:-1], "0" * 12] for r in good["rows"]]
+    older.write_text(json.dumps({**other_cards, "rows": rows}))
+    assert SB.main([*run, "--fill-from", str(older)]) == 0
+    assert "8 of 9 games were played with other card data" in capsys.readouterr().out
 
 
 def test_a_results_folder_of_another_bot_or_seed_is_refused(
@@ -214,3 +224,20 @@ def test_a_results_folder_of_another_bot_or_seed_is_refused(
     assert SB.main(["--bot", "greedy", "--seed", "3", *base]) == 2
     assert "played by bot ['random'], this run is --bot greedy" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_resuming_into_a_folder_of_other_card_data_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["--bot", "random", "--games", "9", "--seed", "3", "--out", str(out)]
+    assert SB.main([*args, "--games", "2"]) == 0
+    capsys.readouterr()
+    meta_path = out / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta["cardset_hash"] = "0" * 64
+    meta_path.write_text(json.dumps(meta))
+    assert SB.main(args) == 2
+    assert "holds games played with other card data (000000000000" in capsys.readouterr().err
+    assert len(ResultStore(out).load_rows()) == 2  # nothing was played into it
+    assert SB.main([*args, "--report"]) == 0  # its tables can still be printed
