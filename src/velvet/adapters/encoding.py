@@ -800,25 +800,12 @@ class P5Encoder:
             if conf != e[0]:
                 _ones(buf, e, conf[:], [at + x for x in conf])
             at += c["confidants"]
-            e = m[2]
-            zone = s.held[p]
-            if zone != e[0]:
-                _counts(buf, e, zone[:], [at + x for x in zone])
-            at += n_sh
-            e = m[3]
-            zone = s.drawn[p]
-            if zone != e[0]:
-                _counts(buf, e, zone[:], [at + x for x in zone])
-            at += n_sh
-            e = m[4]
-            zone = s.party[p]
-            if zone != e[0]:
-                _counts(buf, e, zone[:], [at + x for x in zone])
-            at += n_sh
-            e = m[5]
-            zone = s.taken[p]
-            if zone != e[0]:
-                _counts(buf, e, zone[:], [at + x for x in zone])
+            for e, zone in zip(
+                m[2:6], (s.held[p], s.drawn[p], s.party[p], s.taken[p]), strict=True
+            ):  # the four shadow zones, one count per shadow each
+                if zone != e[0]:
+                    _counts(buf, e, zone[:], [at + x for x in zone])
+                at += n_sh
             # The scalars: stats, fresh tokens, spent ones, then four counts.
             at = slot * pw + c["thieves"] + c["personas"]
             e = m[6]
