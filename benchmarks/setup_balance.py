@@ -504,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         save = Path(args.save_rows) if args.save_rows else None
         if save is not None and save.is_dir():
             raise ConfigError(f"--save-rows {show_path(str(save))} is a folder: give a file name")
-        paired = bool(args.only)
+        paired = bool(args.only) or args.report  # tables only: say, not refuse, old data
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(args.out) if args.out else Path(tmp)
             meta = ResultStore(root).read_meta() if root.exists() else None

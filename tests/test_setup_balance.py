@@ -209,6 +209,10 @@ def test_a_rows_file_of_another_run_is_refused(
     older.write_text(json.dumps({**other_cards, "rows": rows}))
     assert SB.main([*run, "--fill-from", str(older)]) == 0
     assert "8 of 9 games were played with other card data" in capsys.readouterr().out
+    # the tables alone (--report) are printed from a file of other card data, and say so
+    report = ["--report", "--bot", "random", "--games", "9", "--seed", "3"]
+    assert SB.main([*report, "--fill-from", str(older)]) == 0
+    assert "9 of 9 games were played with other card data" in capsys.readouterr().out
 
 
 def test_a_results_folder_of_another_bot_or_seed_is_refused(
