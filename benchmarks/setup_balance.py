@@ -16,6 +16,8 @@ the 9 rates, and each one's distance from that mean; ``!`` flags one more than
 ``--only ID`` plays just the games holding that thief or persona (repeatable) and
 ``--fill-from DIR`` takes every other game from an earlier run's directory: a paired
 re-run after a card change, on the same seeds, replays only the games the change can touch.
+Games the earlier run lacks are played as well, so ``--fill-from`` alone completes a
+partial run (a longer ``--games``, or one cut short) without replaying what it holds.
 
 ``--save-rows FILE`` writes the games behind the tables (one small JSON file: per game its
 index, set-up, result, day and outcome, and the card set it was played with; in a header
@@ -162,8 +164,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--fill-from",
         default=None,
-        help="an earlier run's --out, or a --save-rows file: games not played here are "
-        "read from it (a file must be for this card set, bot and seed)",
+        help="an earlier run's --out, or a --save-rows file: games it holds are read from "
+        "it (but --only's are replayed), the rest are played (a file must be for this "
+        "card set, bot and seed)",
     )
     parser.add_argument(
         "--save-rows",
@@ -517,7 +520,10 @@ def main(argv: list[str] | None = None) -> int:
                         ": resuming would mix them; give a new --out"
                     )
             if fill is not None:  # a wrong --fill-from fails before any game is played
-                rows_of(Path(tmp) / "none", fill, args.games, args.bot, args.seed, paired)
+                filled = rows_of(Path(tmp) / "none", fill, args.games, args.bot, args.seed, paired)
+                # games the earlier run lacks are played too, beside the --only ones
+                keep = set(indices) if args.only else set()
+                indices = sorted(keep | (set(range(args.games)) - set(filled)))
             if not args.report:
                 print(
                     f"p5 solo, bot {args.bot}, balanced design, games {len(indices)} of "

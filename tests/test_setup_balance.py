@@ -103,6 +103,12 @@ def test_games_are_played_with_the_designed_setup(
     assert [r["index"] for r in replayed] == [4]
     assert replayed[0]["seed"] == next(r["seed"] for r in rows if r["index"] == 4)
     assert "10 games" in capsys.readouterr().out
+    # --fill-from alone completes a shorter run: only the games it lacks are played
+    longer = tmp_path / "longer"
+    args = ["--bot", "random", "--games", "12", "--seed", "3", "--out", str(longer)]
+    assert SB.main([*args, "--fill-from", str(out)]) == 0
+    assert sorted(r["index"] for r in ResultStore(longer).load_rows()) == [10, 11]
+    assert "12 games" in capsys.readouterr().out
 
 
 def test_bad_arguments_change_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
