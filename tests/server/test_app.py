@@ -265,6 +265,24 @@ def test_the_turn_timer_moves_for_a_seat_that_waits_too_long(client: TestClient)
         assert moved["version"] == 1 and not moved["ack"]
 
 
+def test_a_seat_that_reconnects_mid_decision_is_told_the_time_left(client: TestClient) -> None:
+    room = make_room(client, game="vs", first="1", turn_timer=8, takeover="random")
+    first, other = (invite["token"] for invite in room["invites"][:2])
+    with client.websocket_connect(f"/ws/{room['room']}") as waiting:
+        seen = hello(waiting, other)  # the other person stays: the room and its timer run on
+        assert seen["to_move"] == 0 and not seen["legal"]
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            start = hello(ws, first)
+            assert start["legal"] and start["version"] == 0
+            assert start["time_left"] is not None and 6.5 <= start["time_left"] <= 8.0
+        time.sleep(1.5)
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            again = hello(ws, first)
+            assert again["version"] == 0 and again["legal"]  # the same decision, still timed
+            assert again["time_left"] is not None
+            assert 0.0 < again["time_left"] <= start["time_left"] - 1.4
+
+
 def test_an_uploaded_card_file_is_checked_like_cards_check(client: TestClient) -> None:
     r = client.post("/api/rooms", json={"game": "vs", "cards": ["[[persona]]\nid = 7\n"]})
     assert r.status_code == 400, r.text

@@ -132,3 +132,17 @@ def test_a_terminal_session_is_told_its_clock_moved_for_a_hint(
     clock = [line for line in lines if line.startswith("Player 1's clock: +")]
     assert len(clock) == 1 and clock[0].endswith(" left).")
     assert "for the hint (0:5" in clock[0] or "for the hint (1:00" in clock[0]
+
+
+def test_the_terminal_shows_the_time_left_of_a_decision_under_way() -> None:
+    from velvet.server.client import _show
+
+    lines: list[str] = []
+    base = {"type": "state", "version": 3, "view": {}, "events": [], "legal": []}
+    legal = [{"label": "Go home", "text": "home"}]
+    _show({**base, "legal": legal, "time_left": 75.4}, lines.append, [])
+    _show({**base, "to_move": 1, "time_left": 9.0}, lines.append, [])
+    _show({**base, "legal": legal, "time_left": None}, lines.append, [])
+    assert "Your move (version 3, 1:15 left):" in lines
+    assert "Waiting for Player 2, 0:09 left …" in lines
+    assert lines.count("Your move (version 3):") == 1  # a decision just begun: no clock

@@ -209,14 +209,16 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
         for event in message.get("events", []):
             out(f"  {event['text']}")
         out(_board(game[0] if game else "", message["view"]))
+        left = message.get("time_left")
+        clock = "" if left is None else f", {int(left) // 60}:{int(left) % 60:02d} left"
         if message.get("legal"):
-            out(f"Your move (version {message['version']}):")
+            out(f"Your move (version {message['version']}{clock}):")
             for n, action in enumerate(message["legal"], start=1):
                 out(f"  {n:>3}. {action['label']}")
             if message.get("undo"):
                 out("  (or 'undo': take back your last move)")
         elif message.get("to_move") is not None:
-            out(f"Waiting for Player {message['to_move'] + 1} …")
+            out(f"Waiting for Player {message['to_move'] + 1}{clock} …")
     elif kind == "hint":
         out(f"Hints (best first; {message['budget']} simulations, from your view):")
         for n, hint in enumerate(message.get("hints", []), start=1):

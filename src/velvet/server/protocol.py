@@ -159,6 +159,10 @@ class StateMsg(_Server):
     other player to agree to that, or agree to the other player's request."""
     undo_asked: int | None = None
     """The seat whose undo waits for the other player's consent (at this version), or null."""
+    time_left: float | None = None
+    """Seconds left for the pending decision when its turn timer was already running as this
+    state was sent (you joined or reconnected mid-decision); null: the decision has just
+    begun and gets the room's whole ``turn_timer`` (or the room has none)."""
 
 
 class ErrorMsg(_Server):

@@ -997,7 +997,17 @@ class Hub:
             ack=ack,
             undo=seat is not None and room.may_undo(seat),
             undo_asked=room.asker(),
+            time_left=self._time_left(room, to_move),
         )
+
+    @staticmethod
+    def _time_left(room: Room, to_move: int | None) -> float | None:
+        """Seconds left for the pending decision if its timer already runs (a seat that
+        joins or reconnects mid-decision), else None: the decision gets the whole timer."""
+        timed = room.timer is not None and not room.timer.done()
+        if not timed or to_move is None or room.timer_for != (room.version, to_move):
+            return None
+        return round(max(0.0, room.deadline - time.monotonic()), 1)
 
     def _record_msg(self, room: Room) -> RecordMsg:
         return RecordMsg(
@@ -1063,14 +1073,16 @@ class Hub:
         room.timer = None
         if wanted and seat is not None:
             room.timer_for = (room.version, seat)
+            room.deadline, room.extended = time.monotonic() + float(seconds or 0), 0.0
             timeout = self._timeout(room, seat, room.version, float(seconds or 0))
             room.timer = asyncio.create_task(timeout)
 
     async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
         """Play for ``seat`` when its decision's deadline passes. The seat's own hints move
         the deadline by the time they took (``_extend``), and one still being worked out
-        holds the timer (within HINT_TIME_CAP): asking for a hint never costs the turn."""
-        room.deadline, room.extended = time.monotonic() + seconds, 0.0
+        holds the timer (within HINT_TIME_CAP): asking for a hint never costs the turn.
+        The deadline was set by ``_arm_timer``, so a state sent before this task first runs
+        already tells the time left."""
         cap = HINT_TIME_CAP * seconds
         while True:
             left = room.deadline - time.monotonic()

@@ -176,8 +176,9 @@ export class Table {
     const previous = this.state;
     this.state = state;
     if (!previous || previous.version !== state.version || previous.to_move !== state.to_move) {
-      const seconds = this.welcome?.turn_timer;
-      this.deadline = seconds && state.to_move !== null ? Date.now() + seconds * 1000 : null;
+      // A decision already under way (this seat joined or reconnected) has only what is left.
+      const seconds = state.time_left ?? this.welcome?.turn_timer;
+      this.deadline = seconds != null && state.to_move !== null ? Date.now() + seconds * 1000 : null;
     }
     if (state.version > this.loggedVersion && state.events.length) {
       for (const event of state.events) this.log.push({ v: state.version, text: event.text, kind: event.kind });
