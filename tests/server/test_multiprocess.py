@@ -145,3 +145,47 @@ def test_postgres_notify_carries_moves_between_two_apps_without_redis(pg_url: st
     assert {app for app, _ in crossed} == {"a", "b"}
     for n, (_, state) in enumerate(crossed, start=1):
         assert state["version"] == n and state["events"]
+
+
+async def _until(client: Client, check: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """The client's latest state once ``check(state)`` holds (fails after ``timeout``)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        state = client.last_state
+        if state is not None and check(state):
+            return state
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no such state within {timeout} s; last: {client.last_state}")
+
+
+async def _undo_asked_on_one_app_agreed_on_the_other(a: str, b: str) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(base_url=a) as http:
+        room = (await http.post("/api/rooms", json={"game": "vs", "first": "1"})).json()
+    on_a = room["websocket"]
+    on_b = on_a.replace(a.replace("http://", "ws://"), b.replace("http://", "ws://"))
+    first = Client(on_a, room["invites"][0]["token"])
+    second = Client(on_b, room["invites"][1]["token"])
+    try:
+        for c in (first, second):
+            await c.start()
+        start = await _until(first, lambda s: s["version"] == 0 and s["legal"])
+        await first.move(0, start["legal"][0]["text"])  # ends the Planning: no secret shown
+        await _until(second, lambda s: s["version"] == 1)
+        await first.send({"type": "undo", "version": 1})  # a request, made on app a
+        asked = await _until(second, lambda s: s["undo_asked"] == 0)  # heard on app b
+        await second.send({"type": "undo", "version": 1})  # agreed on app b
+        back = await _until(first, lambda s: s["version"] == 2)
+        return [start, asked, back]
+    finally:
+        for c in (first, second):
+            await c.close()
+
+
+def test_an_undo_request_reaches_the_other_seat_on_another_process(pg_url: str) -> None:
+    settings = Settings(db=pg_url, bot_workers=0, rate=1000.0, http_rate=1000.0)
+    with LiveServer(settings) as a, LiveServer(settings) as b:
+        start, asked, back = asyncio.run(_undo_asked_on_one_app_agreed_on_the_other(a.url, b.url))
+    assert asked["version"] == 1 and asked["undo"] is True  # the other seat may agree
+    assert "Player 1 asks to take back" in asked["events"][0]["text"]
+    assert back["view"] == start["view"] and back["undo_asked"] is None
+    assert back["events"][0]["text"] == "Player 1 takes back 1 move."

@@ -100,6 +100,11 @@ def undo_entry(keep: int) -> str:
     return f"{UNDO_PREFIX}{keep}"
 
 
+ASK_PREFIX = "!ask "
+"""A bus notice ``!ask SEAT`` (never committed): ``SEAT`` asked at that version to take its
+last move back, so every process holding the room shows the request."""
+
+
 def undo_kept(text: str) -> int | None:
     """N of an ``!undo N`` entry; None for a move."""
     if not text.startswith(UNDO_PREFIX):
@@ -611,35 +616,53 @@ class Hub:
                 conn.send(error)
                 return
             assert keep is not None  # no refusal: there is a move to go back to
-            if not room.alone() and not agreeing:
+            asked = not room.alone() and not agreeing
+            if asked:
                 room.undo_asked = (seat, room.version)
                 self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
-                return
-            room.undo_asked = None
-            try:
-                state = await asyncio.to_thread(room.state_after, keep)
-            except VelvetError as failure:
-                conn.send(ErrorMsg(code="nothing_to_undo", message=f"cannot undo: {failure}"))
-                return
-            entry = undo_entry(keep)
-            number = room.version + 1
-            try:
-                await asyncio.wrap_future(
-                    self.storage.submit_move(room.row.id, number, seat, entry, None)
-                )
-            except Conflict:
-                await self._catch_up(room)
-                conn.send(ErrorMsg(code="stale", message="another move was made first; try again"))
-                return
-            except StorageError as failure:
-                conn.send(ErrorMsg(code="storage", message=str(failure)))
-                return
-            event = room.take_back(keep, state)
-            room.row.version = number
-            self._announce(room, [event], mover=conn, action=entry)
+                notice = (room.version, f"{ASK_PREFIX}{seat}")
+            else:
+                room.undo_asked = None
+                taken = await self._commit_undo(room, seat, keep, conn)
+                if taken is None:
+                    return
+                notice = taken
+        if asked:  # the other seat may be on another process: it is told through the bus
+            await self.bus.publish(room.row.id, notice[0], False, notice[1])
+            return
         if self.bus.commit_channel is None:
-            await self.bus.publish(room.row.id, number, False, entry)
+            await self.bus.publish(room.row.id, notice[0], False, notice[1])
         self._kick(room)
+
+    async def _commit_undo(
+        self, room: Room, seat: int, keep: int, conn: Conn
+    ) -> tuple[int, str] | None:
+        """Commit and apply ``seat``'s undo back to ``keep`` moves (under the room's lock).
+
+        Returns the version and entry committed, or None when it was refused (told to
+        ``conn``)."""
+        try:
+            state = await asyncio.to_thread(room.state_after, keep)
+        except VelvetError as failure:
+            conn.send(ErrorMsg(code="nothing_to_undo", message=f"cannot undo: {failure}"))
+            return None
+        entry = undo_entry(keep)
+        number = room.version + 1
+        try:
+            await asyncio.wrap_future(
+                self.storage.submit_move(room.row.id, number, seat, entry, None)
+            )
+        except Conflict:
+            await self._catch_up(room)
+            conn.send(ErrorMsg(code="stale", message="another move was made first; try again"))
+            return None
+        except StorageError as failure:
+            conn.send(ErrorMsg(code="storage", message=str(failure)))
+            return None
+        event = room.take_back(keep, state)
+        room.row.version = number
+        self._announce(room, [event], mover=conn, action=entry)
+        return number, entry
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
         if room.over:
@@ -890,6 +913,9 @@ class Hub:
         the database.
         """
         room = self.rooms.get(room_id)
+        if room is not None and action is not None and action.startswith(ASK_PREFIX):
+            await self._heard_ask(room, version, action[len(ASK_PREFIX) :])
+            return
 
         def seen() -> bool:
             assert room is not None
@@ -903,6 +929,19 @@ class Hub:
             if not (action is not None and not over and self._apply_notice(room, version, action)):
                 await self._catch_up(room)
         self._kick(room)
+
+    async def _heard_ask(self, room: Room, version: int, who: str) -> None:
+        """Another process's seat asked, at ``version``, to take its last move back."""
+        if not who.isdigit() or not 0 <= int(who) < len(room.row.seats):
+            return  # not a notice of this server's
+        seat = int(who)
+        async with room.lock:
+            if room.version < version:
+                await self._catch_up(room)
+            if room.over or room.version != version or room.undo_asked == (seat, version):
+                return  # moved on already, or this process's own request
+            room.undo_asked = (seat, version)
+            self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
 
     def _apply_notice(self, room: Room, version: int, text: str) -> bool:
         """Apply move ``version`` (``text``) if it is the next one here; False if not."""
