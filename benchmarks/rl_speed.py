@@ -14,6 +14,10 @@ Subjects:
   OpenSpiel ``python_velvet_vs`` and ``python_velvet_p5(players=2)`` (chance nodes,
   the deals' included, count as steps, and each decision reads the observation tensor
   of the seat to move);
+- framework floors: in each framework, a game that does nothing (every decision has the
+  same four legal ids, no rules, 100 decisions an episode) with the Velvet game's
+  observation size and number of action ids, stepped the same way, so what the framework
+  itself costs a step is measured beside the adapter (``floor gymnasium vs``, ...);
 - peers: PettingZoo's classic card-game envs (``leduc_holdem_v4``, ``texas_holdem_v4``;
   they need ``pettingzoo[classic]``) and RLCard's envs (``leduc-holdem``, ``limit-holdem``,
   ``uno``, ``doudizhu``), stepped the same way. A peer that is not installed is skipped.
@@ -36,7 +40,10 @@ from typing import Any
 
 import numpy as np
 
-KIND_RAW, KIND_ADAPTER, KIND_PEER = "engine", "adapter", "peer"
+KIND_RAW, KIND_ADAPTER, KIND_PEER, KIND_FLOOR = "engine", "adapter", "peer", "floor"
+
+FLOOR_LENGTH = 100
+"""Decisions in one episode of a framework-floor game."""
 
 
 @dataclass
@@ -197,6 +204,228 @@ def openspiel_velvet(game_name: str) -> Subject:
     return Subject(f"velvet openspiel {spec}", KIND_ADAPTER, episode)
 
 
+# -- framework floors ---------------------------------------------------------------
+
+
+def velvet_shapes(game_name: str) -> tuple[int, int]:
+    """The observation size and the number of action ids of a Velvet game's adapters."""
+    from velvet.adapters._engine import load_game, num_action_ids
+    from velvet.adapters.encoding import encoder_for
+
+    game = load_game(game_name)
+    return encoder_for(game, 2).size, num_action_ids(game)
+
+
+def gym_floor(game_name: str) -> Subject:
+    """A Gymnasium env that does nothing but return a fresh observation and mask a step."""
+    import gymnasium
+    from gymnasium import spaces
+
+    size, n_actions = velvet_shapes(game_name)
+
+    class NullEnv(gymnasium.Env[dict[str, Any], int]):
+        def __init__(self) -> None:
+            self.action_space = spaces.Discrete(n_actions)  # type: ignore[assignment]
+            self.observation_space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
+                }
+            )
+            self._obs = np.zeros(size, np.float32)
+            self._mask = np.zeros(n_actions, np.int8)
+            self._mask[:4] = 1
+            self.n = 0
+
+        def _out(self) -> dict[str, Any]:
+            mask = self._mask.copy()
+            return {"observation": self._obs.copy(), "action_mask": mask}
+
+        def reset(
+            self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        ) -> tuple[dict[str, Any], dict[str, Any]]:
+            super().reset(seed=seed)
+            self.n = 0
+            obs = self._out()
+            return obs, {"action_mask": obs["action_mask"]}
+
+        def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+            if not 0 <= action < 4:
+                raise ValueError(action)
+            self.n += 1
+            obs = self._out()
+            return obs, 0.0, self.n >= FLOOR_LENGTH, False, {"action_mask": obs["action_mask"]}
+
+    env = NullEnv()
+    rng = random.Random(1)
+
+    def episode() -> tuple[int, int]:
+        obs, _ = env.reset(seed=1)
+        steps = 0
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(pick(obs["action_mask"], rng))
+            steps += 1
+            done = terminated or truncated
+        return steps, steps
+
+    return Subject(f"floor gymnasium {game_name} (null env)", KIND_FLOOR, episode)
+
+
+def pettingzoo_floor(game_name: str) -> Subject:
+    """A two-agent PettingZoo AEC env that does nothing, with the Velvet env's shapes."""
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+
+    size, n_actions = velvet_shapes(game_name)
+
+    class NullAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.metadata = {"name": "null_floor_v0", "is_parallelizable": False}
+            self.possible_agents = ["player_0", "player_1"]
+            space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
+                }
+            )
+            self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+            self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(n_actions))
+            self._obs = np.zeros(size, np.float32)
+            self._mask = np.zeros(n_actions, np.int8)
+            self._mask[:4] = 1
+            self.n = 0
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self.agent_selection = self.agents[0]
+            self.n = 0
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            assert action is not None and 0 <= action < 4
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            self.n += 1
+            if self.n >= FLOOR_LENGTH:
+                self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[self.n % 2]
+            self._accumulate_rewards()
+
+    return _aec(f"floor pettingzoo {game_name} (null AEC env)", KIND_FLOOR, NullAEC)
+
+
+_FLOOR_GAMES: dict[str, Any] = {}
+
+
+def openspiel_floor(game_name: str) -> Subject:
+    """A Python game registered with OpenSpiel that does nothing, with the Velvet game's
+    observation size and action count: what pyspiel's own calls cost a step."""
+    import pyspiel
+
+    size, n_actions = velvet_shapes(game_name)
+    short = f"python_velvet_null_floor_{game_name}"
+    if short not in _FLOOR_GAMES:
+        game_type = pyspiel.GameType(
+            short_name=short,
+            long_name=f"A game that does nothing, shaped like {game_name}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.ZERO_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=2,
+            min_num_players=2,
+            provides_information_state_string=False,
+            provides_information_state_tensor=False,
+            provides_observation_string=False,
+            provides_observation_tensor=True,
+            parameter_specification={},
+        )
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=n_actions,
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=FLOOR_LENGTH,
+        )
+
+        class NullObserver:
+            def __init__(self) -> None:
+                self.tensor = np.zeros(size, np.float32)
+                self.dict = {"observation": self.tensor}
+
+            def set_from(self, state: Any, player: int) -> None:
+                return None
+
+            def string_from(self, state: Any, player: int) -> str:
+                return ""
+
+        class NullState(pyspiel.State):  # type: ignore[misc]
+            def __init__(self, game: Any) -> None:
+                super().__init__(game)
+                self.n = 0
+
+            def current_player(self) -> int:
+                return int(pyspiel.PlayerId.TERMINAL) if self.n >= FLOOR_LENGTH else self.n % 2
+
+            def _legal_actions(self, player: int) -> list[int]:
+                return [0, 1, 2, 3]
+
+            def _apply_action(self, action: int) -> None:
+                self.n += 1
+
+            def is_terminal(self) -> bool:
+                return self.n >= FLOOR_LENGTH
+
+            def returns(self) -> list[float]:
+                return [0.0, 0.0]
+
+            def __str__(self) -> str:
+                return str(self.n)
+
+        class NullGame(pyspiel.Game):  # type: ignore[misc]
+            def __init__(self, params: Any = None) -> None:
+                super().__init__(game_type, game_info, params or {})
+
+            def new_initial_state(self) -> NullState:
+                return NullState(self)
+
+            def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+                return NullObserver()
+
+        pyspiel.register_game(game_type, NullGame)
+        _FLOOR_GAMES[short] = NullGame
+    game = pyspiel.load_game(short)
+    rng = random.Random(1)
+
+    def episode() -> tuple[int, int]:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps, steps
+
+    return Subject(f"floor openspiel {game_name} (null game)", KIND_FLOOR, episode)
+
+
 # -- peers ----------------------------------------------------------------------------
 
 
@@ -238,6 +467,13 @@ def subjects() -> list[tuple[str, Callable[[], Subject]]]:
         ("openspiel vs", lambda: openspiel_velvet("vs")),
         ("openspiel p5", lambda: openspiel_velvet("p5")),
     ]
+    for framework, make_floor in (
+        ("gymnasium", gym_floor),
+        ("pettingzoo", pettingzoo_floor),
+        ("openspiel", openspiel_floor),
+    ):
+        for game_name in ("vs", "p5"):
+            out.append((f"floor {framework} {game_name}", partial(make_floor, game_name)))
     for env_name in ("leduc_holdem_v4", "texas_holdem_v4"):
         out.append((f"pettingzoo {env_name}", partial(pettingzoo_peer, env_name)))
     for env_name in ("leduc-holdem", "limit-holdem", "uno", "doudizhu"):
@@ -294,6 +530,20 @@ def main(argv: list[str] | None = None) -> int:
             if game not in raw:
                 continue
             print(f"  {r.name:<42} {raw[game].decisions_per_s / r.decisions_per_s:5.2f}x")
+    floors = {" ".join(r.name.split()[1:3]): r for r in results if r.kind == KIND_FLOOR}
+    if floors:
+        print(
+            "\nFramework floor (a game that does nothing, the same shapes): its CPU time a step,"
+            "\nand that time over one raw engine decision's (the adapter's own share is what is"
+            "\nleft; a floor at or over 1x leaves nothing for the game within 2x):"
+        )
+        for key, floor in floors.items():
+            game = key.split()[1]
+            if game not in raw:
+                continue
+            micro = 1e6 / floor.steps_per_s
+            share = raw[game].decisions_per_s / floor.steps_per_s
+            print(f"  {floor.name:<42} {micro:6.2f} us/step  {share:5.2f}x a raw decision")
     peers = [r for r in results if r.kind == KIND_PEER]
     if peers:
         print("\nVelvet adapter steps/s over each peer env's steps/s (aim > 1x):")

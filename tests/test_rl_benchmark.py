@@ -26,6 +26,15 @@ VELVET_SUBJECTS = [
     "velvet openspiel python_velvet_vs",
     "velvet openspiel python_velvet_p5(players=2)",
 ]
+FLOORS = [
+    f"floor {framework} {game} ({kind})"
+    for framework, kind in (
+        ("gymnasium", "null env"),
+        ("pettingzoo", "null AEC env"),
+        ("openspiel", "null game"),
+    )
+    for game in ("vs", "p5")
+]
 COSTS = Path(__file__).resolve().parent.parent / "benchmarks" / "rl_costs.py"
 
 
@@ -40,13 +49,17 @@ def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
     out_file = tmp_path / "rl.json"
     assert module.main(["--seconds", "0.05", "--json", str(out_file)]) == 0
     out = capsys.readouterr().out
-    for name in VELVET_SUBJECTS:
+    for name in VELVET_SUBJECTS + FLOORS:
         row = next(line for line in out.splitlines() if line.startswith(name + " "))
         assert float(row[len(name) :].split()[0].replace(",", "")) > 0
     assert re.search(r"velvet gymnasium vs-v0\s+\d+\.\d\dx", out)
+    # each framework's floor is set beside one raw engine decision of its game
+    floor_block = out.split("Framework floor")[1].split("\n\n")[0]
+    for name in FLOORS:
+        assert re.search(re.escape(name) + r"\s+\d+\.\d\d us/step\s+\d+\.\d\dx", floor_block)
     data = json.loads(out_file.read_text())
     names = {r["name"] for r in data["results"]}
-    assert set(VELVET_SUBJECTS) <= names
+    assert set(VELVET_SUBJECTS + FLOORS) <= names
     peers = [r for r in data["results"] if r["kind"] == "peer"]
     assert len(peers) + len(data["skipped"]) == 6  # every peer measured or said skipped
 
