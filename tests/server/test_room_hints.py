@@ -404,3 +404,33 @@ def test_the_hint_time_a_decision_gets_is_capped_at_its_turn_timer(tmp_path: Pat
             third = next_of(ws, "state")
     assert added[0] >= 3.5 and added[0] + added[1] == pytest.approx(5.0, abs=0.02)
     assert third["version"] == 1  # the third hint could not hold the timer past the cap
+
+
+def test_the_hint_workers_start_when_a_seat_that_may_ask_joins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """So the first hint need not wait for the processes to start and load the search."""
+    started: list[bool] = []
+    warm = HintPool.warm
+
+    def recording(pool: HintPool) -> bool:
+        made = warm(pool)
+        started.append(made and pool._pool is not None)
+        return made
+
+    monkeypatch.setattr(HintPool, "warm", recording)
+    with _client(tmp_path, budget="30", workers=1) as client:
+        versus = make_room(client, game="vs")  # two people at VS: hints are off
+        with client.websocket_connect(f"/ws/{versus['room']}") as ws:
+            hello(ws, versus["invites"][0]["token"])
+        assert started == []
+        watched = make_room(client, game="p5")
+        with client.websocket_connect(f"/ws/{watched['room']}") as ws:
+            hello(ws, None)  # a spectator asks no hints
+        assert started == []
+        with client.websocket_connect(f"/ws/{watched['room']}") as ws:
+            state = hello(ws, watched["invites"][0]["token"])
+            assert started == [True]  # the seat's arrival started the workers
+            send(ws, type="hint", version=state["version"])
+            assert len(next_of(ws, "hint")["hints"]) == 3
+        assert started == [True, False]  # the hint found them running

@@ -154,9 +154,10 @@ def _new_pool(workers: int, cancels: Any) -> ProcessPoolExecutor:
 class HintPool:
     """Worker processes for hints; ``workers=0`` works in a thread instead.
 
-    The processes are started at the first hint a server is asked for (a server whose
-    rooms never ask runs none); that first hint waits for them to start and load the
-    search, about a second more.
+    The processes are started when a seat that may ask for hints joins a room
+    (:meth:`warm`; a server whose rooms never offer hints runs none), or at the first
+    hint; they load the search in the background, so the first hint does not wait for
+    them unless it is asked at once.
 
     Cancelling the task that awaits a hint stops its work: a job still queued never
     starts, and a running search sees its number in a table shared with the workers
@@ -184,14 +185,24 @@ class HintPool:
             self.stopped += 1
             raise
 
+    def warm(self) -> bool:
+        """Start the worker processes, each loading the search, unless they run already.
+
+        Returns whether this call started them (in thread mode, ``workers=0``: never).
+        """
+        if self.settings.workers == 0 or self._pool is not None:
+            return False
+        self._pool = _new_pool(self.settings.workers, self._cancels)
+        for _ in range(self.settings.workers):
+            self._pool.submit(_warm)
+        return True
+
     async def _submit(self, fn: Any, *args: Any) -> dict[str, Any]:
         if self.settings.workers == 0:
             result: dict[str, Any] = await asyncio.to_thread(fn, *args, cancels=self._cancels)
             return result
-        if self._pool is None:
-            self._pool = _new_pool(self.settings.workers, self._cancels)
-            for _ in range(self.settings.workers - 1):  # the others load while one works
-                self._pool.submit(_warm)
+        self.warm()
+        assert self._pool is not None
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool, fn, *args)

@@ -472,6 +472,8 @@ class Hub:
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
         if room.over:
             conn.send(self._record_msg(room))
+        elif conn.seat is not None and room.hints_allowed():
+            self.hinter.warm()  # a seat that may ask has come: its first hint need not wait
         self._kick(room)
 
     def detach(self, room: Room, conn: Conn) -> None:
