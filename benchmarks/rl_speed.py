@@ -136,16 +136,21 @@ def gym_env(game_name: str) -> Subject:
 
     def episode() -> tuple[int, int]:
         seed[0] += 1
-        obs, _ = env.reset(seed=seed[0])
-        steps = 0
-        done = False
-        while not done:
-            obs, _, terminated, truncated, _ = env.step(pick(obs["action_mask"], rng))
-            steps += 1
-            done = terminated or truncated
-        return steps, env.decisions
+        return _gym_episode(env, seed[0], rng), env.decisions
 
     return Subject(f"velvet gymnasium {game_name}-v0", KIND_ADAPTER, episode)
+
+
+def _gym_episode(env: Any, seed: int, rng: random.Random) -> int:
+    """Play one episode of a Gymnasium env, each action uniform from the mask; its steps."""
+    obs, _ = env.reset(seed=seed)
+    steps = 0
+    done = False
+    while not done:
+        obs, _, terminated, truncated, _ = env.step(pick(obs["action_mask"], rng))
+        steps += 1
+        done = terminated or truncated
+    return steps
 
 
 def pettingzoo_velvet(game_name: str) -> Subject:
@@ -260,13 +265,7 @@ def gym_floor(game_name: str) -> Subject:
     rng = random.Random(1)
 
     def episode() -> tuple[int, int]:
-        obs, _ = env.reset(seed=1)
-        steps = 0
-        done = False
-        while not done:
-            obs, _, terminated, truncated, _ = env.step(pick(obs["action_mask"], rng))
-            steps += 1
-            done = terminated or truncated
+        steps = _gym_episode(env, 1, rng)
         return steps, steps
 
     return Subject(f"floor gymnasium {game_name} (null env)", KIND_FLOOR, episode)
