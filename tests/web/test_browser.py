@@ -196,6 +196,24 @@ def test_a_spectator_sees_no_hand(server: WebServer, browser: Any, shots: Path) 
     watcher.close()
 
 
+def test_a_page_opened_mid_decision_counts_down_what_is_left(
+    server: WebServer, browser: Any
+) -> None:
+    created = _create(server, seats=["human", "human"], first="1", turn_timer=60)
+    player = Tab(browser, DESKTOP)
+    player.page.goto(created["invites"][0]["url"])
+    player.page.wait_for_selector(".vs-board .pbar")
+    time.sleep(3.5)  # the decision's timer runs while nobody else is here
+    watcher = Tab(browser, DESKTOP)
+    watcher.page.goto(created["spectate"])
+    watcher.page.wait_for_selector(".vs-board .pbar")
+    minutes, seconds = watcher.page.locator(".timer").inner_text().split()[0].split(":")
+    left = int(minutes) * 60 + int(seconds)
+    assert 30 <= left <= 57, left  # not the whole minute: the server said what is left
+    player.close()
+    watcher.close()
+
+
 def test_keyboard_alone_plays_and_refusals_show_their_rule(server: WebServer, browser: Any) -> None:
     created = _create(server, seats=["human", "human"], first="1")
     tab = Tab(browser, DESKTOP)
