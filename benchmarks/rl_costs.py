@@ -161,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    from velvet.engine import compiled
+
+    print("Velvet build:", "compiled (VELVET_COMPILE=1)" if compiled() else "pure Python")
     for game_name in ("vs", "p5"):
         rows = engine_parts(game_name, args.games)
         try:

@@ -514,6 +514,10 @@ def main(argv: list[str] | None = None) -> int:
         for subject in timed:
             subject.run(args.seconds / args.rounds)
     results = [subject.result() for subject in timed]
+    from velvet.engine import compiled
+
+    build = "compiled (VELVET_COMPILE=1)" if compiled() else "pure Python"
+    print(f"Velvet build: {build}\n")
     print(f"{'subject':<44} {'steps/s':>10} {'decisions/s':>12}")
     for r in results:
         print(f"{r.name:<44} {r.steps_per_s:>10,.0f} {r.decisions_per_s:>12,.0f}")
@@ -552,7 +556,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {r.name:<42} {ratios}")
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"results": [vars(r) for r in results], "skipped": skipped}, handle, indent=2)
+            figures = {"build": build, "results": [vars(r) for r in results], "skipped": skipped}
+            json.dump(figures, handle, indent=2)
     return 0
 
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from velvet.adapters._engine import (
     P5_PHASE_NAMES,
@@ -247,6 +248,7 @@ class Encoder(Protocol):
     def encode_state(self, state: Any, seat: int) -> Vector: ...
 
 
+@mypyc_attr(native_class=False)  # compiled build: a __dict__, which __getstate__ copies
 class VsEncoder:
     """Persona VS: scalars, then card-count blocks over the card set (see docs/rl.md)."""
 
@@ -591,6 +593,7 @@ class VsEncoder:
         return _VsTrack(decklists, open_lists, buf, bases, unseen_at)
 
 
+@mypyc_attr(native_class=False)  # compiled build: a __dict__, which __getstate__ copies
 class P5Encoder:
     """The P5 board game (co-operative, open): every seat's thief, the board and the palace."""
 

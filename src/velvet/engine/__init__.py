@@ -26,6 +26,17 @@ from velvet.engine.record import GameRecord, load_game, load_record, save_game
 from velvet.engine.rng import Rng
 from velvet.engine.spec import ConfigOption, GameSpec
 
+
+def compiled() -> bool:
+    """Whether this install is the compiled build (``VELVET_COMPILE=1``, docs/rl.md):
+    the kernel and the VS engine then run as mypyc-compiled C extensions."""
+    import importlib.machinery
+
+    from velvet.engine import core
+
+    return (core.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
 __all__ = [
     "TERMINAL",
     "Action",
@@ -48,6 +59,7 @@ __all__ = [
     "View",
     "canonical_json",
     "choose_by_text",
+    "compiled",
     "load_game",
     "load_record",
     "player_name",

@@ -14,8 +14,9 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self
 
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
 from velvet.engine.errors import ConfigError, IllegalActionError, InvalidActionError
@@ -36,7 +37,6 @@ Config = dict[str, Any]
 """A game's set-up (``Game.new_state``): JSON-able data, keys chosen by the game."""
 
 
-@runtime_checkable
 class Action(Protocol):
     """A small immutable value; ``str(action)`` is its one text form."""
 
@@ -111,6 +111,7 @@ def player_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the compiled build (docs/rl.md): P5State, toys
 class State(ABC, Generic[A, V]):
     """One match of a game with actions ``A`` and views ``V``; fields kept in ``__slots__``."""
 
@@ -219,13 +220,15 @@ class State(ABC, Generic[A, V]):
     __hash__ = None  # type: ignore[assignment]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC, Generic[A, V]):
     """Immutable description of one game with one card set; its actions are ``A``, views ``V``."""
 
-    name: str
-    rules_version: str
-    num_players: tuple[int, ...]
-    game_over_rule: str = "GAME-OVER"
+    # Class attributes of each game (ClassVar: compiled code then reads the subclass's).
+    name: ClassVar[str]
+    rules_version: ClassVar[str]
+    num_players: ClassVar[tuple[int, ...]]
+    game_over_rule: ClassVar[str] = "GAME-OVER"
     """The rule ID cited when an action comes after the game has ended."""
 
     @abstractmethod

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, MutableSequence
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from velvet.engine.errors import RecordError
 
 _MASK = (1 << 64) - 1
@@ -21,6 +23,7 @@ class ScriptError(ValueError):
     """A scripted outcome does not fit the draw it was used for (a test bug)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # openspiel_game's probe subclasses it
 class Rng:
     """Deterministic PRNG with an optional queue of scripted outcomes."""
 
@@ -60,10 +63,7 @@ class Rng:
         return tuple(self._script)
 
     def clone(self) -> Rng:
-        other = Rng.__new__(Rng)
-        other._state = self._state
-        other._script = self._script.copy() if self._script else []
-        return other
+        return Rng(self._state, self._script)  # the script list is copied
 
     def to_json(self) -> dict[str, Any]:
         return {"state": self._state, "script": list(self._script)}
@@ -77,10 +77,7 @@ class Rng:
             or not all(isinstance(v, int) for v in data.get("script", []))
         ):
             raise RecordError("rng: expected {'state': int, 'script': [int, ...]}")
-        rng = cls.__new__(cls)
-        rng._state = data["state"] & _MASK
-        rng._script = list(data.get("script", []))
-        return rng
+        return cls(data["state"], data.get("script", []))
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -11,8 +11,10 @@ subclasses :class:`Rules` with one slot each and binds them beside the contract'
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any, Generic, TypedDict
 
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar, Unpack
 
 from velvet.engine.core import A, Event, State, V
@@ -34,6 +36,7 @@ class RuleFunctions(TypedDict, Generic[S, A, V]):
     label: Callable[[S, A], str]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rules(Generic[S, A, V]):
     """The rules a state of class ``S`` delegates to; empty until :meth:`bind`."""
 
@@ -59,7 +62,13 @@ class Rules(Generic[S, A, V]):
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """Every rule this class holds, its game's own ones included, sorted."""
-        slots = (s for k in cls.__mro__ for s in getattr(k, "__slots__", ()))
+        # A compiled class (the compiled build, docs/rl.md) lists its fields, its bases'
+        # included, in ``__mypyc_attrs__`` and has no ``__slots__``.
+        slots = {
+            s
+            for k in cls.__mro__
+            for s in (*getattr(k, "__slots__", ()), *getattr(k, "__mypyc_attrs__", ()))
+        }
         return tuple(sorted(s for s in slots if not s.startswith("_")))
 
     def bind(self, **rules: Unpack[RuleFunctions[S, A, V]]) -> None:
@@ -72,8 +81,11 @@ class Rules(Generic[S, A, V]):
         self.label = rules["label"]
         # The two calls of every step go straight to the rules, one call fewer per step than
         # the typed delegates of the class body (which declare them, and which this replaces).
+        # A compiled rule (the compiled build, docs/rl.md) is no Python function and would
+        # not bind as a method: the compiled state class keeps its delegates.
         for name, rule in (
             ("legal_actions", self.legal_actions),
             ("apply_unchecked", self.apply_unchecked),
         ):
-            setattr(self._state_type, name, rule)
+            if isinstance(rule, FunctionType):
+                setattr(self._state_type, name, rule)

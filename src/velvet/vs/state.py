@@ -286,7 +286,7 @@ class VsState(State[A.VsAction, VsView]):
     _game: VsGame
     rng: Rng
     pcs: tuple[str, str]
-    decklists: tuple[tuple[int, ...], tuple[int, ...]]
+    decklists: tuple[tuple[int, ...], ...]  # two; not a fixed tuple, which mypyc unboxes
     open_lists: tuple[bool, bool]
     hp: list[int]
     hand: list[list[int]]
@@ -315,7 +315,7 @@ class VsState(State[A.VsAction, VsView]):
 
     @classmethod
     def blank(cls, game: VsGame) -> VsState:
-        s = cls.__new__(cls)
+        s = cls()
         s._game = game
         s.rng = Rng(0)
         s.pcs = ("", "")
@@ -385,7 +385,7 @@ class VsState(State[A.VsAction, VsView]):
         return s
 
     def clone(self) -> Self:
-        s = self.__class__.__new__(self.__class__)
+        s = self.__class__()
         s._game = self._game
         s.rng = self.rng.clone()
         s.pcs = self.pcs
@@ -609,9 +609,7 @@ class VsState(State[A.VsAction, VsView]):
         pcs = data["player_cards"]
         s.pcs = (str(pcs[0]), str(pcs[1]))
         dl = data["decklists"]
-        s.decklists = tuple(  # type: ignore[assignment]
-            tuple(sorted(cards(d))) if d is not None else () for d in dl[:2]
-        )
+        s.decklists = tuple(tuple(sorted(cards(d))) if d is not None else () for d in dl[:2])
         public = data.get("open_decklists", [True, True])
         s.open_lists = (bool(public[0]), bool(public[1]))
         return s

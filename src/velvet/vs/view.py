@@ -71,7 +71,7 @@ def determinize(game: VsGame, seen: VsView, player: int, rng: Rng) -> VsState:
         if seen["decklists"][p] is None:
             k = int(sizes[p]) + int(seen["deck_sizes"][p])
             unseen = _sample_unseen(s, p, known, k, rng)
-            s.decklists = tuple(  # type: ignore[assignment]
+            s.decklists = tuple(
                 tuple(sorted([*known.elements(), *unseen])) if q == p else s.decklists[q]
                 for q in (0, 1)
             )
