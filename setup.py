@@ -19,23 +19,33 @@ COMPILED = (
     "velvet/vs/state.py",
     "velvet/vs/effects.py",
     "velvet/vs/flow.py",
+    "velvet/p5/state.py",
+    "velvet/p5/effects.py",
+    "velvet/p5/flow.py",
     "velvet/adapters/encoding.py",
 )
-"""The hot path of a VS decision and of an observation (docs/rl.md, "Compiled build")."""
+"""The hot path of a decision of either game and of an observation (docs/rl.md, "The
+compiled build"); the actions stay Python (compiled frozen dataclasses do not pickle)."""
 
 
-def ext_modules() -> list[Any]:
+def compiled_build() -> dict[str, Any]:
+    """setup()'s extra arguments: none for the pure build; for the compiled one, the
+    extensions, built in the fresh folder the backend made (``VELVET_COMPILE_SCRATCH``)."""
     if os.environ.get("VELVET_COMPILE", "") != "1":
-        return []
+        return {}
     from mypyc.build import mypycify
 
-    return list(
-        mypycify(
-            [os.path.join("src", path) for path in COMPILED],
-            opt_level="3",
-            group_name="velvet_native",
-        )
+    scratch = os.environ.get("VELVET_COMPILE_SCRATCH") or "build"
+    modules = mypycify(
+        [os.path.join("src", path) for path in COMPILED],
+        opt_level="3",
+        group_name="velvet_native",
+        target_dir=os.path.join(scratch, "c"),
     )
+    return {
+        "ext_modules": list(modules),
+        "options": {"build": {"build_base": os.path.join(scratch, "build")}},
+    }
 
 
-setup(ext_modules=ext_modules())
+setup(**compiled_build())

@@ -10,7 +10,10 @@ the build environment: this backend asks pip for them only when compiling.
 from __future__ import annotations
 
 import os
+import tempfile
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +22,12 @@ from setuptools.build_meta import (  # noqa: F401  (the rest of PEP 517/660, as 
     build_sdist,
     get_requires_for_build_sdist,
     prepare_metadata_for_build_editable,
-    prepare_metadata_for_build_wheel,
 )
 
 COMPILE_VARIABLE = "VELVET_COMPILE"
+SCRATCH_VARIABLE = "VELVET_COMPILE_SCRATCH"
+"""Set by :func:`build_wheel` for setup.py: a fresh folder (relative to the project) for
+this build's C and objects."""
 MYPY = "mypy==2.4.1"
 NUMPY = "numpy==2.4.6"
 
@@ -42,17 +47,38 @@ def _project_dependencies() -> list[str]:
     return deps
 
 
-def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
-    if not compiling():
-        pure: list[str] = _setuptools.get_requires_for_build_wheel(config_settings)
-        return pure
-    # setuptools runs setup.py to list its needs; it must not compile before mypy is there.
-    os.environ[COMPILE_VARIABLE] = "0"
+@contextmanager
+def _setting(name: str, value: str) -> Iterator[None]:
+    """``os.environ[name] = value`` for the block (setuptools runs setup.py in-process)."""
+    before = os.environ.get(name)
+    os.environ[name] = value
     try:
-        needs: list[str] = _setuptools.get_requires_for_build_wheel(config_settings)
+        yield
     finally:
-        os.environ[COMPILE_VARIABLE] = "1"
-    return [*needs, MYPY, NUMPY, *_project_dependencies()]
+        if before is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = before
+
+
+def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
+    compile_too = compiling()
+    # setuptools runs setup.py to list its needs; it must not compile before mypy is there.
+    with _setting(COMPILE_VARIABLE, "0"):
+        needs: list[str] = _setuptools.get_requires_for_build_wheel(config_settings)
+    return [*needs, MYPY, NUMPY, *_project_dependencies()] if compile_too else needs
+
+
+def prepare_metadata_for_build_wheel(
+    metadata_directory: str, config_settings: dict[str, Any] | None = None
+) -> str:
+    compiling()  # a bad value fails here, before anything is built
+    # The metadata is the same for both builds: mypyc runs once, in build_wheel.
+    with _setting(COMPILE_VARIABLE, "0"):
+        name: str = _setuptools.prepare_metadata_for_build_wheel(
+            metadata_directory, config_settings
+        )
+    return name
 
 
 def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
@@ -66,7 +92,18 @@ def build_wheel(
     config_settings: dict[str, Any] | None = None,
     metadata_directory: str | None = None,
 ) -> str:
-    name: str = _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
+    if not compiling():
+        pure: str = _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
+        return pure
+    # A fresh folder per compiled build: a build/ left by an earlier build (another module
+    # list, another source) would otherwise put its stale extensions into this wheel.
+    # Inside the project, as setuptools takes sources by relative paths only.
+    os.makedirs("build", exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="velvet-compile-", dir="build") as scratch,
+        _setting(SCRATCH_VARIABLE, os.path.relpath(scratch)),
+    ):
+        name: str = _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
     return name
 
 

@@ -85,7 +85,7 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None =
     """
     thieves, personas, palace = g.check_config(config)
     n = len(thieves)
-    s = P5State.__new__(P5State)
+    s = P5State()
     s._game = g
     s.rng = Rng(seed) if rng is None else rng
     s.n = n

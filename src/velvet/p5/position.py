@@ -123,7 +123,7 @@ def build_position(g: P5Game, raw: Mapping[str, Any]) -> P5State:
     except ConfigError as error:
         raise ConfigError(f"position: {error}") from None
     n = len(spec.players)
-    s = P5State.__new__(P5State)
+    s = P5State()
     s._game = g
     s.rng = Rng(spec.seed)
     s.n = n

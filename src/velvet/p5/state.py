@@ -330,7 +330,7 @@ class P5State(State[A.P5Action, P5View]):
         return f"In progress: day {self.day} of {self.game.days}"
 
     def clone(self) -> P5State:
-        o = P5State.__new__(P5State)
+        o = P5State()
         o._game = self._game
         o.rng = self.rng.clone()
         o.n = self.n
@@ -423,10 +423,11 @@ RULES = Rules(P5State)
 def state_from_json(g: P5Game, data: Any) -> P5State:
     if not isinstance(data, dict) or set(data) != set(_FIELDS):
         raise RecordError(f"p5 state: expected an object with keys {', '.join(_FIELDS)}")
-    s = P5State.__new__(P5State)
+    s = P5State()
     s._game = g
     for f in _FIELDS:
-        setattr(s, f, data[f])
+        if f != "rng":  # the record's rng is JSON (compiled build: fields check their types)
+            setattr(s, f, data[f])
     s.rng = Rng.from_json(data["rng"])
     s.dec = decisions_from_json(data["dec"])
     s.work = work_from_json(data["work"])

@@ -181,7 +181,7 @@ def determinize(g: P5Game, view: P5View, player: int, rng: Rng) -> P5State:
     """A full state consistent with ``view``; deck orders and the RNG are sampled."""
     cs = g.cards
     sidx, cidx, lidx = g.shadow_index, g.conf_index, g.loc_index
-    s = P5State.__new__(P5State)
+    s = P5State()
     s._game = g
     s.rng = Rng(rng.randbelow(1 << 62))
     ps = view["players"]
