@@ -10,6 +10,7 @@ tests. The wheel is built without build isolation, from the mypy and numpy that 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import subprocess
@@ -136,11 +137,15 @@ def test_the_compiled_build_runs_its_compiled_modules(compiled_python: Path) -> 
 
 
 def load_setup_list() -> tuple[str, ...]:
-    """setup.py's COMPILED, read without running setup()."""
-    namespace: dict[str, object] = {}
-    source = (ROOT / "setup.py").read_text()
-    exec(source.split("\ndef compiled_build")[0], namespace)  # the constants only
-    modules = namespace["COMPILED"]
+    """setup.py's COMPILED, read from its source without running setup()."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    (value,) = (
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(target, ast.Name) and target.id == "COMPILED" for target in node.targets)
+    )
+    modules = ast.literal_eval(value)
     assert isinstance(modules, tuple) and modules
     return tuple(str(m) for m in modules)
 
