@@ -10,7 +10,7 @@ import pytest
 from tests.vs.helpers import act, position
 from velvet.engine.errors import IllegalActionError
 from velvet.vs.game import MODE_ADD, MODE_MUL, load_vs_game
-from velvet.vs.state import DECLARE, DRAW_RESULT, PLAN, VsState, apply_mod
+from velvet.vs.state import DECLARE, DRAW_RESULT, PLAN, TURN_CAP, VsState, apply_mod
 
 
 def test_a_new_game_starts_at_planning_of_turn_one_with_nothing_pending() -> None:
@@ -46,7 +46,7 @@ def test_a_damage_modifier_never_takes_damage_below_zero(
         ((0, 12), 1, "VS-END-1", "Player 1's HP is 0"),
         ((1, 12), 1, "VS-END-2", "Player 1 could not draw"),
         ((12, 0), 0, "VS-END-1", "Player 2's HP is 0"),
-        ((12, 12), DRAW_RESULT, "", "a draw at the turn cap"),
+        ((12, 12), DRAW_RESULT, "VS-END-2", "a draw at the turn cap"),
     ],
 )
 def test_an_action_after_the_end_names_how_it_ended(
@@ -59,8 +59,30 @@ def test_an_action_after_the_end_names_how_it_ended(
     before = s.canonical()
     with pytest.raises(IllegalActionError) as info:
         s.apply(s.game.parse_action("end"))
-    assert info.value.rule_id == (rule or s.game.game_over_rule)
+    assert info.value.rule_id == rule
     assert words in str(info.value)
+    assert s.canonical() == before
+
+
+def test_after_the_turn_cap_draw_an_action_cites_the_draw_clause() -> None:
+    # rule: VS-END-2  the turn cap (its ruling) ended the game, not VS-END-1's HP
+    s = load_vs_game().position(
+        {
+            "players": [
+                {"hand": ["Bicorn"] * 5, "deck": ["Bicorn"] * 5},
+                {"hand": ["Bicorn"] * 5, "deck": ["Bicorn"] * 5},
+            ],
+            "turn_number": TURN_CAP,
+        }
+    )
+    act(s, "end")  # no persona: no Skill Step; the Draw Step passes turn 200
+    assert s.winner == DRAW_RESULT and s.hp == [30, 30]
+    before = s.canonical()
+    for text in ("end", "summon 006", "pass"):
+        with pytest.raises(IllegalActionError) as info:
+            s.apply(s.game.parse_action(text))
+        assert info.value.rule_id == "VS-END-2"
+        assert "turn cap" in str(info.value)
     assert s.canonical() == before
 
 

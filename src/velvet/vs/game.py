@@ -120,7 +120,7 @@ class VsGame(Game[A.VsAction, VsView]):
     name = "vs"
     rules_version = RULES_VERSION
     num_players = (2,)
-    game_over_rule = "VS-END-1"
+    game_over_rule = "VS-END-1"  # the state names VS-END-1 or VS-END-2 by how it ended
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards
