@@ -170,15 +170,19 @@ def build_position(game: VsGame, spec: Mapping[str, Any]) -> VsState:
     s.turn_no = number
     s.more_used = one_more
     s.open_lists = (open_lists, open_lists)
-    s.step = {"planning": PLAN, "skill": DECLARE}.get(step_name, PLAN)
+    s.step = {
+        "planning": PLAN,
+        "skill": DECLARE,
+        "react-declaration": REACT1,
+        "react-resolution": REACT2,
+    }[step_name]
     if one_more and s.step == PLAN:
         raise _fail(
             "one_more", "1 more happens in the Skill Step (step = 'skill' or a React window)"
         )
     declared = spec.get("declared")
-    if step_name.startswith("react"):
+    if s.step in (REACT1, REACT2):
         _declare(s, declared)
-        s.step = REACT1 if step_name == "react-declaration" else REACT2
     elif declared is not None:
         raise _fail(
             "declared", "a declared skill needs step = 'react-declaration' or 'react-resolution'"
