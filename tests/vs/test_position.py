@@ -135,7 +135,7 @@ def test_a_player_card_by_name_and_a_skill_step_needs_a_persona() -> None:
 
 # A 1 more: Player 1's Makami hits Izanagi's wind weakness with Garu (4), then the
 # Jack-o'-Lantern inside the sub stack (under Mandrake) declares Agi (fire, 3).
-ONE_MORE = [
+ONE_MORE: list[dict[str, Any]] = [
     {
         "hand": ["Bicorn"],
         "deck": ["Bicorn"] * 5,

@@ -927,6 +927,7 @@ def test_every_react_with_a_choice_is_offered_only_when_it_has_one() -> None:
                 for x in sorted(set(s.hand[p])):
                     if not g.chooses[x]:
                         continue
+                    action: A.VsAction
                     if s.step == PLAN and g.kind[x] == SUPPORT:
                         kind, action = "support", g.a_support[x]
                     elif s.step != PLAN and g.kind[x] == REACT:
