@@ -11,7 +11,7 @@ import pytest
 from tests.vs.helpers import act, disc_ids, field_ids, hand_ids, legal
 from velvet.engine.errors import ConfigError
 from velvet.vs.game import load_vs_game
-from velvet.vs.state import DECLARE, PLAN, REACT1
+from velvet.vs.state import DECLARE, PLAN, REACT1, REACT2
 
 G = load_vs_game()
 POSITIONS = Path(__file__).parents[2] / "docs" / "positions"
@@ -202,3 +202,51 @@ def test_the_documented_one_more_react_window_is_the_one_play_reaches() -> None:
     built = G.position(tomllib.loads(text))
     assert _record(built) == _record(_one_more_by_play("react-declaration"))
     assert legal(built) == {"pass", "react 046", "react 045"}
+
+
+# Player 1's Makami declares Garu (wind 4) at Player 2's Izanagi, weak to wind; Player 2
+# holds Tetrakarn (negates physical) and Counterstrike (a resolution React).
+HIT = [
+    {"hand": ["Bicorn"], "deck": ["Bicorn"] * 5, "main": "Makami", "subs": ["Jack-o'-Lantern"]},
+    {"hand": ["Counterstrike"], "deck": ["Bicorn"] * 5, "main": "Izanagi"},
+]
+
+
+@pytest.mark.parametrize("given", [None, True])
+def test_a_resolution_window_after_a_weakness_hit_leads_to_one_more(given: bool | None) -> None:
+    # rule: VS-MORE-1  the hit's 1 more starts after the resolution window, as in play
+    played = G.position({"players": HIT, "step": "skill"})
+    act(played, "skill m 010 0", "pass")
+    assert played.more_pending
+    players = [HIT[0], {**HIT[1], "hp": 26}]
+    window = {"players": players, "step": "react-resolution", "declared": "Garu"}
+    built = G.position(window if given is None else {**window, "one_more_next": given})
+    assert _record(built) == _record(played)
+    for action in built.legal_actions():  # pass, or Counterstrike: then 1 more, in both
+        a, b = built.clone(), played.clone()
+        assert [str(e) for e in a.apply(action)] == [str(e) for e in b.apply(action)]
+        assert a.step == DECLARE and a.more_used and _record(a) == _record(b)
+
+
+def test_a_resolution_window_with_no_one_more_to_come() -> None:
+    # rule: VS-MORE-3  no 1 more when the damage was negated (a negated hit), nor twice
+    bicorn = {**HIT[0], "main": "Bicorn"}
+    himiko = {**HIT[1], "main": "Himiko", "hand": ["Tetrakarn"]}  # weak to physical
+    played = G.position({"players": [bicorn, himiko], "step": "skill"})
+    act(played, "skill m 006 0", "react 020")  # Lunge (physical) at Himiko, negated
+    assert played.step == REACT2 and not played.more_pending
+    after = {**himiko, "hand": [], "discard": ["Tetrakarn"]}
+    window = {"players": [bicorn, after], "step": "react-resolution", "declared": "Lunge"}
+    assert G.position(window).more_pending  # by default a weakness hit: 1 more follows
+    built = G.position({**window, "one_more_next": False})
+    assert built.legal_actions() == played.legal_actions()
+    act(built, "pass")
+    act(played, "pass")
+    assert built.turn == 1 and _record(built) == _record(played)  # the turn passed in both
+    for bad, words in [
+        ({"one_more_next": "yes"}, "one_more_next: must be true or false"),
+        ({"one_more_next": True, "one_more": True}, r"VS-MORE-3"),
+        ({"one_more_next": True, "step": "react-declaration"}, r"VS-MORE-3"),
+    ]:
+        with pytest.raises(ConfigError, match=words):
+            G.position({**window, **bad})
