@@ -236,17 +236,22 @@ def test_a_resolution_window_with_no_one_more_to_come() -> None:
     act(played, "skill m 006 0", "react 020")  # Lunge (physical) at Himiko, negated
     assert played.step == REACT2 and not played.more_pending
     after = {**himiko, "hand": [], "discard": ["Tetrakarn"]}
-    window = {"players": [bicorn, after], "step": "react-resolution", "declared": "Lunge"}
+    window: dict[str, Any] = {
+        "players": [bicorn, after],
+        "step": "react-resolution",
+        "declared": "Lunge",
+    }
     assert G.position(window).more_pending  # by default a weakness hit: 1 more follows
     built = G.position({**window, "one_more_next": False})
     assert built.legal_actions() == played.legal_actions()
     act(built, "pass")
     act(played, "pass")
     assert built.turn == 1 and _record(built) == _record(played)  # the turn passed in both
-    for bad, words in [
+    bad_fields: list[tuple[dict[str, Any], str]] = [
         ({"one_more_next": "yes"}, "one_more_next: must be true or false"),
         ({"one_more_next": True, "one_more": True}, r"VS-MORE-3"),
         ({"one_more_next": True, "step": "react-declaration"}, r"VS-MORE-3"),
-    ]:
+    ]
+    for bad, words in bad_fields:
         with pytest.raises(ConfigError, match=words):
             G.position({**window, **bad})
