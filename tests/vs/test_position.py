@@ -156,8 +156,8 @@ def _one_more_by_play(step: str) -> Any:
 
 
 def _record(s: Any) -> dict[str, Any]:
-    """The state as JSON but ``dmg`` and ``applied``: the last resolution's damage record,
-    which a position does not name (play keeps the previous skill's until the next one)."""
+    """The state as JSON but ``dmg`` and ``applied``: the damage record of a skill that has
+    resolved, kept until the next declaration, which a position does not name."""
     data: dict[str, Any] = s.to_json()
     del data["dmg"], data["applied"]
     return data

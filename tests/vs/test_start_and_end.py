@@ -101,6 +101,22 @@ def test_after_a_one_more_the_next_skill_step_starts_clean(turn: int) -> None:
     assert s.view(turn)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
 
 
+def test_a_declared_skill_shows_no_damage_of_the_skill_before() -> None:
+    # rule: VS-SKILL-1  a skill's damage is its own, from its resolution on
+    s = position(
+        hands=([], ["022"]), fields=((["010"], ["003"], ()), (["026"], ["028"], ())), step=DECLARE
+    )
+    act(s, "skill m 010 0", "pass", "pass")  # Garu hits Izanagi's weakness for 4: 1 more
+    act(s, "skill s1 003 0")  # Agi of the sub, not resolved yet
+    for step in ("react-declaration", "resolve"):  # and Baton Pass's swap to choose
+        view = s.view(1)
+        assert view["step"] == step and view["dmg"] == 0 and view["applied"] == []
+        if step == "react-declaration":
+            act(s, "react 022")
+    act(s, "target p1 s1")  # Tomoe comes in as the main: Agi hits its fire weakness
+    assert s.view(1)["dmg"] == 3 and s.hp[1] == 30 - 4 - 3
+
+
 def test_a_fuse_event_names_the_stack_it_was_fused_onto() -> None:
     # rule: VS-FUSE-1  the hand card goes on top of the chosen stack
     s = position(hands=(["007", "006", "003"], []), fields=((["001"], ["002"], ()), ((), (), ())))

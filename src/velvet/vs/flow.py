@@ -576,6 +576,8 @@ def apply_unchecked(state: VsState, action: A.VsAction) -> list[Event]:
         state.sk_c, state.sk_k, state.sk_slot = c, action.index, action.slot
         state.rmods = []
         state.negated = False
+        state.dmg = 0  # the previous skill's damage record is not this skill's
+        state.applied = []
         sk = g.skills[c][action.index]
         ev.append(
             Event(
