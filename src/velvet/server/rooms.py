@@ -291,6 +291,14 @@ def seed_commitment(nonce: str, seed: int) -> str:
     return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
 
 
+def end_rule(room: Room) -> str:
+    """The clause a refusal after the end cites: the one that ended the game (VS-END-2 for
+    a deck-out or the turn-cap draw), or the game's end rule for a resigned game."""
+    if room.state.is_terminal():
+        return room.state.game_over_error().rule_id
+    return room.game.game_over_rule
+
+
 class Hub:
     """All rooms this process serves."""
 
@@ -593,7 +601,7 @@ class Hub:
             keep = room.undo_target(asker if agreeing and asker is not None else seat)
             error: ErrorMsg | None = None
             if room.over:
-                rule = room.game.game_over_rule
+                rule = end_rule(room)
                 error = ErrorMsg(code="game_over", message="the game is over", rule=rule)
             elif not room.undo_allowed():
                 error = ErrorMsg(
@@ -668,9 +676,7 @@ class Hub:
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
         if room.over:
-            return ErrorMsg(
-                code="game_over", message="the game is over", rule=room.game.game_over_rule
-            )
+            return ErrorMsg(code="game_over", message="the game is over", rule=end_rule(room))
         if version != room.version:
             return ErrorMsg(
                 code="stale",
@@ -838,7 +844,7 @@ class Hub:
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
             if room.over:
-                rule = room.game.game_over_rule
+                rule = end_rule(room)
                 conn.send(ErrorMsg(code="game_over", message="the game is over", rule=rule))
                 return
             players = len(room.row.seats)
