@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import json
 import sys
+import textwrap
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,7 +22,10 @@ from urllib.parse import urlsplit
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
+from velvet.engine.errors import VelvetError
+from velvet.engine.files import one_line
 from velvet.server.protocol import PROTOCOL_VERSION
+from velvet.ui.choose import InvalidAction, number_problem, pick
 
 
 @dataclass(frozen=True)
@@ -177,8 +181,16 @@ def _dump(message: dict[str, Any]) -> str:
 # --- the terminal ---------------------------------------------------------------------------
 
 
-def _board(game_name: str, view: dict[str, Any]) -> str:
-    """The view drawn by the game's terminal renderer, or as JSON if it cannot be."""
+def _width() -> int:
+    """The terminal's width, as ``velvet play`` draws at (80 when it is not a terminal)."""
+    from rich.console import Console
+
+    return Console().width
+
+
+def _board(game_name: str, view: dict[str, Any], width: int | None = None) -> str:
+    """The view drawn by the game's terminal renderer at the terminal's width, compact as
+    ``velvet play`` draws it between moves (so it fits 80 x 24), or as JSON if it cannot be."""
     try:
         from rich.console import Console
 
@@ -186,15 +198,33 @@ def _board(game_name: str, view: dict[str, Any]) -> str:
         from velvet.ui.renderers import renderer_for
 
         game = get_game(game_name)
-        console = Console(highlight=False, width=100)
+        renderer = renderer_for(game)
+        draw = renderer.compact or renderer.render
+        console = Console(highlight=False, width=width or _width())
         with console.capture() as capture:
-            console.print(renderer_for(game).render(view, game))
+            console.print(draw(view, game))
         return capture.get().rstrip()
     except Exception:  # a custom card set or a renderer change: show the data itself
         return json.dumps(view, ensure_ascii=False)
 
 
-def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) -> None:
+def _choice(number: int, action: dict[str, Any], width: int) -> str:
+    """One numbered choice, its note (a chance, or that it does nothing) in brackets,
+    wrapped to ``width``."""
+    note = action.get("note")
+    label = f"{action['label']} ({note})" if note else str(action["label"])
+    return textwrap.fill(label, width, initial_indent=f"  {number:>3}. ", subsequent_indent=" " * 7)
+
+
+def _show(
+    message: dict[str, Any],
+    out: Callable[[str], None],
+    game: list[str],
+    width: int | None = None,
+) -> None:
+    """Print one server message; boards and choices are drawn at ``width`` (the
+    terminal's by default)."""
+    width = width or _width()
     kind = message.get("type")
     if kind == "welcome":
         game[:] = [str(message["game"])]
@@ -208,13 +238,13 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
     elif kind == "state":
         for event in message.get("events", []):
             out(f"  {event['text']}")
-        out(_board(game[0] if game else "", message["view"]))
+        out(_board(game[0] if game else "", message["view"], width))
         left = message.get("time_left")
         clock = "" if left is None else f", {int(left) // 60}:{int(left) % 60:02d} left"
         if message.get("legal"):
             out(f"Your move (version {message['version']}{clock}):")
             for n, action in enumerate(message["legal"], start=1):
-                out(f"  {n:>3}. {action['label']}")
+                out(_choice(n, action, width))
             if message.get("undo"):
                 out("  (or 'undo': take back your last move)")
         elif message.get("to_move") is not None:
@@ -283,6 +313,25 @@ async def _ask_or_cancel(
                 return await asking
 
 
+def move_text(typed: str, legal: Sequence[dict[str, Any]]) -> str:
+    """The text form to send for what was typed: a number of the list, or words matched
+    through the legal list by the parser ``velvet play`` uses (``velvet.ui.choose.pick``).
+    Words that fit no choice are sent as typed, so that the server says why (its legal
+    list is the only judge); words that fit several raise InvalidAction naming them."""
+    word = typed.strip()
+    if not legal:  # not this seat's move: the server says so
+        return word
+    problem = number_problem(word, len(legal))
+    if problem is not None:
+        raise InvalidAction(problem)
+    if word.isascii() and word.isdigit():
+        if 1 <= int(word) <= len(legal):
+            return str(legal[int(word) - 1]["text"])
+        raise InvalidAction(f"no action number {word}: choose 1 to {len(legal)}")
+    found = pick(word, [(str(a["text"]), str(a["label"])) for a in legal])
+    return word if found is None else str(legal[found]["text"])
+
+
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     """Join from a terminal: type a number from the list, 'undo' (where the room allows
     it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
@@ -344,9 +393,11 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
             if text in CANCEL_WORDS:  # nothing pending: the server says so
                 await client.send({"type": "hint_cancel"})
                 continue
-            legal = state.get("legal", [])
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                text = legal[int(text) - 1]["text"]
+            try:
+                text = move_text(text, state.get("legal", []))
+            except VelvetError as error:
+                out(f"error: {one_line(str(error))}")
+                continue
             await client.move(state["version"], text)
             sent = state["version"]
         await client.settle(sent)  # let the last move's answer arrive before leaving

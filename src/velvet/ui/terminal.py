@@ -18,7 +18,6 @@ import contextlib
 import os
 import sys
 import time
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,8 @@ from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
+from velvet.ui.choose import norm as _norm
+from velvet.ui.choose import number_problem, pick
 from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
@@ -116,24 +117,6 @@ def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
     return lambda text: prompt.prompt(text)
 
 
-def number_problem(text: str, choices: int) -> str | None:
-    """Why ``text`` (digits of any script) is no number of the list, or None if it is fine.
-
-    ``str.isdigit`` accepts '²' and '③', which ``int`` rejects; and ``int`` refuses
-    more than 4,300 digits. Only ASCII digits of a sensible length reach the engine.
-    """
-    word = text.strip()
-    if not word or not any(ch.isdigit() for ch in word):
-        return None
-    if word.isascii():
-        if word.isdigit() and len(word) > 6:
-            return f"no action number {word[:12]}…: choose 1 to {choices}"
-        return None
-    if all(ch.isdigit() or ch.isspace() for ch in word):
-        return "type the number with the digits 0-9"
-    return None
-
-
 def input_problem(text: str) -> str | None:
     """Why a prompt line cannot be an action or a command, or None."""
     if len(text) > MAX_LINE:
@@ -141,19 +124,6 @@ def input_problem(text: str) -> str | None:
     if any(not ch.isprintable() for ch in text.strip()):
         return "the line holds control characters"
     return None
-
-
-def _norm(text: str) -> str:
-    """Text as input is compared: lower case without accents ('Arsène' is 'arsene'),
-    dashes and runs of spaces as one space."""
-    plain = "".join(
-        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
-    )
-    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
-
-
-class InvalidAction(VelvetError):
-    """Words at the prompt that name no single legal choice."""
 
 
 class QuitGame(Exception):
@@ -454,9 +424,10 @@ class Session:
     def resolve(self, text: str) -> Any:
         """The legal action ``text`` names: its number on screen, its text form, or its words.
 
-        Words are matched through the legal list only (the whole label, the label up to
-        its colon or bracket, or the start of one label), so nothing illegal is chosen
-        here; words that fit more than one choice are refused with the candidates.
+        Words are matched through the legal list only (``velvet.ui.choose.pick``, the
+        parser ``velvet join`` uses too), so nothing illegal is chosen here; words that
+        fit more than one choice are refused with the candidates, words that fit none
+        get the engine's reason (``choose_by_text``).
         """
         word = text.strip()
         if word.isascii() and word.isdigit():
@@ -466,26 +437,11 @@ class Session:
             ):
                 return legal[legal.index(self.shown[number - 1])]
             return choose_by_text(self.state, word)
-        legal = self.state.legal_actions()
-        key = _norm(word)
-        for action in legal:
-            if _norm(str(action)) == key:
-                return action
-        labels = {action: self.state.action_label(action) for action in legal}
-
-        def forms(label: str) -> set[str]:
-            return {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
-
-        exact = [a for a in legal if key in forms(labels[a])]
-        prefix = [a for a in legal if len(key) >= 3 and _norm(labels[a]).startswith(key)]
-        for found in (exact, prefix):
-            if len(found) == 1:
-                return found[0]
-            if len(found) > 1:
-                names = "; ".join(labels[a] for a in found[:3])
-                raise InvalidAction(
-                    f"'{word}' could be more than one choice ({names}…): be precise"
-                )
+        labels = self.state.action_labels()
+        legal = list(labels)
+        found = pick(word, [(str(action), labels[action]) for action in legal])
+        if found is not None:
+            return legal[found]
         return choose_by_text(self.state, word)
 
     def read_line(self, prompt: str) -> str | None:

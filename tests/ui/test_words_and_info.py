@@ -1,0 +1,134 @@
+"""Words typed at the prompt: one parser for ``velvet play`` and ``velvet join``, short
+skill names, card names in ``info``, and choices that do nothing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from velvet.engine import GameRecord
+from velvet.engine.core import State, choose_by_text
+from velvet.games import get_game
+from velvet.server.client import move_text
+from velvet.ui.choose import InvalidAction, pick
+from velvet.ui.terminal import Session
+
+
+def scripted(lines: list[str]) -> Callable[[str], str]:
+    feed: Iterator[str] = iter(lines)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return ask
+
+
+def session(
+    name: str, lines: list[str], moves: list[str] = (), seed: int = 1, height: int = 60
+) -> tuple[Session, Console]:
+    game = get_game(name)
+    config = game.default_config()
+    state = game.new_state(config, seed)
+    record = GameRecord.start(game, config, seed)
+    for text in moves:
+        state.apply(choose_by_text(state, text))
+        record.actions.append(text)
+    console = Console(record=True, width=80, height=height, force_terminal=False)
+    seats = [None] * len(state.returns())
+    return Session(game, record, state, seats, console, scripted(lines)), console
+
+
+def flat(console: Console) -> str:
+    return " ".join(console.export_text().split())
+
+
+# --- one parser ----------------------------------------------------------------------------
+
+
+def _states(name: str, games: int, seed: int, moves: int = 400) -> Iterator[State[Any]]:
+    """Decisions of random games of ``name`` (every one, in order, up to ``moves`` a game)."""
+    game = get_game(name)
+    pick_rng = random.Random(seed)
+    for n in range(games):
+        state = game.new_state(game.default_config(), seed + n)
+        for _ in range(moves):
+            if state.is_terminal():
+                break
+            yield state
+            state.apply(pick_rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", ["p5", "vs"])
+def test_every_label_names_its_own_action_in_play_and_in_join(name: str) -> None:
+    """The local session and the join client read a label through the same parser, and
+    each label of a decision gets back the very action it labels."""
+    play, _ = session(name, [])
+    checked = 0
+    for state in _states(name, 2, 11, moves=150):
+        labels = state.action_labels()
+        legal = [{"text": str(a), "label": t} for a, t in labels.items()]
+        play.state = state
+        for action, label in labels.items():
+            assert play.resolve(label) == action, label
+            assert move_text(label, legal) == str(action), label
+            checked += 1
+    assert checked > 200
+
+
+def test_join_refused_react_words_that_play_takes() -> None:
+    """'React with Counter' (a VS label) is a move in both front ends."""
+    for state in _states("vs", 20, 5):
+        labels = state.action_labels()
+        reacts = {a: t for a, t in labels.items() if str(a).startswith("react ")}
+        if reacts:
+            break
+    else:
+        pytest.fail("no React window in 20 random games")
+    action, label = next(iter(reacts.items()))
+    assert label.startswith("React with ")
+    legal = [{"text": str(a), "label": t} for a, t in labels.items()]
+    assert move_text(label, legal) == str(action)
+    assert move_text(label.lower(), legal) == str(action)
+
+
+# --- short skill names ---------------------------------------------------------------------
+
+
+def test_a_skill_is_typed_without_its_card_when_that_is_unambiguous() -> None:
+    play, console = session("p5", ["use cleave @inugami", "quit"], moves=["palace"])
+    play.run()
+    assert play.record.actions == ["palace", "use arsene.cleave @inugami"]
+    assert "error:" not in console.export_text()
+
+
+def test_a_short_skill_name_that_fits_several_moves_lists_them_and_changes_nothing() -> None:
+    play, console = session("p5", ["use cleave", "quit"], moves=["palace"])
+    before = play.state.digest()
+    play.run()
+    out = flat(console)
+    assert "error: 'use cleave' could be more than one choice (2):" in out
+    assert "Use Cleave (Arsene) on Inugami, paying 1 Stamina;" in out
+    assert "Use Cleave (Arsene) on Nekomata, paying 1 Stamina." in out
+    assert play.record.actions == ["palace"] and play.state.digest() == before
+
+
+def test_the_label_without_its_brackets_is_a_move_too() -> None:
+    play, _ = session("p5", ["Use Cleave on Nekomata", "quit"], moves=["palace"])
+    play.run()
+    assert play.record.actions == ["palace", "use arsene.cleave @nekomata"]
+
+
+def test_short_words_never_pick_an_illegal_move() -> None:
+    """Like parse_san: every pick is one of the legal list, whatever was typed."""
+    choices = [("use arsene.cleave @inugami", "Use Cleave (Arsene) on Inugami")]
+    for typed in ("use cleave @nekomata", "use eiha @inugami", "cleave", "use arsene.cleave @"):
+        assert pick(typed, choices) is None, typed
+    with pytest.raises(InvalidAction):
+        pick("use", [*choices, ("use arsene.eiha @inugami", "Use Eiha (Arsene) on Inugami")])
