@@ -15,6 +15,7 @@ from velvet.engine.core import State, choose_by_text
 from velvet.games import get_game
 from velvet.server.client import move_text
 from velvet.ui.choose import InvalidAction, pick
+from velvet.ui.p5_render import render
 from velvet.ui.terminal import Session
 
 
@@ -132,3 +133,30 @@ def test_short_words_never_pick_an_illegal_move() -> None:
         assert pick(typed, choices) is None, typed
     with pytest.raises(InvalidAction):
         pick("use", [*choices, ("use arsene.eiha @inugami", "Use Eiha (Arsene) on Inugami")])
+
+
+# --- the last day --------------------------------------------------------------------------
+
+
+def test_a_game_lost_after_the_last_day_shows_the_last_day_not_one_past_it() -> None:
+    # after the last day the engine's day counter is one past it (the game is lost)
+    game = get_game("p5")
+    config = game.default_config()
+    state = game.new_state(config, 1)
+    record = GameRecord.start(game, config, 1)
+    rng = random.Random(1)
+    while not state.is_terminal():  # stay out of the palace: the boss is never beaten
+        legal = state.legal_actions()
+        calm = [a for a in legal if str(a).split()[0] not in ("palace", "recruit", "discover")]
+        action = rng.choice(calm or legal)
+        record.actions.append(str(action))
+        state.apply(action)
+    assert state.view(0)["day"] == state.view(0)["days"] + 1  # the engine's counter
+    console = Console(record=True, width=80, height=24, force_terminal=False)
+    Session(game, record, state, [None], console, scripted([""])).run()
+    out = console.export_text()
+    assert "The end" in out and "Day 28 of 28 · " in out and "DEFEAT" in out
+    assert "Day 29" not in out
+    full = Console(record=True, width=120, force_terminal=False)
+    full.print(render(state.view(0), game))
+    assert "Day 28 of 28" in full.export_text() and "Day 29" not in full.export_text()

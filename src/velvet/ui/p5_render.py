@@ -68,6 +68,12 @@ def _remaining(now: dict[str, int], full: Mapping[Any, int]) -> str:
     return ", ".join(parts)
 
 
+def day_text(view: Mapping[str, Any]) -> str:
+    """ "Day 3 of 28"; after the last day (the game lost by P5-END-2, when the day counter
+    has gone one past it) the last day, never "Day 29 of 28"."""
+    return f"Day {min(view['day'], view['days'])} of {view['days']}"
+
+
 def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     """The whole board as one rich renderable."""
     names = _Names(game)
@@ -75,7 +81,7 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     where: dict[str, list[str]] = {}
     for i, p in enumerate(players):
         where.setdefault(p["location"], []).append(f"P{i + 1}")
-    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head = Text(day_text(view), style="bold")
     if view["result"] == 1:
         head.append("  — VICTORY", style="bold green")
     elif view["result"] == -1:
@@ -206,7 +212,7 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     for i, p in enumerate(view["players"]):
         where.setdefault(p["location"], []).append(player_name(i))
     out: list[RenderableType] = []
-    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head = Text(day_text(view), style="bold")
     head.append(f" · {names.name(names.palace, pal['id'])} · alert {pal['alert']} %")
     head.append(f" · in the palace: {', '.join(where.get('palace', [])) or 'nobody'}")
     if view["result"] == 1:
