@@ -160,3 +160,43 @@ def test_a_game_lost_after_the_last_day_shows_the_last_day_not_one_past_it() -> 
     full = Console(record=True, width=120, force_terminal=False)
     full.print(render(state.view(0), game))
     assert "Day 28 of 28" in full.export_text() and "Day 29" not in full.export_text()
+
+
+# --- info NAME -----------------------------------------------------------------------------
+
+
+def test_info_takes_a_prefix_that_fits_one_card_and_any_case_or_accent() -> None:
+    lines = ["info weapons", "info SKUL", "?Ren", "info arsène", "quit"]
+    play, console = session("p5", lines, height=200)
+    play.run()
+    out = console.export_text()
+    assert "error:" not in out
+    for title in (
+        "Weapons Shop (location)",
+        "Skull (Ryuji Sakamoto) (thief)",
+        "Joker (Ren Amamiya) (thief)",
+        "Arsene (persona)",
+    ):
+        assert title in out, title
+
+
+def test_info_names_the_candidates_of_a_short_name_and_suggests_near_misses() -> None:
+    lines = ["info Jack", "info Pixy", "info Arsene Lupin", "info Zzz", "quit"]
+    play, console = session("vs", lines, height=200)
+    before = play.state.digest()
+    play.run()
+    out = flat(console)
+    assert "error: 'Jack' could be more than one card (2): Jack-o'-Lantern; Jack Frost." in out
+    assert "error: no card named 'Pixy'; did you mean 'Pixie'?" in out
+    assert "error: no card named 'Arsene Lupin'; did you mean 'Arsène'?" in out
+    assert "error: no card named 'Zzz' (Tab completes names)" in out
+    assert play.state.digest() == before and play.record.actions == []
+
+
+def test_a_display_name_wins_over_the_same_name_in_brackets() -> None:
+    # "Morgana" is a confidant's name and the name in the brackets of "Mona (Morgana)"
+    play, console = session("p5", ["info Morgana", "info Mona", "quit"], height=200)
+    play.run()
+    out = console.export_text()
+    assert "Morgana (confidant)" in out and "Mona (Morgana) (thief)" in out
+    assert "error:" not in out

@@ -25,10 +25,11 @@ Case, accents, dashes and runs of spaces are ignored everywhere (:func:`norm`).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from velvet.engine.errors import VelvetError
+from velvet.engine.files import one_line
+from velvet.engine.names import did_you_mean, fold, norm
 
 SHOWN_CANDIDATES = 6
 """At most this many candidates are named when words fit several choices."""
@@ -54,20 +55,6 @@ def number_problem(text: str, choices: int) -> str | None:
     if all(ch.isdigit() or ch.isspace() for ch in word):
         return "type the number with the digits 0-9"
     return None
-
-
-def fold(text: str) -> str:
-    """``text`` in lower case without accents ('Arsène' is 'arsene')."""
-    plain = "".join(
-        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
-    )
-    return plain.lower()
-
-
-def norm(text: str) -> str:
-    """Text as input is compared: lower case without accents ('Arsène' is 'arsene'),
-    dashes and runs of spaces as one space."""
-    return " ".join(fold(text).replace("-", " ").replace("_", " ").split())
 
 
 _BRACKETS = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
@@ -128,11 +115,33 @@ def pick(word: str, choices: Sequence[tuple[str, str]]) -> int | None:
     return None
 
 
-def ambiguous(word: str, labels: Sequence[str]) -> str:
-    """The refusal of words that fit several choices, naming them."""
+def ambiguous(word: str, labels: Sequence[str], what: str = "choice") -> str:
+    """The refusal of words that fit several choices (or cards), naming them."""
     shown = "; ".join(labels[:SHOWN_CANDIDATES])
     more = f"; and {len(labels) - SHOWN_CANDIDATES} more" if len(labels) > SHOWN_CANDIDATES else ""
     return (
-        f"'{word.strip()}' could be more than one choice ({len(labels)}): {shown}{more}. "
-        "Type more of it, or its number"
+        f"'{one_line(word.strip(), 60)}' could be more than one {what} ({len(labels)}): "
+        f"{shown}{more}. Type more of it" + (", or its number" if what == "choice" else "")
     )
+
+
+def pick_name(word: str, entries: Sequence[Sequence[str]], what: str = "card") -> int:
+    """The index of the entry ``word`` names; each entry is the names one thing may be
+    called, its display name first. A whole display name (case and accents aside) first,
+    then any whole name, then the start of a name, each when it fits one entry only;
+    otherwise InvalidAction naming the candidates, or the nearest names ("did you mean")."""
+    key = norm(word)
+    shown = one_line(word.strip(), 60)
+    if not key:
+        raise InvalidAction(f"no {what} named '{shown}'")
+    keys = [{norm(name) for name in names} - {""} for names in entries]
+    named = [i for i, names in enumerate(entries) if names and norm(names[0]) == key]
+    whole = [i for i, forms in enumerate(keys) if key in forms]
+    start = [i for i, forms in enumerate(keys) if any(f.startswith(key) for f in forms)]
+    for found in (named, whole, start):
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise InvalidAction(ambiguous(word, [entries[i][0] for i in found], what))
+    hint = did_you_mean(word, [name for names in entries for name in names[:1]])
+    raise InvalidAction(f"no {what} named '{shown}'{hint or ' (Tab completes names)'}")

@@ -34,10 +34,10 @@ from velvet.bots.budget import Budget
 from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
+from velvet.engine.names import norm as _norm
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
-from velvet.ui.choose import norm as _norm
-from velvet.ui.choose import number_problem, pick
+from velvet.ui.choose import InvalidAction, number_problem, pick, pick_name
 from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
@@ -124,6 +124,14 @@ def input_problem(text: str) -> str | None:
     if any(not ch.isprintable() for ch in text.strip()):
         return "the line holds control characters"
     return None
+
+
+def _card_names(info: CardInfo) -> tuple[str, ...]:
+    """What ``info NAME`` takes for a card: its display name (first), its id, the id
+    without its kind, and the name before and inside brackets."""
+    name = info.name
+    before, _, inside = name.partition(" (")
+    return (name, info.id, info.id.split(":")[-1], before, inside.rstrip(")"))
 
 
 class QuitGame(Exception):
@@ -280,17 +288,18 @@ class Session:
         self.card_infos = out
         return out
 
-    def find_card(self, name: str) -> CardInfo | None:
-        """A card by id or display name (case and dashes ignored)."""
-        key = _norm(name)
+    def find_card(self, name: str) -> CardInfo:
+        """A card by id, by display name (case, accents and dashes ignored), by the name
+        before or inside its brackets ('Joker' or 'Ren Amamiya' for "Joker (Ren Amamiya)"),
+        or by the start of one of those when only one card fits; otherwise InvalidAction
+        naming the candidates or the nearest names ("did you mean")."""
         try:
             return self.game.describe_card(name)
         except VelvetError:
             pass
-        for info in self.cards():
-            if key in (_norm(info.name), _norm(info.id), _norm(info.id.split(":")[-1])):
-                return info
-        return None
+        cards = self.cards()
+        entries = [_card_names(info) for info in cards]
+        return cards[pick_name(name, entries)]
 
     # -- turns --------------------------------------------------------------
 
@@ -555,11 +564,10 @@ class Session:
             if len(words) < 2:
                 self.error("info needs a card's name: info NAME (or ?NAME)")
                 return True
-            info = self.find_card(words[1].strip())
-            if info is None:
-                self.error(
-                    f"no card named '{one_line(words[1].strip(), 60)}' (Tab completes names)"
-                )
+            try:
+                info = self.find_card(words[1].strip())
+            except InvalidAction as error:
+                self.error(str(error))
                 return True
             body = "\n".join(escape(line) for line in info.lines)
             self.console.print(Panel(body, title=escape(f"{info.name} ({info.kind})")))
