@@ -200,3 +200,95 @@ def test_a_display_name_wins_over_the_same_name_in_brackets() -> None:
     out = console.export_text()
     assert "Morgana (confidant)" in out and "Mona (Morgana) (thief)" in out
     assert "error:" not in out
+
+
+# --- choices that do nothing ---------------------------------------------------------------
+
+BROKE = {"stamina": 2, "sp": 0, "bullet": 1, "cash": 0}
+
+
+def p5_position(spec: dict[str, Any], lines: list[str]) -> tuple[Session, Console]:
+    game = get_game("p5")
+    state = game.position({"palace": "kamoshida", **spec})
+    console = Console(record=True, width=80, height=60, force_terminal=False)
+    record = GameRecord.start(game, game.default_config(), 1)
+    play = Session(game, record, state, [None], console, scripted(lines))
+    play.savable = False
+    return play, console
+
+
+def test_a_visit_that_cannot_pay_is_marked_as_doing_nothing() -> None:
+    players = [{"thief": "joker", "persona": "arsene", "fresh": BROKE}]
+    play, console = p5_position({"players": players}, ["quit"])
+    play.run()
+    out = flat(console)
+    assert "Visit Weapons Shop: Pay 1 Cash: Gain 3 Bullet (does nothing: cannot pay 1 Cash)" in out
+    assert "Visit Clinic: Pay 1 Cash: Gain 2 Stamina + 2 SP (does nothing: cannot pay 1" in out
+    assert "Visit Home: Restore 3 Stamina. Restore 2 SP + 1 Bullet (does nothing: nothing" in out
+    assert "Visit Sales Clerk: Gain 2 Cash" in out
+    assert "Sales Clerk: Gain 2 Cash (does nothing" not in out
+
+
+def test_a_skill_on_a_requirement_already_met_is_marked_and_the_browser_gets_it_too() -> None:
+    fighter = {"thief": "joker", "persona": "arsene", "fresh": BROKE, "location": "palace"}
+    spec = {
+        "players": [fighter],
+        "phase": "fight",
+        "shadows": [{"id": "inugami", "damage": {"stamina": 2}}, {"id": "nekomata"}],
+    }
+    play, console = p5_position(spec, ["quit"])
+    play.run()
+    out = flat(console)
+    said = "does nothing: Inugami has no Stamina requirement left"
+    assert f"Use Cleave (Arsene) on Inugami, paying 1 Stamina ({said})" in out
+    assert "on Nekomata, paying 1 Stamina (does nothing" not in out
+    # the same words reach the server's legal list (a room's "note"), from the same engine
+    state = play.state
+    notes = {str(a): play.game.action_note(state, a) for a in state.legal_actions()}
+    assert notes["use arsene.cleave @inugami"] == said
+    assert notes["use arsene.cleave @nekomata"] is None
+
+
+def _substance(state: Any) -> tuple[Any, ...]:
+    """What a move that does nothing may not change (the place and the cost aside)."""
+    return (
+        [list(x) for x in state.stats],
+        [list(x) for x in state.rem],
+        list(state.boss_rem),
+        [list(x) for x in state.held],
+        [list(x) for x in state.conf],
+        list(state.rev),
+        state.alert,
+        state.result,
+    )
+
+
+def test_what_is_marked_as_doing_nothing_changes_nothing_but_what_it_pays() -> None:
+    """A property over random games: the note is the engine's own finding, so applying a
+    marked move changes no stat, requirement or card, and gains no token: it only pays."""
+    from velvet.p5.words import idle_note
+
+    game = get_game("p5")
+    rng = random.Random(3)
+    marked = 0
+    for seed in range(6):
+        state = game.new_state(game.default_config(), seed)
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            for action in state.legal_actions():
+                note = idle_note(state, action)
+                if note is None:
+                    continue
+                marked += 1
+                trial = state.clone()
+                trial.apply(action)
+                assert _substance(trial) == _substance(state), (str(action), note)
+                p = state.current_player
+                fresh, spent = state.fresh[p], state.spent[p]
+                # only paid: no token is gained, restored or freshened; paid ones are spent
+                assert all(a <= b for a, b in zip(trial.fresh[p], fresh, strict=True)), note
+                for k in range(3):  # Stamina, SP, Bullet (paid Cash goes to the supply)
+                    assert trial.fresh[p][k] + trial.spent[p][k] == fresh[k] + spent[k], note
+            state.apply(rng.choice(state.legal_actions()))
+    assert marked > 20

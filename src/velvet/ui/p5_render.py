@@ -24,6 +24,7 @@ from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.odds import action_odds
 from velvet.p5.state import P5State
 from velvet.p5.views import P5View
+from velvet.p5.words import idle_note
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -279,8 +280,12 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
 
 
 def odds(state: Any, action: Any) -> list[str]:
-    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2)."""
-    return action_odds(state, action) if isinstance(state, P5State) else []
+    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2), or
+    the engine's word that it does nothing (``velvet.p5.words.idle_note``)."""
+    if not isinstance(state, P5State):
+        return []
+    idle = idle_note(state, action)
+    return action_odds(state, action) or ([idle] if idle else [])
 
 
 def event_line(event: Event, game: P5Game | None = None) -> str:
