@@ -4,7 +4,7 @@ skill names, card names in ``info``, and choices that do nothing."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -13,6 +13,7 @@ from rich.console import Console
 from velvet.engine import GameRecord
 from velvet.engine.core import State, choose_by_text
 from velvet.games import get_game
+from velvet.p5.game import load_p5_game
 from velvet.server.client import move_text
 from velvet.ui.choose import InvalidAction, pick
 from velvet.ui.p5_render import render
@@ -32,7 +33,7 @@ def scripted(lines: list[str]) -> Callable[[str], str]:
 
 
 def session(
-    name: str, lines: list[str], moves: list[str] = (), seed: int = 1, height: int = 60
+    name: str, lines: list[str], moves: Sequence[str] = (), seed: int = 1, height: int = 60
 ) -> tuple[Session, Console]:
     game = get_game(name)
     config = game.default_config()
@@ -140,7 +141,7 @@ def test_short_words_never_pick_an_illegal_move() -> None:
 
 def test_a_game_lost_after_the_last_day_shows_the_last_day_not_one_past_it() -> None:
     # after the last day the engine's day counter is one past it (the game is lost)
-    game = get_game("p5")
+    game = load_p5_game()
     config = game.default_config()
     state = game.new_state(config, 1)
     record = GameRecord.start(game, config, 1)
@@ -268,7 +269,7 @@ def test_what_is_marked_as_doing_nothing_changes_nothing_but_what_it_pays() -> N
     marked move changes no stat, requirement or card, and gains no token: it only pays."""
     from velvet.p5.words import idle_note
 
-    game = get_game("p5")
+    game = load_p5_game()
     rng = random.Random(3)
     marked = 0
     for seed in range(6):
