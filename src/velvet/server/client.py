@@ -231,7 +231,7 @@ def _show(
         seat = message.get("seat")
         who = "watching" if seat is None else f"playing as Player {seat + 1}"
         out(f"Joined room {message['room']} ({message['game']}), {who}.")
-        out(f"Seed commitment: {message['seed_sha256']}")
+        out(f"Seed SHA-256: {message['seed_sha256']}")  # 77 columns: fits 80
         if message.get("hints"):
             ask = "'hint'" + (" or 'forecast'" if message.get("forecast") else "")
             out(f"Type {ask} when it is your move for the hard bot's advice.")
