@@ -148,19 +148,25 @@ def test_the_terminal_shows_the_time_left_of_a_decision_under_way() -> None:
     assert lines.count("Your move (version 3):") == 1  # a decision just begun: no clock
 
 
-def test_join_draws_the_compact_board_and_its_choices_within_80_columns(
+def test_join_fits_80_by_24_with_the_compact_board_and_pages_of_choices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "80")  # what a terminal of 80 columns tells rich
+    monkeypatch.setenv("COLUMNS", "80")  # what a terminal of 80 x 24 tells rich
+    monkeypatch.setenv("LINES", "24")
     with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
         room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
-        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        monkeypatch.setattr(sys, "stdin", io.StringIO("more\n"))
         lines: list[str] = []
         assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
     drawn = [row for line in lines for row in line.splitlines()]
-    assert any(row.startswith("Day 1 of 28 · ") for row in drawn)  # the compact board
-    assert any("Visit Weapons Shop" in row for row in drawn)
     assert [row for row in drawn if len(row) > 80] == []
+    top = next(i for i, row in enumerate(drawn) if row.startswith("Day 1 of 28 · "))
+    page = next(i for i, row in enumerate(drawn) if "'more' shows the next page" in row)
+    assert page - top + 2 <= 24  # the board, the first page and the prompt fit
+    first, second = drawn[top:page], drawn[page + 1 :]
+    assert any("Visit Weapons Shop" in row for row in first)
+    assert not any("Change the party" in row for row in first)
+    assert any("Change the party" in row for row in second)  # shown by 'more'
 
 
 def test_join_takes_the_words_play_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ import sys
 import textwrap
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -181,11 +181,65 @@ def _dump(message: dict[str, Any]) -> str:
 # --- the terminal ---------------------------------------------------------------------------
 
 
-def _width() -> int:
-    """The terminal's width, as ``velvet play`` draws at (80 when it is not a terminal)."""
+def _size() -> tuple[int, int]:
+    """The terminal's width and height, as ``velvet play`` draws at (80 x 25 when it is
+    not a terminal: rich's default, or COLUMNS and LINES)."""
     from rich.console import Console
 
-    return Console().width
+    console = Console()
+    return console.width, console.height
+
+
+def _width() -> int:
+    return _size()[0]
+
+
+@dataclass
+class Screen:
+    """What the terminal shows of the decision under way: its choices cut into pages
+    that fit under the board (``more`` shows the next one), as ``velvet play`` does."""
+
+    width: int = 0
+    height: int = 0
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    pages: list[list[int]] = field(default_factory=list)
+    page: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.width or not self.height:
+            width, height = _size()
+            self.width = self.width or width
+            self.height = self.height or height
+
+    def cut(self, legal: list[dict[str, Any]], above: int) -> None:
+        """Pages of ``legal`` for a screen whose first ``above`` lines are taken."""
+        room = max(6, self.height - above - 3)  # the page line, the undo line, the prompt
+        self.legal, self.pages, self.page = legal, [[]], 0
+        used = 0
+        for i, action in enumerate(legal):
+            height = _choice(i + 1, action, self.width).count("\n") + 1
+            if self.pages[-1] and used + height > room:
+                self.pages.append([])
+                used = 0
+            self.pages[-1].append(i)
+            used += height
+
+    def show(self, out: Callable[[str], None], page: int | None = None) -> None:
+        """The choices of one page (the current one by default), numbered as in the
+        whole list, and which page it is when there are several."""
+        if not self.legal:
+            out("error: no choices to show: it is not your move")
+            return
+        if page is not None:
+            self.page = page % len(self.pages)
+        shown = self.pages[self.page]
+        for i in shown:
+            out(_choice(i + 1, self.legal[i], self.width))
+        if len(self.pages) > 1:
+            out(
+                f"Choices {shown[0] + 1}-{shown[-1] + 1} of {len(self.legal)}: "
+                "'more' shows the next page."
+            )
 
 
 def _board(game_name: str, view: dict[str, Any], width: int | None = None) -> str:
@@ -220,11 +274,12 @@ def _show(
     message: dict[str, Any],
     out: Callable[[str], None],
     game: list[str],
-    width: int | None = None,
+    screen: Screen | None = None,
 ) -> None:
-    """Print one server message; boards and choices are drawn at ``width`` (the
-    terminal's by default)."""
-    width = width or _width()
+    """Print one server message; boards and choices are drawn to fit ``screen`` (the
+    terminal's size by default), the choices a page at a time."""
+    screen = screen or Screen()
+    width = screen.width
     kind = message.get("type")
     if kind == "welcome":
         game[:] = [str(message["game"])]
@@ -238,13 +293,14 @@ def _show(
     elif kind == "state":
         for event in message.get("events", []):
             out(f"  {event['text']}")
-        out(_board(game[0] if game else "", message["view"], width))
+        board = _board(game[0] if game else "", message["view"], width)
+        out(board)
         left = message.get("time_left")
         clock = "" if left is None else f", {int(left) // 60}:{int(left) % 60:02d} left"
+        screen.cut(list(message.get("legal") or []), board.count("\n") + 2)
         if message.get("legal"):
             out(f"Your move (version {message['version']}{clock}):")
-            for n, action in enumerate(message["legal"], start=1):
-                out(_choice(n, action, width))
+            screen.show(out)
             if message.get("undo"):
                 out("  (or 'undo': take back your last move)")
         elif message.get("to_move") is not None:
@@ -333,12 +389,16 @@ def move_text(typed: str, legal: Sequence[dict[str, Any]]) -> str:
 
 
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
-    """Join from a terminal: type a number from the list, 'undo' (where the room allows
+    """Join from a terminal: type a number from the list or a choice's words (as in
+    ``velvet play``), 'more' (the next page of choices), 'undo' (where the room allows
     it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
     P5 does; 'hint cancel' stops one), 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
-    client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
+    screen = Screen()
+    client = Client(
+        invite.websocket, invite.token, on_message=lambda m: _show(m, out, game, screen)
+    )
     await client.start()
     if client.fatal:
         out(f"error: {client.fatal}")
@@ -369,6 +429,9 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
             text = line.strip()
             if text in ("quit", "exit"):
                 break
+            if text == "more":
+                screen.show(out, screen.page + 1)
+                continue
             if text in ("resign", "rematch"):
                 await client.send({"type": text})
                 continue
