@@ -165,6 +165,10 @@ def test_join_fits_80_by_24_with_the_compact_board_and_pages_of_choices(
     assert page - top + 2 <= 24  # the board, the first page and the prompt fit
     first, second = drawn[top:page], drawn[page + 1 :]
     assert any("Visit Weapons Shop" in row for row in first)
+    # the room's note, from the engine: nothing is spent at the start, so Home restores none
+    assert "Restore 2 SP + 1 Bullet (does nothing: nothing spent to restore)" in " ".join(
+        " ".join(first).split()
+    )
     assert not any("Change the party" in row for row in first)
     assert any("Change the party" in row for row in second)  # shown by 'more'
 
