@@ -24,6 +24,7 @@ from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.odds import action_odds
 from velvet.p5.state import P5State
 from velvet.p5.views import P5View
+from velvet.p5.words import idle_note
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -68,6 +69,12 @@ def _remaining(now: dict[str, int], full: Mapping[Any, int]) -> str:
     return ", ".join(parts)
 
 
+def day_text(view: Mapping[str, Any]) -> str:
+    """ "Day 3 of 28"; after the last day (the game lost by P5-END-2, when the day counter
+    has gone one past it) the last day, never "Day 29 of 28"."""
+    return f"Day {min(view['day'], view['days'])} of {view['days']}"
+
+
 def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     """The whole board as one rich renderable."""
     names = _Names(game)
@@ -75,7 +82,7 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     where: dict[str, list[str]] = {}
     for i, p in enumerate(players):
         where.setdefault(p["location"], []).append(f"P{i + 1}")
-    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head = Text(day_text(view), style="bold")
     if view["result"] == 1:
         head.append("  — VICTORY", style="bold green")
     elif view["result"] == -1:
@@ -206,7 +213,7 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     for i, p in enumerate(view["players"]):
         where.setdefault(p["location"], []).append(player_name(i))
     out: list[RenderableType] = []
-    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head = Text(day_text(view), style="bold")
     head.append(f" · {names.name(names.palace, pal['id'])} · alert {pal['alert']} %")
     head.append(f" · in the palace: {', '.join(where.get('palace', [])) or 'nobody'}")
     if view["result"] == 1:
@@ -273,8 +280,12 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
 
 
 def odds(state: Any, action: Any) -> list[str]:
-    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2)."""
-    return action_odds(state, action) if isinstance(state, P5State) else []
+    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2), or
+    the engine's word that it does nothing (``velvet.p5.words.idle_note``)."""
+    if not isinstance(state, P5State):
+        return []
+    idle = idle_note(state, action)
+    return action_odds(state, action) or ([idle] if idle else [])
 
 
 def event_line(event: Event, game: P5Game | None = None) -> str:

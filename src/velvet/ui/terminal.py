@@ -18,7 +18,6 @@ import contextlib
 import os
 import sys
 import time
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +34,10 @@ from velvet.bots.budget import Budget
 from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
+from velvet.engine.names import norm as _norm
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
+from velvet.ui.choose import InvalidAction, number_problem, pick, pick_name
 from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
@@ -116,24 +117,6 @@ def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
     return lambda text: prompt.prompt(text)
 
 
-def number_problem(text: str, choices: int) -> str | None:
-    """Why ``text`` (digits of any script) is no number of the list, or None if it is fine.
-
-    ``str.isdigit`` accepts '²' and '③', which ``int`` rejects; and ``int`` refuses
-    more than 4,300 digits. Only ASCII digits of a sensible length reach the engine.
-    """
-    word = text.strip()
-    if not word or not any(ch.isdigit() for ch in word):
-        return None
-    if word.isascii():
-        if word.isdigit() and len(word) > 6:
-            return f"no action number {word[:12]}…: choose 1 to {choices}"
-        return None
-    if all(ch.isdigit() or ch.isspace() for ch in word):
-        return "type the number with the digits 0-9"
-    return None
-
-
 def input_problem(text: str) -> str | None:
     """Why a prompt line cannot be an action or a command, or None."""
     if len(text) > MAX_LINE:
@@ -143,17 +126,12 @@ def input_problem(text: str) -> str | None:
     return None
 
 
-def _norm(text: str) -> str:
-    """Text as input is compared: lower case without accents ('Arsène' is 'arsene'),
-    dashes and runs of spaces as one space."""
-    plain = "".join(
-        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
-    )
-    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
-
-
-class InvalidAction(VelvetError):
-    """Words at the prompt that name no single legal choice."""
+def _card_names(info: CardInfo) -> tuple[str, ...]:
+    """What ``info NAME`` takes for a card: its display name (first), its id, the id
+    without its kind, and the name before and inside brackets."""
+    name = info.name
+    before, _, inside = name.partition(" (")
+    return (name, info.id, info.id.split(":")[-1], before, inside.rstrip(")"))
 
 
 class QuitGame(Exception):
@@ -310,17 +288,18 @@ class Session:
         self.card_infos = out
         return out
 
-    def find_card(self, name: str) -> CardInfo | None:
-        """A card by id or display name (case and dashes ignored)."""
-        key = _norm(name)
+    def find_card(self, name: str) -> CardInfo:
+        """A card by id, by display name (case, accents and dashes ignored), by the name
+        before or inside its brackets ('Joker' or 'Ren Amamiya' for "Joker (Ren Amamiya)"),
+        or by the start of one of those when only one card fits; otherwise InvalidAction
+        naming the candidates or the nearest names ("did you mean")."""
         try:
             return self.game.describe_card(name)
         except VelvetError:
             pass
-        for info in self.cards():
-            if key in (_norm(info.name), _norm(info.id), _norm(info.id.split(":")[-1])):
-                return info
-        return None
+        cards = self.cards()
+        entries = [_card_names(info) for info in cards]
+        return cards[pick_name(name, entries)]
 
     # -- turns --------------------------------------------------------------
 
@@ -454,9 +433,10 @@ class Session:
     def resolve(self, text: str) -> Any:
         """The legal action ``text`` names: its number on screen, its text form, or its words.
 
-        Words are matched through the legal list only (the whole label, the label up to
-        its colon or bracket, or the start of one label), so nothing illegal is chosen
-        here; words that fit more than one choice are refused with the candidates.
+        Words are matched through the legal list only (``velvet.ui.choose.pick``, the
+        parser ``velvet join`` uses too), so nothing illegal is chosen here; words that
+        fit more than one choice are refused with the candidates, words that fit none
+        get the engine's reason (``choose_by_text``).
         """
         word = text.strip()
         if word.isascii() and word.isdigit():
@@ -466,26 +446,11 @@ class Session:
             ):
                 return legal[legal.index(self.shown[number - 1])]
             return choose_by_text(self.state, word)
-        legal = self.state.legal_actions()
-        key = _norm(word)
-        for action in legal:
-            if _norm(str(action)) == key:
-                return action
-        labels = {action: self.state.action_label(action) for action in legal}
-
-        def forms(label: str) -> set[str]:
-            return {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
-
-        exact = [a for a in legal if key in forms(labels[a])]
-        prefix = [a for a in legal if len(key) >= 3 and _norm(labels[a]).startswith(key)]
-        for found in (exact, prefix):
-            if len(found) == 1:
-                return found[0]
-            if len(found) > 1:
-                names = "; ".join(labels[a] for a in found[:3])
-                raise InvalidAction(
-                    f"'{word}' could be more than one choice ({names}…): be precise"
-                )
+        labels = self.state.action_labels()
+        legal = list(labels)
+        found = pick(word, [(str(action), labels[action]) for action in legal])
+        if found is not None:
+            return legal[found]
         return choose_by_text(self.state, word)
 
     def read_line(self, prompt: str) -> str | None:
@@ -599,11 +564,10 @@ class Session:
             if len(words) < 2:
                 self.error("info needs a card's name: info NAME (or ?NAME)")
                 return True
-            info = self.find_card(words[1].strip())
-            if info is None:
-                self.error(
-                    f"no card named '{one_line(words[1].strip(), 60)}' (Tab completes names)"
-                )
+            try:
+                info = self.find_card(words[1].strip())
+            except InvalidAction as error:
+                self.error(str(error))
                 return True
             body = "\n".join(escape(line) for line in info.lines)
             self.console.print(Panel(body, title=escape(f"{info.name} ({info.kind})")))

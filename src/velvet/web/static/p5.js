@@ -142,16 +142,22 @@ function refEl(tag, ref, attrs, by, ...children) {
   return el;
 }
 
-/** One action's chance: "Recruit — Charm 4: 80 % · Compassion 2: 56 % · both: 45 %". */
+/** One action's note: "Recruit — chance · Charm 4: 80 % · …", or "Visit — does nothing · cannot pay 1 Cash". */
 function chanceLine(action, withTarget) {
   const verb = action.label.split(" ")[0];
   const on = withTarget ? (/ on (.+?)(?:,|$)/.exec(action.label) || [])[1] : "";
-  const parts = action.note.replace(/^Chance: /, "").split("; ");
+  // a note is a chance ("Chance: …") or the engine's word that the move does nothing
+  // ("does nothing: cannot pay 1 Cash"), whose reasons may wrap
+  const idle = /^does nothing: /.test(action.note);
+  const what = idle ? "does nothing" : "chance";
+  const parts = action.note.replace(/^(Chance|does nothing): /, "").split("; ");
+  const cls = idle ? "p5-odds p5-idle" : "p5-odds";
+  const head = on ? `${verb} on ${on}${idle ? ` — ${what}` : ""}` : `${verb} — ${what}`;
   return h(
     "li",
     { class: "p5-chance", "data-note": action.note },
-    h("span", { class: "p5-chance-what" }, on ? `${verb} on ${on}` : `${verb} — chance`),
-    parts.map((part) => h("span", { class: "p5-odds" }, part.replace(/ %/g, "\u00a0%"))),
+    h("span", { class: "p5-chance-what" }, head),
+    parts.map((part) => h("span", { class: cls }, part.replace(/ %/g, "\u00a0%"))),
   );
 }
 
