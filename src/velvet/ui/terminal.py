@@ -15,6 +15,7 @@ docs/terminal.md.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sys
 import time
@@ -32,7 +33,15 @@ from rich.text import Text
 
 from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
-from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
+from velvet.engine.core import (
+    CardInfo,
+    Event,
+    Game,
+    State,
+    canonical_json,
+    choose_by_text,
+    player_name,
+)
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
@@ -71,7 +80,10 @@ DEFAULT_PACE = 0.6
 InputFn = Callable[[str], str]
 MAX_LINE = 500
 """Longest line read at the prompt (an action's text is far shorter)."""
-AUTOSAVE_NAME = "last-game.json"
+AUTOSAVE_FOLDER = "games"
+"""Where in the data folder each game in progress has its own autosave."""
+LEGACY_AUTOSAVE = "last-game.json"
+"""The one autosave of earlier versions (still found by ``velvet resume``)."""
 
 
 def data_dir() -> Path:
@@ -84,9 +96,37 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("velvet", appauthor=False))
 
 
-def autosave_path() -> Path:
-    """Where interactive play keeps the game in progress (``velvet resume`` reads it)."""
-    return data_dir() / AUTOSAVE_NAME
+def autosave_path(record: GameRecord) -> Path:
+    """The autosave of the game ``record`` starts: one file per game, named by the game
+    and a digest of its seed, set-up and cards (the seed itself stays secret), so two
+    games never share one and resuming a game keeps writing to its own."""
+    key = canonical_json(
+        {
+            "game": record.game,
+            "seed": record.seed,
+            "config": record.config,
+            "cards": record.cardset_hash,
+        }
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return data_dir() / AUTOSAVE_FOLDER / f"{record.game}-{digest}.json"
+
+
+def autosaves() -> list[Path]:
+    """Every autosave in the data folder, the last one written first."""
+    folder = data_dir() / AUTOSAVE_FOLDER
+    found = [path for path in folder.glob("*.json") if path.is_file()] if folder.is_dir() else []
+    legacy = data_dir() / LEGACY_AUTOSAVE
+    if legacy.is_file():
+        found.append(legacy)
+
+    def written(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(found, key=written, reverse=True)
 
 
 def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
@@ -182,6 +222,8 @@ class Session:
     """False for a game started from a position: its record cannot replay it."""
     autosave: Path | None = None
     """Saved after every action when set (interactive play); a failure warns once."""
+    autosaved: bool = False
+    """Whether this session has written the game to ``autosave`` (so it is there)."""
     pace: float = 0.0
     """Seconds to wait after each bot move (so a person can follow it)."""
     shown: list[Any] = field(default_factory=list)
@@ -546,6 +588,17 @@ class Session:
             reason = error.strerror if isinstance(error, OSError) else str(error)
             self.console.print(f"[yellow]Autosave off:[/] {escape(one_line(str(reason)))}")
             self.autosave = None
+            self.autosaved = False
+            return
+        self.autosaved = True
+
+    def drop_autosave(self) -> None:
+        """Remove the finished game's autosave (``velvet resume`` takes games in progress)."""
+        if self.autosave is None or not self.autosaved:
+            return
+        with contextlib.suppress(OSError):
+            self.autosave.unlink()
+        self.autosaved = False
 
     def undo(self, player: int) -> None:
         """Take back moves to this seat's last decision, unless a secret came out since.
@@ -723,26 +776,39 @@ class Session:
             )
         )
         self.offer_save(finished=True)
+        self.drop_autosave()
 
     def offer_save(self, finished: bool = False) -> None:
+        """Ask for a file to save to; Enter, 'n' or 'no' skips, 'y' or 'yes' asks the name.
+
+        Says the game stays in its autosave only when this session has written it there.
+        """
         if not self.savable:
             return
         what = "game record (for velvet replay)" if finished else "game (to resume later)"
+        question = f"Save the {what} to a file? Name, or Enter to skip: "
         for _ in range(3):
             try:
-                name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
+                name = self.ask(question).strip()
             except (EOFError, KeyboardInterrupt):
                 break
             except UnicodeDecodeError:
                 self.error("the line is not UTF-8 text")
                 continue
-            if not name:
+            if name.lower() in ("", "n", "no"):
                 break
+            if name.lower() in ("y", "yes"):
+                question = "File name (Enter to skip): "
+                continue
             if self.save_to(name, finished=finished):
                 self.console.print(f"Saved to {escape(name)}.")
                 return
-        if self.autosave is not None and not finished:
+        if finished:
+            return
+        if self.autosave is not None and self.autosaved:
             self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
+        elif self.autosave is not None:
+            self.console.print("Not saved: no move was made, so there is no autosave.")
 
 
 def _budget_words(budget: Budget) -> str:
