@@ -15,6 +15,7 @@ docs/terminal.md.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import sys
@@ -127,6 +128,39 @@ def autosaves() -> list[Path]:
             return 0.0
 
     return sorted(found, key=written, reverse=True)
+
+
+CLEAR_SCROLLBACK = "\x1b[3J"
+"""Erase the terminal's scroll-back (terminfo's E3; xterm, tmux, the Linux console...)."""
+SCROLLBACK_TERMS = ("alacritty", "xterm-kitty", "foot", "wezterm", "xterm-ghostty", "contour")
+"""Terminals that erase their scroll-back on ESC[3J though this machine may lack their
+terminfo entry."""
+
+
+@functools.lru_cache(maxsize=8)
+def clears_scrollback(term: str | None) -> bool:
+    """Whether the terminal ``term`` (a TERM value) is known to erase its scroll-back on
+    ESC[3J: its terminfo entry has E3 (asked of ``tput``), or it is one of
+    :data:`SCROLLBACK_TERMS`, or it is Windows Terminal. Unknown terminals are not."""
+    if os.environ.get("WT_SESSION"):
+        return True
+    if not term or term == "dumb":
+        return False
+    if term.split("-")[0] in SCROLLBACK_TERMS or term in SCROLLBACK_TERMS:
+        return True
+    import shutil
+    import subprocess
+
+    tput = shutil.which("tput")
+    if tput is None:
+        return False
+    try:
+        done = subprocess.run(
+            [tput, "-T", term, "E3"], capture_output=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and CLEAR_SCROLLBACK.encode() in done.stdout
 
 
 def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
@@ -371,13 +405,34 @@ class Session:
         if not self.renderer.hides_hands or len(humans) < 2:
             return
         if self.last_human is not None and self.last_human != player:
-            self.console.clear()
+            kept = self.clear_all()
             self.console.print(
                 Panel(f"Pass the screen to {player_name(player)}, then press Enter.", style="bold")
             )
+            if kept:
+                self.console.print(f"[yellow]Warning:[/] {escape(kept)}")
             self.read_line("")
-            self.console.clear()
+            self.clear_all()
         self.last_human = player
+
+    def clear_all(self) -> str | None:
+        """Clear the screen and, where the terminal can, its scroll-back (ESC[3J), so the
+        next player cannot scroll up to the last one's hand. Returns a one-line warning
+        when the scroll-back may keep it (a terminal not known to erase it, or output
+        that is no terminal), else None."""
+        self.console.clear()
+        term = os.environ.get("TERM")
+        if self.console.is_terminal and clears_scrollback(term):
+            self.console.file.write(CLEAR_SCROLLBACK)
+            self.console.file.flush()
+            return None
+        where = f"this terminal (TERM={term})" if term else "this terminal"
+        if not self.console.is_terminal:
+            where = "this output (not a terminal)"
+        return (
+            f"{where} may keep {player_name(self.last_human or 0)}'s screen in its "
+            "scroll-back: clear it (see docs/terminal.md) before passing"
+        )
 
     def bot_turn(self, player: int, bot: Bot) -> None:
         legal = self.state.legal_actions()
