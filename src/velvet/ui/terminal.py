@@ -155,9 +155,7 @@ def clears_scrollback(term: str | None) -> bool:
     if tput is None:
         return False
     try:
-        done = subprocess.run(
-            [tput, "-T", term, "E3"], capture_output=True, timeout=5, check=False
-        )
+        done = subprocess.run([tput, "-T", term, "E3"], capture_output=True, timeout=5, check=False)
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0 and CLEAR_SCROLLBACK.encode() in done.stdout
