@@ -52,13 +52,14 @@ from velvet.ui.renderers import Renderer, renderer_for
 HELP = (
     "Type an action's number, its text form or its words ('visit Weapons Shop'); Tab "
     "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
-    "next page of choices, 'hint' shows the hard bot's three best choices for you with "
-    "their chance to win and why ('hint 2s' or 'hint 3000' thinks longer), 'forecast' "
-    "(P5) plays games from here to give your chance to beat the boss ('forecast 100': "
-    "more games, a smaller margin), 'undo' takes back your last move (while no dice, "
-    "draw or hidden card was revealed since), 'board' shows the full board, 'save FILE' "
-    "saves the game, 'load FILE' loads one, 'help' shows this, 'quit' leaves (you are "
-    "offered to save)."
+    "next page of choices, 'log' shows every event so far ('log 20': the last 20), "
+    "'hint' shows the hard bot's three best choices for you with their chance to win if "
+    "you play like it and why ('hint 2s' or 'hint 3000' thinks longer), 'forecast' (P5) "
+    "plays games from here with the easy bot and gives the chance to beat the boss if you "
+    "play like it ('forecast 100': more games, a smaller margin), 'undo' takes back your "
+    "last move (while no dice, draw or hidden card was revealed since), 'board' shows the "
+    "full board, 'save FILE' saves the game, 'load FILE' loads one, 'help' shows this, "
+    "'quit' leaves (you are offered to save)."
 )
 COMMANDS = (
     "info ",
@@ -514,7 +515,8 @@ class Session:
             table.add_row(
                 f"{rank}.",
                 f"{escape(where + hint.label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
-                f"to win ({hint.visits} simulations)\n[dim]why: {escape(hint.reason)}[/]",
+                f"to win {HINT_ASSUMES} ({hint.visits} simulations)"
+                f"\n[dim]why: {escape(hint.reason)}[/]",
             )
         self.console.print(table)
 
@@ -529,17 +531,17 @@ class Session:
                 "(P5 has one: the chance to beat the boss in time)"
             )
             return
-        self.thinking(f"playing {games} games from your view with the easy bot")
+        self.thinking(f"playing {games} games from your view with the {FORECAST_BOT} bot")
         try:
-            outlook = forecast(self.state, player, games)
+            outlook = forecast(self.state, player, games, FORECAST_BOT)
         except VelvetError as error:
             self.error(f"no forecast: {error}")
             return
         self.console.print(
             f"[bold]Forecast[/]: {outlook.rate:.0%} to beat the boss by day {outlook.days} "
-            f"(95 % interval {outlook.low:.0%}–{outlook.high:.0%}, margin ± "
-            f"{outlook.margin:.0%}; {outlook.games} games played by the {outlook.bot} bot "
-            "from this position)"
+            f"{forecast_assumes(outlook.bot, len(self.seats))} (95 % interval "
+            f"{outlook.low:.0%}–{outlook.high:.0%}, margin ± {outlook.margin:.0%}; "
+            f"{outlook.games} games from this position). {FORECAST_VS_HINT}"
         )
 
     def error(self, message: str) -> None:
@@ -862,6 +864,19 @@ class Session:
             self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
         elif self.autosave is not None:
             self.console.print("Not saved: no move was made, so there is no autosave.")
+
+
+HINT_ASSUMES = "if you play like the hard bot"
+"""Whose play a hint's chance to win assumes (the hard bot's search), said beside it."""
+FORECAST_BOT = "easy"
+"""The bot that plays the forecast's games: the hard bot would take minutes a game."""
+FORECAST_VS_HINT = "A hint's chance assumes the hard bot's play, so the two differ."
+
+
+def forecast_assumes(bot: str, players: int) -> str:
+    """Whose play a forecast's chance assumes, said beside it."""
+    who = "you play" if players == 1 else f"all {players} players play"
+    return f"if {who} like the {bot} bot"
 
 
 def _budget_words(budget: Budget) -> str:
