@@ -870,7 +870,7 @@ HINT_ASSUMES = "if you play like the hard bot"
 """Whose play a hint's chance to win assumes (the hard bot's search), said beside it."""
 FORECAST_BOT = "easy"
 """The bot that plays the forecast's games: the hard bot would take minutes a game."""
-FORECAST_VS_HINT = "A hint's chance assumes the hard bot's play, so the two differ."
+FORECAST_VS_HINT = "A hint's chance assumes the hard bot's play, so the two may differ."
 
 
 def forecast_assumes(bot: str, players: int) -> str:
