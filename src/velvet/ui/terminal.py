@@ -64,6 +64,7 @@ HELP = (
 COMMANDS = (
     "info ",
     "more",
+    "log",
     "hint",
     "forecast",
     "undo",
@@ -79,7 +80,46 @@ MAX_FORECAST_GAMES = 1000
 DEFAULT_PACE = 0.6
 """Seconds between bot moves when a person watches (``--pace`` sets it)."""
 
+RECAP_ROWS = 5
+"""Most rows the recap takes (the last events since a seat's last choice, one row each)."""
+MIN_CHOICES = 3
+"""Fewest rows of choices a decision screen keeps (the recap gives way first)."""
+CHOICE_ROWS = 4
+"""Rows around the choices: their heading, the page line, the prompt, one spare."""
+MAX_LOG_LINES = 100_000
+
 InputFn = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move of the game and its events, as the recap and ``log`` tell it."""
+
+    index: int
+    """Its place in the record's actions."""
+    mover: int
+    label: str
+    events: list[Event]
+    bot: str = ""
+    """The bot's name when a bot made it."""
+
+
+def played_moves(game: Game[Any], record: GameRecord) -> list[Played]:
+    """The moves of a record with their events, replayed (empty if it does not replay)."""
+    out: list[Played] = []
+    mover, before = 0, None
+    try:
+        for state, text, events in record.steps(game):
+            if text is not None and before is not None:
+                label = before.action_label(choose_by_text(before, text))
+                out.append(Played(len(out), mover, label, list(events)))
+            if not state.is_terminal():
+                mover, before = state.current_player, state.clone()
+    except VelvetError:
+        return out
+    return out
+
+
 MAX_LINE = 500
 """Longest line read at the prompt (an action's text is far shorter)."""
 AUTOSAVE_FOLDER = "games"
@@ -270,9 +310,17 @@ class Session:
     """Show the hints before every decision of a human seat (``--hints``)."""
     hint_budget: Budget | None = None
     """The search's budget for a hint (None: the hard level's, 800 simulations)."""
+    history: list[Played] = field(default_factory=list)
+    """Every move of the game so far with its events (for the recap and ``log``)."""
+    seen: dict[int, int] = field(default_factory=dict)
+    """For each seat, how much of ``history`` its last decision screen came after."""
+    recap_rows: int = 0
+    """Rows the recap took on the current decision screen."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
+        if self.record.actions and not self.history:
+            self.history = played_moves(self.game, self.record)
         self.bot_rngs = [
             Rng(self.record.seed * 7919 + 101 * seat + 1) for seat in range(len(self.seats))
         ]
@@ -324,7 +372,9 @@ class Session:
         for kind, group in groups.items():
             for i, action in enumerate(group):
                 rows.append((kind if i == 0 else "", len(rows) + 1, action))
-        room = max(6, self.console.height - self.board_height() - 4)
+        room = max(
+            MIN_CHOICES, self.console.height - self.board_height() - self.recap_rows - CHOICE_ROWS
+        )
         kind_width = max((len(kind) for kind, _, _ in rows), default=0)
         text_width = max(20, self.console.width - kind_width - len(str(len(rows))) - 2)
         pages: list[list[tuple[str, int, Any]]] = [[]]
@@ -397,6 +447,96 @@ class Session:
                 return info
         return None
 
+    # -- what just happened: the recap and the log -------------------------------
+
+    def remember(self, mover: int, label: str, events: list[Event], bot: str = "") -> None:
+        """Keep a move made and its events for the recap and ``log``."""
+        self.history.append(Played(len(self.record.actions) - 1, mover, label, events, bot))
+
+    def forget_after(self, at: int) -> None:
+        """Drop the moves from the record's action ``at`` on (they were taken back)."""
+        self.history = [move for move in self.history if move.index < at]
+        self.seen = {seat: min(n, len(self.history)) for seat, n in self.seen.items()}
+
+    def move_lines(self, moves: Sequence[Played], viewer: int | None) -> list[str]:
+        """Each move's events as ``viewer`` may see them, one sentence a line: '•' for the
+        viewer's own moves, '▸' for the others' (a bot's move with no event, by its label)."""
+        out: list[str] = []
+        for move in moves:
+            mark = "•" if move.mover == viewer else "▸"
+            said = self.said(move.events, viewer)
+            if not said and move.bot:
+                said = [f"{player_name(move.mover)} ({move.bot}): {move.label}"]
+            out += [f"{mark} {line}" for line in said]
+        return out
+
+    def recap(self, player: int | None) -> list[str]:
+        """What happened since ``player``'s last decision screen (since its own last move
+        when it has had none in this session), as it may see it."""
+        start = self.seen.get(player) if player is not None else None
+        if start is None:
+            own = [i for i, move in enumerate(self.history) if move.mover == player]
+            start = own[-1] if own else max(0, len(self.history) - RECAP_ROWS)
+        return self.move_lines(self.history[start:], player)
+
+    def recap_room(self) -> int:
+        """Rows the recap may take: what the board and the fewest choices leave."""
+        free = self.console.height - self.board_height() - CHOICE_ROWS - MIN_CHOICES
+        return max(0, min(RECAP_ROWS, free))
+
+    def show_recap(self, player: int | None) -> None:
+        """The last few events since this seat's last decision, one row each, kept on
+        screen between the board and the choices ('log' shows them all, in full)."""
+        lines = self.recap(player)
+        if player is not None:
+            self.seen[player] = len(self.history)
+        room = self.recap_room()
+        self.recap_rows = 0
+        if not lines or room < 1:
+            return
+        shown = lines[-room:]
+        if len(shown) < len(lines):  # the first row says how many more 'log' has
+            shown = shown[1:]
+            earlier = len(lines) - len(shown)
+            shown = [f"… {earlier} earlier event(s): 'log' shows them", *shown]
+        for line in shown:
+            self.console.print(
+                Text(f"  {line}", style="magenta" if line.startswith("▸") else "dim"),
+                no_wrap=True,
+                overflow="ellipsis",
+                crop=True,
+            )
+        self.recap_rows = len(shown)
+
+    def show_log(self, player: int, what: str) -> None:
+        """Every event so far as ``player`` may see it, a screen at a time (Enter for the
+        next, q to stop); 'log N' shows the last N lines."""
+        lines = self.move_lines(self.history, player)
+        if what:
+            if not (what.isascii() and what.isdigit() and 0 < int(what[:6]) <= MAX_LOG_LINES):
+                self.error(
+                    f"log takes a number of lines from 1 to {MAX_LOG_LINES}, not "
+                    f"'{one_line(what, 20)}'"
+                )
+                return
+            lines = lines[-int(what) :]
+        if not lines:
+            self.console.print("Nothing has happened yet.")
+            return
+        page = max(3, self.console.height - 2)
+        for at in range(0, len(lines), page):
+            for line in lines[at : at + page]:
+                self.console.print(f"  {escape(line)}")
+            if at + page < len(lines):
+                left = len(lines) - at - page
+                try:
+                    answer = self.ask(f"-- {left} more lines: Enter for more, q to stop -- ")
+                except (EOFError, KeyboardInterrupt, UnicodeDecodeError):
+                    break
+                if answer.strip().lower() in ("q", "quit"):
+                    break
+        self.show_actions(player, self.state.legal_actions(), page=self.page)
+
     # -- turns --------------------------------------------------------------
 
     def pass_screen(self, player: int) -> None:
@@ -439,6 +579,7 @@ class Session:
         label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
+        self.remember(player, label, events, bot.name)
         said = self.said(events, self.screen_seat())
         if not said:
             who = f"{player_name(player)} ({bot.name})"
@@ -451,6 +592,7 @@ class Session:
     def human_turn(self, player: int) -> None:
         self.pass_screen(player)
         self.show_board(player)
+        self.show_recap(player)
         legal = self.state.legal_actions()
         self.show_actions(player, legal)
         if self.hints_each:
@@ -477,6 +619,7 @@ class Session:
                 self.error(f"not understood: {one_line(str(error)) or 'not an action'}")
                 continue
             point = (len(self.record.actions), self.state.clone())
+            label = self.state.action_label(action)
             try:
                 events = self.state.apply(action)
             except VelvetError as error:
@@ -484,6 +627,7 @@ class Session:
                 continue
             self.record.actions.append(str(action))
             self.undo_points.append(point)
+            self.remember(player, label, events)
             self.show_events(events, player)
             return
 
@@ -682,6 +826,7 @@ class Session:
                 del self.record.actions[at:]
                 self.record.taken_back.append({"after": at, "actions": taken})
                 self.state = state
+                self.forget_after(at)
                 self.last_view = None
                 self.console.print(f"Taken back: {len(taken)} action(s).")
                 return
@@ -720,6 +865,8 @@ class Session:
             self.show_actions(player, self.state.legal_actions())
         elif verb == "more":
             self.show_actions(player, self.state.legal_actions(), page=self.page + 1)
+        elif verb == "log":
+            self.show_log(player, words[1].strip() if len(words) > 1 else "")
         elif verb == "hint":
             try:
                 budget = Budget.parse(words[1]) if len(words) > 1 else None
@@ -769,6 +916,7 @@ class Session:
                 self.error(f"could not load: it is a game of '{record.game[:40]}'")
                 return True
             self.record, self.state = record, state
+            self.history, self.seen = played_moves(self.game, record), {}
             self.undo_points.clear()
             self.last_view = None
             self.console.print(f"Loaded {escape(name)}.")
@@ -821,6 +969,7 @@ class Session:
     def end_screen(self) -> None:
         with contextlib.suppress(ConfigError):  # no public view: a spectator sees no board
             self.show_board(self.screen_seat())
+        self.show_recap(self.screen_seat())
         seed = f", seed {self.record.seed}" if self.savable else ""
         self.console.print(
             Panel(
