@@ -28,6 +28,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -479,23 +480,25 @@ class Session:
             start = own[-1] if own else max(0, len(self.history) - RECAP_ROWS)
         return self.move_lines(self.history[start:], player)
 
-    def recap_room(self) -> int:
-        """Rows the recap may take: what the board and the fewest choices leave."""
-        free = self.console.height - self.board_height() - CHOICE_ROWS - MIN_CHOICES
+    def recap_room(self, choices: int = MIN_CHOICES) -> int:
+        """Rows the recap may take: what the board and the first choices (at least
+        ``MIN_CHOICES`` of the ``choices``) leave."""
+        keep = min(MIN_CHOICES, max(1, choices))
+        free = self.console.height - self.board_height() - CHOICE_ROWS - keep
         return max(0, min(RECAP_ROWS, free))
 
-    def show_recap(self, player: int | None) -> None:
+    def show_recap(self, player: int | None, choices: int = MIN_CHOICES) -> None:
         """The last few events since this seat's last decision, one row each, kept on
         screen between the board and the choices ('log' shows them all, in full)."""
         lines = self.recap(player)
         if player is not None:
             self.seen[player] = len(self.history)
-        room = self.recap_room()
+        room = self.recap_room(choices)
         self.recap_rows = 0
         if not lines or room < 1:
             return
         shown = lines[-room:]
-        if len(shown) < len(lines):  # the first row says how many more 'log' has
+        if 1 < len(shown) < len(lines):  # the first row says how many more 'log' has
             shown = shown[1:]
             earlier = len(lines) - len(shown)
             shown = [f"… {earlier} earlier event(s): 'log' shows them", *shown]
@@ -526,7 +529,7 @@ class Session:
         page = max(3, self.console.height - 2)
         for at in range(0, len(lines), page):
             for line in lines[at : at + page]:
-                self.console.print(f"  {escape(line)}")
+                self.console.print(Padding(Text(line), (0, 0, 0, 2)))
             if at + page < len(lines):
                 left = len(lines) - at - page
                 try:
@@ -592,8 +595,8 @@ class Session:
     def human_turn(self, player: int) -> None:
         self.pass_screen(player)
         self.show_board(player)
-        self.show_recap(player)
         legal = self.state.legal_actions()
+        self.show_recap(player, len(legal))
         self.show_actions(player, legal)
         if self.hints_each:
             self.show_hints(player, self.hint_budget)
