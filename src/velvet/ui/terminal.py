@@ -526,14 +526,22 @@ class Session:
         if not lines:
             self.console.print("Nothing has happened yet.")
             return
-        page = max(3, self.console.height - 2)
-        for at in range(0, len(lines), page):
-            for line in lines[at : at + page]:
-                self.console.print(Padding(Text(line), (0, 0, 0, 2)))
-            if at + page < len(lines):
-                left = len(lines) - at - page
+        drawn = [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
+        rows = [len(self.console.render_lines(d, pad=False)) for d in drawn]
+        room = max(3, self.console.height - 2)  # the 'more' prompt and one spare row
+        at = 0
+        while at < len(drawn):
+            used = 0
+            start = at
+            while at < len(drawn) and (at == start or used + rows[at] <= room):
+                self.console.print(drawn[at])
+                used += rows[at]
+                at += 1
+            if at < len(drawn):
                 try:
-                    answer = self.ask(f"-- {left} more lines: Enter for more, q to stop -- ")
+                    answer = self.ask(
+                        f"-- {len(drawn) - at} more lines: Enter for more, q to stop -- "
+                    )
                 except (EOFError, KeyboardInterrupt, UnicodeDecodeError):
                     break
                 if answer.strip().lower() in ("q", "quit"):
