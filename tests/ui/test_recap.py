@@ -138,3 +138,24 @@ def test_resume_rebuilds_the_log_from_the_record() -> None:
     play, _, console = run(game, state, ["log", "quit"], [None], record)
     assert "makes a Knowledge check" in console.export_text()
     assert play.history[0].label.startswith("Visit School")
+
+
+def test_log_and_recap_tell_each_seat_only_what_it_may_see() -> None:
+    from velvet.engine.core import Event
+    from velvet.ui.terminal import Played
+
+    state = position(hands=(["002"], ["002"]))
+    game = state.game
+    console = Console(record=True, width=80, height=24, force_terminal=False)
+    play = Session(
+        game, GameRecord.start(game, {}, 1), state, [None, None], console, Screens([], console)
+    )
+    searched = Event("search", {"player": 0, "card": "007"})  # Koropokkur, into P1's hand
+    play.history = [Played(0, 0, "Play the Support Junes Sale", [searched])]
+    play.show_log(1, "")
+    play.show_recap(1)
+    theirs = console.export_text(clear=True)
+    assert "Koropokkur" not in theirs
+    assert theirs.count("Player 1 takes a card from their deck into their hand") == 2
+    play.show_log(0, "")
+    assert "Player 1 takes Koropokkur from their deck" in console.export_text()
