@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from rich.console import Console
 
@@ -34,8 +35,8 @@ class Screens:
 
 
 def run(
-    game: Game[object],
-    state: State[object],
+    game: Game[Any],
+    state: State[Any],
     lines: list[str],
     seats: Sequence[Bot | None],
     record: GameRecord | None = None,
@@ -44,7 +45,7 @@ def run(
     screens = Screens(lines, console)
     play = Session(
         game,
-        record or GameRecord.start(game, game.default_config(), 1),
+        record or GameRecord.start(game, {}, 1),
         state,
         seats,
         console,
@@ -55,7 +56,7 @@ def run(
 
 
 def p5(lines: list[str], players: int = 1, seed: int = 1) -> tuple[Session, Screens, Console]:
-    game = get_game("p5")
+    game: Any = get_game("p5")
     config = game.default_config(players)
     record = GameRecord.start(game, config, seed)
     return run(game, game.new_state(config, seed), lines, [None] * players, record)
