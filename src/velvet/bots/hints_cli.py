@@ -23,11 +23,17 @@ def hint_line(hint: Hint) -> str:
     )
 
 
+def forecast_assumes(bot: str, players: int) -> str:
+    """Whose play a forecast's chance assumes: 'if you play like the easy bot'."""
+    who = {1: "you play", 2: "both players play"}.get(players, f"all {players} players play")
+    return f"if {who} like the {bot} bot"
+
+
 def forecast_line(outlook: Forecast, players: int) -> str:
     """The forecast in one line, its chance labelled with whose play it assumes."""
-    who = "you play" if players == 1 else f"all {players} players play"
     return (
-        f"chance to beat the boss by day {outlook.days} if {who} like the {outlook.bot} bot: "
+        f"chance to beat the boss by day {outlook.days} "
+        f"{forecast_assumes(outlook.bot, players)}: "
         f"{outlook.rate:.0%} [95% CI {outlook.low:.0%}, {outlook.high:.0%}] over "
         f"{outlook.games} games from this position (a hint's chance assumes the hard bot)"
     )

@@ -35,6 +35,7 @@ from rich.text import Text
 
 from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
+from velvet.bots.hints_cli import forecast_assumes
 from velvet.engine.core import (
     CardInfo,
     Event,
@@ -1031,12 +1032,6 @@ HINT_ASSUMES = "if you play like the hard bot"
 FORECAST_BOT = "easy"
 """The bot that plays the forecast's games: the hard bot would take minutes a game."""
 FORECAST_VS_HINT = "A hint's chance assumes the hard bot's play, so the two may differ."
-
-
-def forecast_assumes(bot: str, players: int) -> str:
-    """Whose play a forecast's chance assumes, said beside it."""
-    who = "you play" if players == 1 else f"all {players} players play"
-    return f"if {who} like the {bot} bot"
 
 
 def _budget_words(budget: Budget) -> str:
