@@ -474,11 +474,11 @@ class Session:
 
     def recap(self, player: int | None) -> list[str]:
         """What happened since ``player``'s last decision screen (since its own last move
-        when it has had none in this session), as it may see it."""
+        when it has had none in this session, or since the start), as it may see it."""
         start = self.seen.get(player) if player is not None else None
         if start is None:
             own = [i for i, move in enumerate(self.history) if move.mover == player]
-            start = own[-1] if own else max(0, len(self.history) - RECAP_ROWS)
+            start = own[-1] if own else 0
         return self.move_lines(self.history[start:], player)
 
     def recap_room(self, choices: int = MIN_CHOICES) -> int:
