@@ -502,7 +502,9 @@ class Session:
         if 1 < len(shown) < len(lines):  # the first row says how many more 'log' has
             shown = shown[1:]
             earlier = len(lines) - len(shown)
-            shown = [f"… {earlier} earlier event(s): 'log' shows them", *shown]
+            shown = [f"… since your last choice, {earlier} earlier: 'log' shows them", *shown]
+        elif len(shown) < room:  # all of it fits, and a heading too
+            shown = ["Since your last choice:", *shown]
         for line in shown:
             self.console.print(
                 Text(f"  {line}", style="magenta" if line.startswith("▸") else "dim"),
