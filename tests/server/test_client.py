@@ -78,11 +78,16 @@ def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
     assert "Type 'hint' or 'forecast' when it is your move" in text
     assert "Hints (best first; 30 simulations, from your view):" in text
     assert (
-        sum(line.startswith(("  1. ", "  2. ", "  3. ")) and "to win" in line for line in lines)
+        sum(
+            line.startswith(("  1. ", "  2. ", "  3. "))
+            and "to win if you play like the hard bot (" in line
+            for line in lines
+        )
         == 3
     )
     assert text.count("     why: ") == 3
     assert "Forecast: " in text and "to beat the boss by day 28" in text
+    assert "if every player plays like the easy bot" in text  # whose play each chance assumes
     assert info["version"] == 0  # asking changed nothing
 
 

@@ -310,15 +310,16 @@ def _show(
         for n, hint in enumerate(message.get("hints", []), start=1):
             out(
                 f"  {n}. {hint['label']} — {hint['win']:.0%} ± {hint['margin']:.0%} to win "
-                f"({hint['visits']} simulations)"
+                f"if you play like the hard bot ({hint['visits']} simulations)"
             )
             out(f"     why: {hint['reason']}")
     elif kind == "forecast":
         out(
             f"Forecast: {message['rate']:.0%} to beat the boss by day {message['days']} "
-            f"(95 % interval {message['low']:.0%}–{message['high']:.0%}, margin ± "
-            f"{message['margin']:.0%}; {message['games']} games played by the "
-            f"{message['bot']} bot from your view)"
+            f"if every player plays like the {message['bot']} bot (95 % interval "
+            f"{message['low']:.0%}–{message['high']:.0%}, margin ± {message['margin']:.0%}; "
+            f"{message['games']} games from your view). A hint's chance assumes the hard "
+            "bot's play, so the two may differ."
         )
     elif kind == "timer":
         left = int(message["left"])

@@ -206,7 +206,12 @@ def _indent(text: str, style: str = "") -> RenderableType:
 
 
 def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
-    """The board in a few lines: day and alert, each thief, the shadows, who decides."""
+    """The board in a few lines: day and alert, each thief, the shadows, who decides.
+
+    With several thieves, the one deciding is shown in full (skills, party, confidants)
+    and each other in two lines (stats, tokens, persona), so two players fit 80 x 24;
+    ``board`` shows every thief in full.
+    """
     names = _Names(game)
     pal = view["palace"]
     where: dict[str, list[str]] = {}
@@ -221,6 +226,7 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     elif view["result"] == -1:
         head.append(" · DEFEAT", style="bold red")
     out.append(head)
+    decider = view["decision"].get("player")
     for i, p in enumerate(view["players"]):
         loc = p["location"]
         at = {"off": "not yet out", "palace": "in the palace"}.get(
@@ -231,8 +237,21 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         line.append(" ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS))
         out.append(line)
         spent = _tokens(p["spent"])
-        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
         persona = names.name(names.persona, p["persona"])
+        if decider is not None and i != decider and len(view["players"]) > 1:
+            party = [names.name(names.shadow, x) for x in p["party"]]
+            with_party = f" + {', '.join(party)}" if party else ""
+            known = len(p["confidants"])
+            confidants = f" · {known} confidant{'s' if known > 1 else ''}" if known else ""
+            out.append(
+                _indent(
+                    f"fresh: {_tokens(p['fresh'])} · spent: {spent} · {persona}{with_party}"
+                    f"{confidants} ('board': skills)",
+                    style="dim",
+                )
+            )
+            continue
+        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
         skills = _card_lines(names, p["persona"], "Skill — ")
         out.append(_indent(f"{persona}: " + (" · ".join(skills) or "no skills")))
         for sh in p["party"]:

@@ -589,7 +589,8 @@ def apply_unchecked(state: VsState, action: A.VsAction) -> list[Event]:
                     "skill": skill_name(state, c, action.index),
                     "type": DAMAGE_TYPES[sk.damage_type],
                     "damage": sk.damage,
-                },
+                }
+                | _top_if_under(state, action.slot, c),
             )
         )
         state.step = REACT1
@@ -666,6 +667,13 @@ def _advance(state: VsState, ev: list[Event]) -> None:
                 _draw_step(state, ev)
         else:
             return
+
+
+def _top_if_under(state: VsState, slot: int, card: int) -> dict[str, str]:
+    """``{"top": id}`` when the declared skill's card is fused under the stack's top (so the
+    event can name the persona it belongs to), else nothing."""
+    top = state.field[state.turn][slot][-1]
+    return {"top": state._game.ids[top]} if top != card else {}
 
 
 def _resolve(state: VsState, ev: list[Event]) -> None:
