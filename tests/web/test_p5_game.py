@@ -269,3 +269,24 @@ def test_a_solo_player_takes_moves_back_by_key_and_button(
         assert sum(m["type"] == "undo" for m in sent) == 3
     assert tab.state()["version"] >= 2, "no move could be taken back"
     tab.close()
+
+
+def test_a_resignation_in_co_op_is_lost_for_both(server: WebServer, browser: Any) -> None:
+    """P5 is played together: when one player resigns, neither wins."""
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"] * 2})
+    assert answer.status_code == 201, answer.text
+    tabs = [Tab(browser, DESKTOP), Tab(browser, DESKTOP)]
+    for tab, invite in zip(tabs, answer.json()["invites"], strict=True):
+        tab.page.goto(invite["url"])
+        tab.page.wait_for_selector(".p5-board")
+        tab.wait_version(0)
+    tabs[0].page.once("dialog", lambda dialog: dialog.accept())
+    tabs[0].page.get_by_role("button", name="Resign").click()
+    for tab in tabs:
+        banner = tab.page.locator(".banner")
+        banner.wait_for(state="visible")
+        text = " ".join(banner.inner_text().split())
+        assert banner.locator("strong").inner_text() == "You both lose (co-op)", text
+        assert "win" not in text.lower(), text
+        assert "Player 1 resigned; the game is lost for both (co-op)." in text
+        tab.close()

@@ -320,7 +320,13 @@ export class Table {
       // Shared results (P5 is played together; a VS draw) say so; otherwise the best wins.
       const mine = returns[seat];
       const others = returns.filter((_, i) => i !== seat);
-      if (others.every((r) => r === mine)) headline = mine <= 0 ? "You lose" : others.length && mine < 1 ? "A draw" : "You win!";
+      // A shared loss or win with others is a co-op one (P5: one resigns, all lose).
+      const together = others.length === 1 ? "both" : "all";
+      if (others.every((r) => r === mine)) {
+        if (mine <= 0) headline = others.length ? `You ${together} lose (co-op)` : "You lose";
+        else if (others.length && mine < 1) headline = "A draw";
+        else headline = others.length ? `You ${together} win (co-op)!` : "You win!";
+      }
       else headline = mine > Math.max(...others) ? "You win!" : "You lose";
     }
     const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
