@@ -318,3 +318,40 @@ def test_the_lobby_offers_the_second_player_extra_cards(server: WebServer, brows
     page.wait_for_function("window.velvet.state && window.velvet.state.view")
     assert len(page.evaluate("window.velvet.state.view.hand")) == 5
     tab.close()
+
+
+def test_on_a_phone_a_tap_shows_a_hand_card_and_a_second_tap_plays_it(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    """A tap meant to read a card never plays it: it selects the card and shows all its
+    text (skills too) with its actions; a tap on one of them plays it."""
+    created = _create(server, seats=["human", "easy"], first="1")
+    tab = Tab(browser, PHONE)
+    page = tab.page
+    page.goto(created["invites"][0]["url"])
+    page.wait_for_selector(".vs-board .pbar")
+    tab.wait_version(0)
+    page.wait_for_function("Object.keys(window.velvet.cards).length > 0")
+    state = tab.state()
+    action = next(a for a in state["legal"] if a["targets"][:1] == ["hand:0"])
+    card = page.locator(f'[data-ref="{action["targets"][0]}"].actable')
+    card_id = card.get_attribute("data-card")
+    card.click()
+    menu = page.locator(".menu")
+    menu.wait_for(state="visible")
+    page.wait_for_timeout(300)
+    assert tab.state()["version"] == state["version"]
+    assert not any(json.loads(t)["type"] == "move" for t in tab.sent), "the tap played the card"
+    assert "selected" in (card.get_attribute("class") or "")
+    info = page.evaluate("id => window.velvet.cards[id]", card_id)
+    shown = " ".join(menu.locator(".menu-card").inner_text().split())
+    for line in info["lines"]:  # every line of the card, its skills among them
+        assert " ".join(line.split()) in shown, line
+    assert any(line.startswith("Skill") for line in info["lines"]), info["lines"]
+    tab.no_sideways_scroll()
+    page.screenshot(path=str(shots / "vs-tap-390x844.png"))
+    menu.locator(f'button[data-action="{action["text"]}"]').click()
+    tab.wait_version(state["version"] + 1)
+    sent = [json.loads(t) for t in tab.sent]
+    assert [m["action"] for m in sent if m["type"] == "move"] == [action["text"]]
+    tab.close()

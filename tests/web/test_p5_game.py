@@ -290,3 +290,43 @@ def test_a_resignation_in_co_op_is_lost_for_both(server: WebServer, browser: Any
         assert "win" not in text.lower(), text
         assert "Player 1 resigned; the game is lost for both (co-op)." in text
         tab.close()
+
+
+def _focused(page: Any) -> str:
+    return str(
+        page.evaluate(
+            """() => { const a = document.activeElement;
+              if (!a || a === document.body) return "body";
+              if (a.matches("button.action")) return "action:" + a.dataset.action;
+              if (a.matches("[data-ref].actable")) return "ref:" + a.dataset.ref;
+              return a.tagName + "." + a.className; }"""
+        )
+    )
+
+
+def test_the_keyboard_keeps_its_place_after_each_move(server: WebServer, browser: Any) -> None:
+    """Enter on the focused control, move after move: the focus never drops to the top of
+    the page; it stays on the board element, or goes to the next decision's first action."""
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"]})
+    assert answer.status_code == 201, answer.text
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(answer.json()["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+    page.locator("button.action").first.focus()
+    places = []
+    for _ in range(12):
+        state = tab.state()
+        if state["status"] == "over":
+            break
+        page.keyboard.press("Enter")
+        if page.locator(".menu").count():
+            page.keyboard.press("Enter")  # the menu's first item
+        tab.wait_version(state["version"] + 1)
+        page.wait_for_timeout(50)
+        place = _focused(page)
+        places.append(place)
+        first = tab.state()["legal"][0]["text"] if tab.state()["legal"] else None
+        assert place.startswith("ref:") or place == f"action:{first}", places
+    assert len(places) >= 8, places
+    tab.close()

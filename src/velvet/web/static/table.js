@@ -35,12 +35,17 @@ export class Table {
     this.tick = setInterval(() => this.countdown(), 1000);
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
+    // Where the keyboard is in the table, so a redraw after a move keeps it there.
+    this.place = null;
+    this.onFocus = (event) => this.noteFocus(event.target);
+    document.addEventListener("focusin", this.onFocus);
   }
 
   destroy() {
     this.replayer?.pause();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("focusin", this.onFocus);
     this.closeMenu();
   }
 
@@ -79,6 +84,7 @@ export class Table {
       ),
     );
     this.actionsTitle.id = "actions-title";
+    this.actionsTitle.tabIndex = -1; // the keyboard's place while waiting for the other side
     this.layout = this.root.querySelector(".layout");
     this.replayRoot = el("section", { class: "replay-panel", hidden: true, "aria-label": "Replay of this game" });
     this.layout.after(this.replayRoot);
@@ -254,6 +260,37 @@ export class Table {
     this.renderHints();
     this.renderLog();
     this.countdown();
+    this.keepPlace();
+  }
+
+  // The keyboard's place: an action button, a board element, or the actions' heading
+  // (waiting for the other side). A menu keeps the place of the element it opened from.
+  noteFocus(node) {
+    if (this.restoring || !node || !node.closest) return;
+    const ref = node.closest("[data-ref].actable");
+    if (node.closest(".action-list button.action")) this.place = { kind: "action" };
+    else if (ref && this.boardRoot.contains(ref)) this.place = { kind: "ref", ref: ref.dataset.ref };
+    else if (node === this.actionsTitle || this.menu?.contains(node)) return;
+    else this.place = null;
+  }
+
+  // After a redraw the old control may be gone (a move replaces the buttons): put the
+  // focus back where it was, else on the next decision's first action, else on the
+  // actions' heading, instead of letting it fall to the top of the page.
+  keepPlace() {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected || active.disabled;
+    if (!this.place || !lost || this.menu || this.replaying) return;
+    let target = null;
+    if (this.place.kind === "ref") {
+      target = this.boardRoot.querySelector(`[data-ref="${CSS.escape(this.place.ref)}"].actable`);
+    }
+    target = target || this.actions.querySelector("button.action:not([disabled])") || this.actionsTitle;
+    this.restoring = true;
+    popoverQuiet = true;
+    target.focus();
+    popoverQuiet = false;
+    this.restoring = false;
   }
 
   stepText() {
@@ -425,15 +462,19 @@ export class Table {
       node.title = actions.map((a) => (a.note ? `${a.label} — ${a.note}` : a.label)).join("\n");
       const open = node.closest("details");
       if (open) open.open = true;
-      const go = (event) => {
+      // A mouse click or a key makes the one action at once; on a touch or narrow screen
+      // a tap only selects the thing and shows its full text with its actions, and a
+      // second, deliberate tap on an action plays it (a tap meant to read a card must
+      // not play it).
+      const go = (event, careful) => {
         event.preventDefault();
         event.stopPropagation();
-        if (actions.length === 1) this.act(actions[0].text);
+        if (actions.length === 1 && !careful) this.act(actions[0].text);
         else this.openMenu(node, actions);
       };
-      node.addEventListener("click", go);
+      node.addEventListener("click", (event) => go(event, carefulTaps()));
       node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") go(event);
+        if (event.key === "Enter" || event.key === " ") go(event, false);
       });
     }
   }
@@ -447,6 +488,21 @@ export class Table {
   openMenu(anchor, actions) {
     this.closeMenu();
     const menu = el("div", { class: "menu", role: "menu", "aria-label": "Choose an action" });
+    // A card's whole text (its skills and abilities too) above its actions.
+    const info = anchor.dataset.card ? this.cards[anchor.dataset.card] : null;
+    if (info) {
+      menu.append(
+        el(
+          "div",
+          { class: "menu-card", role: "none" },
+          el("strong", { class: "pop-name" }, info.name),
+          el("span", { class: "pop-kind" }, ` · ${info.kind}`),
+          el("ul", {}, ...info.lines.map((line) => el("li", {}, line))),
+        ),
+      );
+    }
+    anchor.classList.add("selected");
+    hidePopover();
     actions.forEach((action) => {
       menu.append(
         el(
@@ -481,6 +537,7 @@ export class Table {
     if (!this.menu) return;
     this.menu.remove();
     this.menu = null;
+    for (const node of this.boardRoot.querySelectorAll(".selected")) node.classList.remove("selected");
     document.removeEventListener("pointerdown", this.menuOutside);
     returnTo?.focus?.();
   }
@@ -735,6 +792,10 @@ export class Table {
     }
   }
 }
+
+// Touch screens (no hover) and narrow ones: a tap selects, a second tap plays.
+const carefulTaps = () =>
+  typeof matchMedia === "function" && matchMedia("(hover: none), (pointer: coarse), (max-width: 600px)").matches;
 
 const percent = (x) => `${Math.round(x * 100)}%`;
 
