@@ -40,7 +40,7 @@ export function mountReplay(root, options) {
 
   const board = el("div", { class: "replay-board" });
   const where = el("div", { class: "replay-where", role: "status", "aria-live": "polite" });
-  const log = el("ol", { class: "replay-events", "aria-label": "What this move did" });
+  const log = el("ol", { class: "replay-events", "aria-label": "What this move did", tabindex: "0" });
   const back = el("button", { type: "button", "aria-label": "Step back", "data-replay": "back" }, "◀ Back");
   const forward = el("button", { type: "button", "aria-label": "Step forward", "data-replay": "forward" }, "Forward ▶");
   const first = el("button", { type: "button", "aria-label": "First position", "data-replay": "first" }, "« First");

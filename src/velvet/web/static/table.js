@@ -487,14 +487,16 @@ export class Table {
 
   openMenu(anchor, actions) {
     this.closeMenu();
-    const menu = el("div", { class: "menu", role: "menu", "aria-label": "Choose an action" });
+    // The card's text sits beside the menu proper (a role="menu" holds menu items only).
+    const menu = el("div", { class: "menu" });
+    const items = el("div", { class: "menu-items", role: "menu", "aria-label": "Choose an action" });
     // A card's whole text (its skills and abilities too) above its actions.
     const info = anchor.dataset.card ? this.cards[anchor.dataset.card] : null;
     if (info) {
       menu.append(
         el(
           "div",
-          { class: "menu-card", role: "none" },
+          { class: "menu-card", id: "menu-card" },
           el("strong", { class: "pop-name" }, info.name),
           el("span", { class: "pop-kind" }, ` · ${info.kind}`),
           el("ul", {}, ...info.lines.map((line) => el("li", {}, line))),
@@ -503,8 +505,10 @@ export class Table {
     }
     anchor.classList.add("selected");
     hidePopover();
+    if (info) items.setAttribute("aria-describedby", "menu-card");
+    menu.append(items);
     actions.forEach((action) => {
-      menu.append(
+      items.append(
         el(
           "button",
           { type: "button", role: "menuitem", dataset: { action: action.text }, onclick: () => { this.closeMenu(); this.act(action.text); } },
@@ -513,7 +517,7 @@ export class Table {
         ),
       );
     });
-    menu.append(el("button", { type: "button", role: "menuitem", class: "quiet", onclick: () => this.closeMenu(anchor) }, "Cancel"));
+    items.append(el("button", { type: "button", role: "menuitem", class: "quiet", onclick: () => this.closeMenu(anchor) }, "Cancel"));
     menu.addEventListener("keydown", (event) => {
       const items = [...menu.querySelectorAll("button")];
       const i = items.indexOf(document.activeElement);
