@@ -355,3 +355,46 @@ def test_on_a_phone_a_tap_shows_a_hand_card_and_a_second_tap_plays_it(
     sent = [json.loads(t) for t in tab.sent]
     assert [m["action"] for m in sent if m["type"] == "move"] == [action["text"]]
     tab.close()
+
+
+def test_the_lobby_lists_the_p5_set_up_choices_from_the_server(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    """Thieves, personas and palaces are lists of the game's own choices, not blind text."""
+    from velvet.games import get_game
+
+    choices = get_game("p5").choices()
+    answer = httpx.get(f"{server.url}/api/games/p5/choices")
+    assert answer.status_code == 200
+    assert httpx.get(f"{server.url}/api/games/chess/choices").status_code == 404
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+    page.select_option("#game", "p5")
+    page.select_option("#seat_2", "human")
+    lists = {"thief_1": "thieves", "thief_2": "thieves", "persona_1": "personas"}
+    lists |= {"persona_2": "personas", "palace": "palaces"}
+    for field, kind in lists.items():
+        page.wait_for_function(f"document.querySelector('#{field}').options.length > 1")
+        control = page.locator(f"#{field}")
+        assert control.evaluate("c => c.tagName") == "SELECT"
+        values = control.evaluate("c => [...c.options].map(o => o.value)")
+        assert values == ["", *(ident for ident, _ in choices[kind])], field
+        names = control.evaluate("c => [...c.options].slice(1).map(o => o.textContent)")
+        assert names == [name for _, name in choices[kind]]
+    thief, persona = choices["thieves"][-1][0], choices["personas"][-1][0]
+    page.select_option("#thief_2", thief)
+    page.select_option("#persona_1", persona)
+    page.screenshot(path=str(shots / "lobby-p5-1280x720.png"), full_page=True)
+    page.click("button[type=submit]")
+    page.wait_for_selector(".invites")
+    page.get_by_role("link", name="Play as Player 1").first.click()
+    page.wait_for_selector(".p5-board")
+    players = page.evaluate("window.velvet.state.view.players")
+    assert players[1]["thief"] == thief and players[0]["persona"] == persona
+    # the seat left at "Default" keeps its default card
+    default = get_game("p5").default_config(2)["players"]
+    assert players[0]["thief"] == default[0]["thief"]
+    assert players[1]["persona"] == default[1]["persona"]
+    tab.close()

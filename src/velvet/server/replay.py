@@ -4,7 +4,9 @@
 server would have sent that seat after the move: the seat's view (a spectator's: the
 public view), the move's events filtered by ``game.event_for``, who moves next, the
 move's text and label, who made it, and a headline that names them ("Player 1 summons
-Bicorn as their main persona."). ``make_router`` serves them at
+Bicorn as their main persona."). The same router also answers
+``GET /api/games/{game}/choices``: what a room's set-up may pick from (the lobby's lists
+of P5 thieves, personas and palaces), the game's ``choices()``. ``make_router`` serves them at
 ``GET /api/rooms/{room}/replay?seat=N`` once the game is over (as ``/record``).
 """
 
@@ -21,6 +23,7 @@ from fastapi.responses import JSONResponse
 from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import GameRecord
+from velvet.games import game_names
 from velvet.server import games
 from velvet.server.protocol import Problem
 
@@ -125,6 +128,25 @@ def make_router(hub: Callable[[], Hub]) -> APIRouter:
     problems: dict[int | str, dict[str, Any]] = {
         code: {"model": Problem} for code in (404, 409, 422, 503)
     }
+
+    @router.get("/api/games/{game}/choices", responses={404: {"model": Problem}})
+    async def game_choices(game: str) -> JSONResponse:
+        """What a room of ``game`` may be set up with, by kind: ``[{id, name}]`` (P5:
+        thieves, personas, palaces of the built-in cards); ``{}`` for a game with none."""
+        if game not in game_names():
+            return _problem(
+                "no_game", f"no game '{game[:40]}'; games: {', '.join(game_names())}", 404
+            )
+        choices = await asyncio.to_thread(lambda: games.room_game(game).choices())
+        return JSONResponse(
+            {
+                "game": game,
+                "choices": {
+                    kind: [{"id": ident, "name": name} for ident, name in pairs]
+                    for kind, pairs in choices.items()
+                },
+            }
+        )
 
     @router.get("/api/rooms/{room_id}/replay", responses=problems)
     async def room_replay(
