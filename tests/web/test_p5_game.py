@@ -330,3 +330,24 @@ def test_the_keyboard_keeps_its_place_after_each_move(server: WebServer, browser
         assert place.startswith("ref:") or place == f"action:{first}", places
     assert len(places) >= 8, places
     tab.close()
+
+
+def test_on_a_phone_the_decision_comes_first(server: WebServer, browser: Any) -> None:
+    """At 390×844 the P5 actions are right under the bar, in the first half of the
+    first screen, and no panel covers the bottom of the board (measured: the first
+    action's top at 687 px before, 137 px after; the page 3,679 px long before, 3,213 px
+    after, for a two-player start)."""
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"] * 2})
+    assert answer.status_code == 201, answer.text
+    tab = Tab(browser, PHONE)
+    page = tab.page
+    page.goto(answer.json()["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+    page.evaluate("scrollTo(0, 0)")
+    first = page.locator("button.action").first.bounding_box()
+    assert first["y"] + first["height"] <= PHONE["height"] / 2, first
+    assert page.locator(".side > .actions").evaluate("a => getComputedStyle(a).position") != (
+        "sticky"
+    )
+    tab.no_sideways_scroll()
+    tab.close()

@@ -249,6 +249,7 @@ export class Table {
     }
     this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
     this.root.firstElementChild?.classList.toggle("is-over", state.status === "over");
+    if (this.root.firstElementChild) this.root.firstElementChild.dataset.game = welcome.game;
     this.renderTools();
     this.renderBanner();
     if (this.options.replayOnOver && !this.replayAsked && this.board && state.status === "over") {
