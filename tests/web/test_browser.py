@@ -361,9 +361,9 @@ def test_the_lobby_lists_the_p5_set_up_choices_from_the_server(
     server: WebServer, browser: Any, shots: Path
 ) -> None:
     """Thieves, personas and palaces are lists of the game's own choices, not blind text."""
-    from velvet.games import get_game
+    from velvet.p5.game import load_p5_game
 
-    choices = get_game("p5").choices()
+    choices = load_p5_game().choices()
     answer = httpx.get(f"{server.url}/api/games/p5/choices")
     assert answer.status_code == 200
     assert httpx.get(f"{server.url}/api/games/chess/choices").status_code == 404
@@ -394,7 +394,7 @@ def test_the_lobby_lists_the_p5_set_up_choices_from_the_server(
     players = page.evaluate("window.velvet.state.view.players")
     assert players[1]["thief"] == thief and players[0]["persona"] == persona
     # the seat left at "Default" keeps its default card
-    default = get_game("p5").default_config(2)["players"]
+    default = load_p5_game().default_config(2)["players"]
     assert players[0]["thief"] == default[0]["thief"]
     assert players[1]["persona"] == default[1]["persona"]
     tab.close()
