@@ -299,3 +299,78 @@ def test_replay_headlines_name_the_mover_never_your(name: str) -> None:
             labels_with_your += bool(re.search(r"\byour\b", frame["label"], re.I))
     if name == "vs":
         assert labels_with_your, "no label said 'your': the test proves nothing"
+
+
+SHELL = """async (name) => {
+  const { Table } = await import("/static/table.js");
+  const module = await import("/static/p5.js");
+  const f = await (await fetch(`/fixture/${name}.json`)).json();
+  window.__acted = [];
+  const table = new Table(document.getElementById("root"), {
+    onAct: (text) => window.__acted.push(text), seats: [] });
+  table.setWelcome({ room: name, game: "p5", seat: 0,
+    seats: [{ seat: 0, name: "Player 1", who: "human" }] });
+  table.setCards(f.cards);
+  table.setBoard(module, null);
+  table.setState({ version: 1, view: f.view, legal: f.legal, events: [], status: "playing",
+    to_move: 0, undo: false, undo_asked: null });
+}"""
+"""The real table (table.js) around the P5 board on the harness page, moves recorded."""
+
+
+def test_in_the_table_a_click_on_a_location_never_recruits(
+    browser: Any, site: str, game: P5Game, cards: dict[str, Any]
+) -> None:
+    """The same real clicks through the table's own wiring (table.js): centre and corners
+    of each location card visit it; its confidant's card recruits."""
+    state, events = find(game, "solo-town")
+    FIXTURES["shell-town"] = {**board(game, state, events, 0), "cards": cards}
+    legal = FIXTURES["shell-town"]["legal"]
+    page = open_board(browser, site, "shell-town", "1280x720")
+    page.evaluate(SHELL, "shell-town")
+    page.wait_for_selector(".board .p5-board .actable")
+    for action in legal:
+        if not action["text"].startswith("visit "):
+            continue
+        ref = action["targets"][0]
+        card = page.locator(f'.board [data-ref="{ref}"]')
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        x0, y0, w, hgt = box["x"], box["y"], box["width"], box["height"]
+        corners = [(x0 + 4, y0 + 4), (x0 + w - 4, y0 + 4), (x0 + 4, y0 + hgt - 4)]
+        for x, y in [(x0 + w / 2, y0 + hgt / 2), *corners, (x0 + w - 4, y0 + hgt - 4)]:
+            page.evaluate("window.__acted = []")
+            page.mouse.click(x, y)
+            assert page.evaluate("window.__acted") == [action["text"]], (ref, x, y)
+    recruit = next(a for a in legal if a["text"].startswith("recruit "))
+    page.evaluate("window.__acted = []")
+    page.locator(f'.board [data-ref="{recruit["targets"][0]}"] .p5-name').click()
+    assert page.evaluate("window.__acted") == [recruit["text"]]
+    page.close()
+
+
+def test_an_element_only_touched_by_an_action_asks_before_making_it(
+    browser: Any, site: str, game: P5Game, cards: dict[str, Any]
+) -> None:
+    """A token row is the second target of a "hit": its click opens the menu (the one
+    action and Cancel), it does not pay at once."""
+    state, events = find(game, "solo-fight")
+    FIXTURES["shell-fight"] = {**board(game, state, events, 0), "cards": cards}
+    legal = FIXTURES["shell-fight"]["legal"]
+    firsts = {a["targets"][0] for a in legal if a["targets"]}
+    touching: dict[str, list[str]] = {}
+    for action in legal:
+        for ref in action["targets"][1:]:
+            if ref not in firsts:
+                touching.setdefault(ref, []).append(action["text"])
+    ref, texts = next((r, t) for r, t in sorted(touching.items()) if len(t) == 1)
+    page = open_board(browser, site, "shell-fight", "1280x720")
+    page.evaluate(SHELL, "shell-fight")
+    node = page.locator(f'.board [data-ref="{ref}"].actable')
+    node.click()
+    menu = page.locator(".menu")
+    menu.wait_for(state="visible")
+    assert page.evaluate("window.__acted") == []
+    menu.locator(f'button[data-action="{texts[0]}"]').click()
+    assert page.evaluate("window.__acted") == texts
+    page.close()

@@ -454,6 +454,9 @@ export class Table {
     for (const node of this.boardRoot.querySelectorAll("[data-ref]")) {
       const actions = first.get(node.dataset.ref) || touched.get(node.dataset.ref);
       if (!actions) continue;
+      // An element only touched by its actions (the first target of none) offers them in
+      // the menu, never at once: what its click means is not the element itself.
+      const indirect = !first.has(node.dataset.ref);
       node.classList.add("actable");
       node.tabIndex = 0;
       node.setAttribute("role", "button");
@@ -473,9 +476,9 @@ export class Table {
         if (actions.length === 1 && !careful) this.act(actions[0].text);
         else this.openMenu(node, actions);
       };
-      node.addEventListener("click", (event) => go(event, carefulTaps()));
+      node.addEventListener("click", (event) => go(event, indirect || carefulTaps()));
       node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") go(event, false);
+        if (event.key === "Enter" || event.key === " ") go(event, indirect);
       });
     }
   }
