@@ -111,3 +111,37 @@ def test_no_serious_accessibility_violation(
         assert not errors, errors
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("moment", ["solo-fight", "duo-fight", "duo-boss", "duo-draft"])
+def test_no_serious_accessibility_violation_on_p5_boards(
+    site: str, browser: Any, moment: str
+) -> None:
+    """The P5 board alone (the harness page) at moments the tables above do not reach: a
+    fight after a roll (the dice tray), the boss, the party draft; 390×844."""
+    from tests.web.conftest import FIXTURES
+    from tests.web.p5_positions import board, cards_of, find
+    from velvet.p5.game import load_p5_game
+
+    axe = _axe()
+    game = load_p5_game()
+    state, events = find(game, moment)
+    FIXTURES[f"axe-{moment}"] = {
+        **board(game, state, events, state.current_player),
+        "cards": cards_of(game),
+    }
+    page = browser.new_page(viewport=SIZES["390x844"])
+    try:
+        page.goto(f"{site}/harness/index.html?board=axe-{moment}")
+        page.wait_for_selector("body[data-ready]")
+        page.wait_for_timeout(1200)  # the dice land
+        violations = axe.run(page).response["violations"]
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['help']} — "
+            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+            for v in violations
+            if v["impact"] in FAILING
+        ]
+        assert not bad, "\n".join(bad)
+    finally:
+        page.close()
