@@ -849,12 +849,22 @@ class Hub:
                 return
             players = len(room.row.seats)
             winners = [s for s in range(players) if s != seat]
-            result = {
-                "returns": [0.0 if s == seat else 1.0 for s in range(players)],
-                "text": f"{player_name(seat)} resigned"
-                + (f"; {player_name(winners[0])} wins." if winners else "."),
-                "resigned": seat,
-            }
+            spec = find_spec(room.game.name)
+            if spec is not None and spec.cooperative:
+                # Every seat wins or loses together (P5): one resigns, all lose.
+                result = {
+                    "returns": [0.0] * players,
+                    "text": f"{player_name(seat)} resigned; the game is lost"
+                    + {1: ".", 2: " for both (co-op)."}.get(players, " for everyone (co-op)."),
+                    "resigned": seat,
+                }
+            else:
+                result = {
+                    "returns": [0.0 if s == seat else 1.0 for s in range(players)],
+                    "text": f"{player_name(seat)} resigned"
+                    + (f"; {player_name(winners[0])} wins." if winners else "."),
+                    "resigned": seat,
+                }
             try:
                 await asyncio.to_thread(self.storage.finish, room.row.id, room.version, result)
             except Conflict:

@@ -237,7 +237,14 @@ function diceTray(events, cards, key) {
       row.append(die);
       dice.push(die);
     });
-    row.append(h("strong", { class: "p5-roll-result" }, e.data.success ? "Success" : "Failure"));
+    row.append(
+      h(
+        "strong",
+        { class: "p5-roll-result" },
+        h("span", { "aria-hidden": "true" }, e.data.success ? "✓ " : "✗ "),
+        e.data.success ? "Success" : "Failure",
+      ),
+    );
     tray.append(row);
   }
   const land = () => {
@@ -280,6 +287,9 @@ function town(view, ctx, by) {
           conf ? h("div", { class: "p5-small" }, lineOf(conf, "Ability — ")) : null,
         )
       : h("div", { class: "p5-confidant p5-none" }, "No confidant");
+    // The location and its confidant are two boxes side by side in one spot, never one
+    // inside the other: a click on the location visits it, only a click on the
+    // confidant recruits (a recruit rolls dice and cannot be taken back).
     const el = refEl(
       "article",
       `location:${loc.id}`,
@@ -287,10 +297,9 @@ function town(view, ctx, by) {
       by,
       h("h4", {}, nameOf(ctx.cards, "location", loc.id)),
       info ? h("div", { class: "p5-small" }, lineOf(info, "Visit: ") || info.lines.join(" ")) : null,
-      confEl,
       (here[loc.id] || []).length ? h("div", { class: "p5-here" }, here[loc.id].map((i) => pawn(i, view, ctx))) : null,
     );
-    list.append(el);
+    list.append(h("div", { class: "p5-spot" }, el, confEl));
   }
   const decks = view.decks || {};
   const away = (here.off || []).map((i) => pawn(i, view, ctx));
