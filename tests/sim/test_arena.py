@@ -6,10 +6,11 @@ import json
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
-import scipy.optimize
+import scipy.optimize  # type: ignore[import-untyped,unused-ignore]
 from click.testing import CliRunner
 
 from velvet.engine.errors import ConfigError
@@ -263,6 +264,7 @@ def test_pairs_are_the_same_seed_with_seats_swapped(tmp_path: Path) -> None:
         assert (ab[i]["bot_0"], ba[i]["bot_0"]) == ("random", "greedy")
 
 
+@pytest.mark.slow
 def test_sprt_on_real_games_stops_when_decided(tmp_path: Path) -> None:
     """greedy crushes random at once; easy is greedy with one sample (identical): H0."""
     # rule: none (bot strength, not a rule)
@@ -313,3 +315,70 @@ def test_ladder_does_not_invert(tmp_path: Path) -> None:
     (paired,) = p5.data["paired"]
     assert paired["verdict"] != "random better"
     assert json.loads((tmp_path / "p5" / "ratings.json").read_text())["setups"] == 20
+
+
+def test_arena_is_a_velvet_command() -> None:
+    from velvet.cli import main
+
+    result = CliRunner().invoke(main, ["arena", "--help"])
+    assert result.exit_code == 0, result.output
+    assert "--sprt ELO0,ELO1" in result.output and "--bot BOT" in result.output
+
+
+def test_interrupted_arena_keeps_its_games_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import velvet.sim.run as run
+
+    real = run.run_chunk
+    calls = {"n": 0}
+
+    def stopping(job: run.Job, indices: list[int]) -> list[dict[str, Any]]:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(job, indices)
+
+    monkeypatch.setattr(run, "run_chunk", stopping)
+    options = ArenaOptions(n_games=4, workers=1, fmt="csv")
+    first = run_arena("velvet_toys:DUEL", ["random", "greedy"], tmp_path, options)
+    assert first.interrupted and "run again with the same --out" in first.lines[-1]
+    assert first.data["pairings"][0]["games"] == 2  # two games of the first seat order
+    assert not (tmp_path / "greedy--random").exists()
+    monkeypatch.setattr(run, "run_chunk", real)
+    second = run_arena("velvet_toys:DUEL", ["random", "greedy"], tmp_path, options)
+    assert not second.interrupted
+    assert second.data["pairings"][0]["games"] == 8 and second.data["pairings"][0]["pairs"] == 4
+
+
+def test_a_folder_of_sim_runs_is_adopted(tmp_path: Path) -> None:
+    """`velvet sim` runs of the same seed and set-up count as the arena's games."""
+    from velvet.sim.run import run_sim
+
+    run_sim(
+        "velvet_toys:DUEL",
+        3,
+        ["random", "greedy"],
+        {"first": 0},
+        5,
+        tmp_path / "random--greedy",
+        workers=1,
+        fmt="csv",
+        progress=False,
+    )
+    options = ArenaOptions(n_games=3, seed=5, config={"first": 0}, workers=1, fmt="csv")
+    result = run_arena("velvet_toys:DUEL", ["random", "greedy"], tmp_path, options)
+    assert result.data["pairings"][0]["pairs"] == 3
+    run_sim(
+        "velvet_toys:DUEL",
+        3,
+        ["random", "greedy"],
+        {"first": 1},
+        5,
+        tmp_path / "b" / "random--greedy",
+        workers=1,
+        fmt="csv",
+        progress=False,
+    )
+    with pytest.raises(ConfigError, match="holds another run"):  # not the same set-up
+        run_arena("velvet_toys:DUEL", ["random", "greedy"], tmp_path / "b", options)
