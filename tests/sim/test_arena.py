@@ -382,3 +382,24 @@ def test_a_folder_of_sim_runs_is_adopted(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigError, match="holds another run"):  # not the same set-up
         run_arena("velvet_toys:DUEL", ["random", "greedy"], tmp_path / "b", options)
+
+
+def test_arena_export_folds_the_games_into_one_csv(tmp_path: Path) -> None:
+    import csv
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "arena_export.py"
+    spec = importlib.util.spec_from_file_location("bench_arena_export", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    options = ArenaOptions(n_games=3, workers=1, fmt="csv")
+    run_arena("velvet_toys:DUEL", ["random", "greedy"], tmp_path / "a", options)
+    assert module.main([str(tmp_path / "a"), str(tmp_path / "out" / "duel")]) == 0
+    with open(tmp_path / "out" / "duel.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert sorted((r["run"], r["index"]) for r in rows) == sorted(
+        (run, str(i)) for run in ("random--greedy", "greedy--random") for i in range(3)
+    )
+    assert json.loads((tmp_path / "out" / "duel.json").read_text())["kind"] == "versus"
+    assert module.main([str(tmp_path / "out"), str(tmp_path / "x")]) == 2  # not an arena
