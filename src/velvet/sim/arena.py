@@ -829,7 +829,10 @@ def _run_sprt(
     if decision == "H1":
         verdict = f"H1 accepted: {a} is stronger than {b} by {test.elo1:g} Elo or more"
     elif decision == "H0":
-        verdict = f"H0 accepted: {a} is not stronger than {b} by {test.elo1:g} Elo"
+        verdict = (
+            f"H0 accepted: {a} is not {test.elo1:g} Elo stronger than {b} "
+            f"(the games favour {test.elo0:g})"
+        )
     elif interrupted:
         verdict = "interrupted before a decision: run again with the same --out to go on"
     else:

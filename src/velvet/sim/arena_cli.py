@@ -57,8 +57,9 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     "sprt_text",
     default=None,
     metavar="ELO0,ELO1",
-    help="vs, two bots: a sequential test of H0 'the first bot is ELO0 stronger' against "
-    "H1 'ELO1 stronger' (logistic Elo, e.g. 0,50) that stops as soon as it is decided.",
+    help="vs, two bots: a sequential test (GSPRT on game pairs) of H0 'the first bot is "
+    "ELO0 Elo stronger than the second' against H1 'ELO1 stronger' (logistic Elo, e.g. "
+    "0,50); stops as soon as it is decided, printing the LLR and its bounds as it goes.",
 )
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false H1 rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: false H0 rate.")
@@ -180,8 +181,11 @@ def arena_command(
     ratings (maximum likelihood, Elo scale) with 95 % intervals and each pairing's
     wins, score and Elo from its game pairs. p5 (co-op): every bot plays the same
     set-ups; prints each bot's win rate and median winning day, by palace, and
-    every two bots compared on the same set-ups. Examples:
+    every two bots compared on the same set-ups. Ctrl-C keeps the finished games;
+    the same command again plays only the missing ones.
 
+    \b
+    Examples:
         velvet arena vs --bot random --bot greedy --bot normal --games 50
         velvet arena p5 --bot easy --bot normal --games 40
         velvet arena vs --bot hard --bot normal --sprt 0,50 --games 500
