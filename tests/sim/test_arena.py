@@ -403,3 +403,17 @@ def test_arena_export_folds_the_games_into_one_csv(tmp_path: Path) -> None:
     )
     assert json.loads((tmp_path / "out" / "duel.json").read_text())["kind"] == "versus"
     assert module.main([str(tmp_path / "out"), str(tmp_path / "x")]) == 2  # not an arena
+
+
+def test_cross_table_shows_each_side_of_a_pairing() -> None:
+    from velvet.sim.arena import cross_table
+
+    table = [
+        {"a": "x", "b": "y", "games": 10, "a_wins": 7, "b_wins": 3, "a_score": 0.7},
+        {"a": "y", "b": "z", "games": 4, "a_wins": 1, "b_wins": 2, "a_score": 0.375},
+    ]
+    lines = cross_table(["x", "y", "z"], table)
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
+    assert rows["x"] == ["7/10", "70%", "-"]
+    assert rows["y"] == ["3/10", "30%", "1/4", "38%"]
+    assert rows["z"] == ["-", "2/4", "62%"]

@@ -743,6 +743,8 @@ def versus_result(
             f"[{_elo_text(lo)}, {_elo_text(hi)}] over {row['pairs']} pairs"
             + (f" ({row['errors']} failed)" if row["errors"] else "")
         )
+    if len(table) > 1:
+        lines.extend(cross_table(bots, table))
     if interrupted:
         lines.append("  interrupted: finished games kept; run again with the same --out to resume")
     data: dict[str, Any] = {
@@ -757,6 +759,25 @@ def versus_result(
     }
     atomic_write_json(out / RATINGS_FILE, data)
     return ArenaResult(lines, data, interrupted)
+
+
+def cross_table(bots: list[str], table: list[dict[str, Any]]) -> list[str]:
+    """The pairwise table: the row bot's wins/games and score against each column bot."""
+    cells: dict[tuple[str, str], str] = {}
+    for row in table:
+        n = row["games"]
+        if not n:
+            continue
+        score = row["a_score"]
+        cells[row["a"], row["b"]] = f"{row['a_wins']}/{n} {score:.0%}"
+        cells[row["b"], row["a"]] = f"{row['b_wins']}/{n} {1 - score:.0%}"
+    width = max([len(b) for b in bots] + [len(c) for c in cells.values()] + [1])
+    head = " " * (width + 6) + "  ".join(f"{b:>{width}}" for b in bots)
+    lines = ["  pairwise (row's wins/games and score against the column):", head]
+    for a in bots:
+        row_cells = [f"{cells.get((a, b), '-' if a != b else ''):>{width}}" for b in bots]
+        lines.append(f"    {a:<{width}}  " + "  ".join(row_cells))
+    return lines
 
 
 def _differences(
