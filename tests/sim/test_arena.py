@@ -417,3 +417,15 @@ def test_cross_table_shows_each_side_of_a_pairing() -> None:
     assert rows["x"] == ["7/10", "70%", "-"]
     assert rows["y"] == ["3/10", "30%", "1/4", "38%"]
     assert rows["z"] == ["-", "2/4", "62%"]
+
+
+def test_paired_elo_interval_uses_the_pair_spread_and_never_collapses() -> None:
+    from velvet.sim.arena import paired_elo
+
+    mixed = paired_elo([(1.0, 1.0), (1.0, 0.0), (0.0, 0.0), (1.0, 0.0)] * 10)
+    assert mixed.score == pytest.approx(0.5)
+    half = 1.959963984540054 * math.sqrt(0.125 / 40)  # pair scores 1, 1/2, 0, 1/2
+    assert (mixed.score_low, mixed.score_high) == pytest.approx((0.5 - half, 0.5 + half))
+    sweep = paired_elo([(0.0, 0.0)] * 6)
+    assert sweep.score == 0.0 and 0.2 < sweep.score_high < 0.3  # Wilson of 0/12
+    assert sweep.elo[0] == -math.inf and -300 < sweep.elo[2] < -100

@@ -344,13 +344,17 @@ class PairedElo:
 
 def paired_elo(pairs: Sequence[tuple[float, float]]) -> PairedElo:
     """The mean score per game with a 95 % interval from the variance of the pair scores
-    (the pentanomial estimate: the pairing's correlation is in it)."""
+    (the pentanomial estimate: the pairing's correlation is in it); when every pair scored
+    the same, the Wilson interval of the games instead (a zero variance is no certainty)."""
     n = len(pairs)
     if n == 0:
         return PairedElo(0, 0.5, 0.0, 1.0)
     per_pair = [(a + b) / 2 for a, b in pairs]
     mean = sum(per_pair) / n
     var = sum((x - mean) ** 2 for x in per_pair) / n
+    if var == 0.0:  # every pair alike (a sweep, or all split): no spread to measure
+        rate = wilson(2 * n * mean, 2 * n)  # so treat the games as independent
+        return PairedElo(n, mean, rate.low, rate.high)
     half = Z95 * math.sqrt(var / n)
     return PairedElo(n, mean, max(0.0, mean - half), min(1.0, mean + half))
 
