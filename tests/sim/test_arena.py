@@ -216,6 +216,13 @@ def test_arena_errors_say_what_to_do(tmp_path: Path) -> None:
     assert code == 2 and "co-op" in text
     code, text = _arena(["vs", "--bot", "random", "--bot", "easy", "--anchor", "hard", *out])
     assert code == 2 and "--anchor hard" in text
+    two = ["vs", "--bot", "random", "--bot", "easy"]
+    code, text = _arena([*two, *out[:2], "--workers", "0"])
+    assert code == 2 and "--workers must be a positive number" in text
+    code, text = _arena([*two, *out, "--backend", "ray", "--address", "no-such-host:1"])
+    assert code == 2 and "cannot reach Ray at no-such-host:1" in text
+    code, text = _arena(["p5", "--bot", "random", "-o", "palace=atlantis", *out])
+    assert code == 2 and "unknown palace 'atlantis'" in text
     assert not (tmp_path / "a").exists()  # nothing written by a refused command
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")

@@ -36,11 +36,21 @@ import scipy.optimize  # type: ignore[import-untyped,unused-ignore]
 import scipy.stats  # type: ignore[import-untyped,unused-ignore]
 
 from velvet.bots import make_bot
+from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, RecordError
 from velvet.engine.files import describe_os_error, parse_json, read_text, show_path
-from velvet.sim.games import resolve_game
-from velvet.sim.results import RUN_FILE, ResultStore, Row, atomic_write_json
-from velvet.sim.run import MAX_ACTIONS, Backend, run_sim
+from velvet.sim.games import SimGame, resolve_game
+from velvet.sim.results import MAX_GAMES, RUN_FILE, ResultStore, Row, atomic_write_json
+from velvet.sim.run import (
+    MAX_ACTIONS,
+    MAX_MAX_ACTIONS,
+    MAX_WORKERS,
+    Backend,
+    check_ray_address,
+    game_config,
+    game_seed,
+    run_sim,
+)
 from velvet.sim.stats import Z95, wilson
 
 ARENA_FILE = "arena.json"
@@ -550,10 +560,11 @@ def run_arena(
     if options.batch is not None and options.batch <= 0:
         raise ConfigError(f"--batch must be a positive number of game pairs, not {options.batch}")
     anchor = _anchor_index(bots, options.anchor)
+    game = sim_game.load(options.cards)
     if not options.config:  # the game's default set-up for the seats
         seats = options.players if cooperative else 2
-        config = sim_game.config_for(sim_game.load(options.cards), seats, {})
-        options = dataclasses.replace(options, config=config)
+        options = dataclasses.replace(options, config=sim_game.config_for(game, seats, {}))
+    _preflight(sim_game, game, options)
     start_arena(
         out,
         {
@@ -572,6 +583,29 @@ def run_arena(
     if options.sprt is not None:
         return _run_sprt(game_name, bots, out, options, options.sprt, say)
     return _run_versus(game_name, bots, out, options, anchor, say)
+
+
+def _preflight(sim_game: SimGame, game: Game[Any], options: ArenaOptions) -> None:
+    """What ``run_sim`` would refuse, refused before the arena's folder is made."""
+    if not 0 < options.n_games <= MAX_GAMES:
+        raise ConfigError(
+            f"--games must be a positive number (1..{MAX_GAMES}), not {options.n_games}"
+        )
+    if options.workers is not None and not 0 < options.workers <= MAX_WORKERS:
+        raise ConfigError(
+            f"--workers must be a positive number (1..{MAX_WORKERS}), not {options.workers}"
+        )
+    if not 0 < options.max_actions <= MAX_MAX_ACTIONS:
+        raise ConfigError(
+            f"--max-actions must be a positive number (1..{MAX_MAX_ACTIONS}), "
+            f"not {options.max_actions}"
+        )
+    if options.ray_address:
+        if options.backend != "ray":
+            raise ConfigError("--address is for the ray backend: add --backend ray")
+        check_ray_address(options.ray_address)
+    first = game_seed(options.seed, 0)
+    game.new_state(game_config(sim_game, game, options.config, first, options.vary), first)
 
 
 def _anchor_index(bots: list[str], anchor: str | None) -> int | None:
