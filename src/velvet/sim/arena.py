@@ -886,11 +886,14 @@ def _run_sprt(
     est = paired_elo(pairs)
     elo, lo, hi = est.elo
     if decision == "H1":
-        verdict = f"H1 accepted: {a} is stronger than {b} by {test.elo1:g} Elo or more"
+        verdict = (
+            f"H1 accepted: {a} is stronger than {b} "
+            f"(the games favour {test.elo1:+g} Elo over {test.elo0:+g})"
+        )
     elif decision == "H0":
         verdict = (
             f"H0 accepted: {a} is not {test.elo1:g} Elo stronger than {b} "
-            f"(the games favour {test.elo0:g})"
+            f"(the games favour {test.elo0:+g} Elo over {test.elo1:+g})"
         )
     elif interrupted:
         verdict = "interrupted before a decision: run again with the same --out to go on"
