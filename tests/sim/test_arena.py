@@ -274,7 +274,6 @@ def test_pairs_are_the_same_seed_with_seats_swapped(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_sprt_on_real_games_stops_when_decided(tmp_path: Path) -> None:
     """greedy crushes random at once; easy is greedy with one sample (identical): H0."""
-    # rule: none (bot strength, not a rule)
     strong = run_arena(
         "vs",
         ["greedy", "random"],
