@@ -163,6 +163,11 @@ def test_sprt_bounds_and_bad_specs() -> None:
     for text in ("50,0", "0", "a,b", "0,50,100", "0,inf", "0,5000"):
         with pytest.raises(ConfigError, match="--sprt"):
             SprtTest.parse(text, 0.05, 0.05, "pentanomial")
+    pairs = [(1.0, 0.0), (0.5, 1.0), (1.0, 1.0)]
+    assert SprtTest(0, 50, model="trinomial").counts(pairs) == [1, 1, 4]  # loss, draw, win
+    assert SprtTest(0, 50).counts(pairs) == [0, 0, 1, 1, 1]  # pair scores 0, 1/2 ... 2
+    with pytest.raises(ConfigError, match="--sprt-model"):
+        SprtTest.parse("0,50", 0.05, 0.05, "binomial")
     with pytest.raises(ConfigError, match="--alpha"):
         SprtTest.parse("0,50", 0.7, 0.05, "pentanomial")
 
@@ -283,6 +288,15 @@ def test_sprt_on_real_games_stops_when_decided(tmp_path: Path) -> None:
     sprt = strong.data["sprt"]
     assert sprt["decision"] == "H1" and sprt["pairs"] < 40
     assert sprt["llr"] >= sprt["bounds"][1]
+    chunks = sorted(p.name for p in (tmp_path / "h1").glob("*/games/*"))
+    again = run_arena(  # resumed: decided from the games on disk, none played
+        "vs",
+        ["greedy", "random"],
+        tmp_path / "h1",
+        ArenaOptions(n_games=40, workers=1, fmt="csv", sprt=SprtTest(0, 200), batch=2),
+    )
+    assert again.data["sprt"] == sprt
+    assert sorted(p.name for p in (tmp_path / "h1").glob("*/games/*")) == chunks
     same = run_arena(
         "vs",
         ["easy", "greedy"],
