@@ -449,3 +449,29 @@ def test_paired_elo_interval_uses_the_pair_spread_and_never_collapses() -> None:
     sweep = paired_elo([(0.0, 0.0)] * 6)
     assert sweep.score == 0.0 and 0.2 < sweep.score_high < 0.3  # Wilson of 0/12
     assert sweep.elo[0] == -math.inf and -300 < sweep.elo[2] < -100
+
+
+@pytest.mark.slow
+def test_ray_backend_plays_the_same_games_as_the_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One local Ray serves every run of the arena; the seeds make its games the pool's."""
+    pytest.importorskip("ray")
+    import velvet.sim.run as run
+
+    def second_ray(n_workers: int) -> None:
+        pytest.fail("run_sim started its own Ray: the arena's was not used")
+
+    monkeypatch.setattr(run, "start_local_ray", second_ray)
+    bots = ["random", "greedy", "easy"]
+    pool = run_arena(
+        "velvet_toys:DUEL", bots, tmp_path / "pool", ArenaOptions(n_games=4, workers=1)
+    )
+    ray = run_arena(
+        "velvet_toys:DUEL",
+        bots,
+        tmp_path / "ray",
+        ArenaOptions(n_games=4, workers=1, backend="ray"),
+    )
+    assert ray.data["pairings"] == pool.data["pairings"]
+    assert ray.data["ratings"] == pool.data["ratings"]

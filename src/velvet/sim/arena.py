@@ -20,13 +20,14 @@ per bot (co-op) or per pairing and seat order (VS), and ``ratings.json`` (the fi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
 import os
 import re
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ from velvet.sim.run import (
     game_config,
     game_seed,
     run_sim,
+    start_local_ray,
 )
 from velvet.sim.stats import Z95, wilson
 
@@ -578,11 +580,40 @@ def run_arena(
             "players": options.players if cooperative else 2,
         },
     )
-    if cooperative:
-        return _run_coop(game_name, bots, out, options, say)
-    if options.sprt is not None:
-        return _run_sprt(game_name, bots, out, options, options.sprt, say)
-    return _run_versus(game_name, bots, out, options, anchor, say)
+    with _one_ray(options):
+        if cooperative:
+            return _run_coop(game_name, bots, out, options, say)
+        if options.sprt is not None:
+            return _run_sprt(game_name, bots, out, options, options.sprt, say)
+        return _run_versus(game_name, bots, out, options, anchor, say)
+
+
+@contextlib.contextmanager
+def _one_ray(options: ArenaOptions) -> Iterator[None]:
+    """With ``--backend ray``, one Ray for every run of the arena (``run_sim`` starts and
+    stops one per run when none is running)."""
+    if options.backend != "ray":
+        yield
+        return
+    try:
+        import ray  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        raise ConfigError("the ray backend needs Ray: pip install 'velvet[ray]'") from None
+    if ray.is_initialized():
+        yield
+        return
+    if options.ray_address:
+        try:
+            ray.init(address=options.ray_address, log_to_driver=False)
+        except Exception as exc:  # Ray raises many kinds: one line
+            text = " ".join(str(exc).split())[:300] or type(exc).__name__
+            raise ConfigError(f"cannot join Ray at {options.ray_address}: {text}") from None
+    else:
+        start_local_ray(options.workers or os.cpu_count() or 1)
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 def _preflight(sim_game: SimGame, game: Game[Any], options: ArenaOptions) -> None:
