@@ -475,3 +475,19 @@ def test_ray_backend_plays_the_same_games_as_the_pool(
     )
     assert ray.data["pairings"] == pool.data["pairings"]
     assert ray.data["ratings"] == pool.data["ratings"]
+
+
+def test_without_the_lab_extra_the_arena_says_which_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.delitem(sys.modules, "velvet.sim.arena")
+    monkeypatch.setitem(sys.modules, "scipy.optimize", None)  # as if scipy were not installed
+    out = tmp_path / "arena"
+    result = CliRunner().invoke(
+        arena_command, ["vs", "--bot", "random", "--bot", "greedy", "--out", str(out)]
+    )
+    assert result.exit_code == 2
+    assert "the arena needs scipy.optimize: pip install 'velvet[lab]'" in result.output
+    assert not out.exists()

@@ -190,7 +190,10 @@ def arena_command(
         velvet arena p5 --bot easy --bot normal --games 40
         velvet arena vs --bot hard --bot normal --sprt 0,50 --games 500
     """
-    from velvet.sim.arena import ArenaOptions, SprtTest, run_arena
+    try:
+        from velvet.sim.arena import ArenaOptions, SprtTest, run_arena
+    except ModuleNotFoundError as error:  # numpy and scipy come with the lab extra
+        raise CommandError(f"the arena needs {error.name}: pip install 'velvet[lab]'") from None
     from velvet.sim.games import resolve_game
 
     _check_game_name(game)
