@@ -19,7 +19,6 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -30,9 +29,7 @@ from velvet.server.bots import BotPool
 from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.protocol import (
-    CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
-    PROTOCOL_VERSION,
     AnyClient,
     CreateRoom,
     ErrorMsg,
@@ -48,6 +45,7 @@ from velvet.server.protocol import (
     RoomCreated,
     RoomInfo,
     Undo,
+    parse_client,
 )
 from velvet.server.rooms import Conn, Hub
 from velvet.server.storage import Storage, StorageError, default_db_url, migrate
@@ -375,23 +373,8 @@ def _origin_ok(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
 
 
 def _parse(text: str) -> AnyClient | ErrorMsg:
-    """A client message, or the error that answers it."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return ErrorMsg(code="bad_json", message="a message must be one JSON object")
-    if not isinstance(data, dict):
-        return ErrorMsg(code="bad_message", message="a message must be a JSON object")
-    if data.get("v") != PROTOCOL_VERSION:
-        return ErrorMsg(
-            code="protocol_version",
-            message=f"unsupported protocol version {str(data.get('v'))[:20]!r}; "
-            f"this server speaks {PROTOCOL_VERSION}",
-        )
-    try:
-        return CLIENT_MESSAGE.validate_python(data)
-    except ValidationError as error:
-        return ErrorMsg(code="bad_message", message=_first_error(error.errors()))
+    """A client message, or the error that answers it (velvet.server.protocol.parse_client)."""
+    return parse_client(text)
 
 
 async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) -> None:
