@@ -7,15 +7,22 @@ the server.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import hello, sqlite_url
+from tests.conftest import command, descendants, gone
+from tests.server.conftest import ServerProcess, free_port, hello, sqlite_url
+from websockets.sync.client import connect
 
 from velvet.server.app import Settings, create_app
+from velvet.server.bots import BotLimits, BotPool
+from velvet.server.games import room_game
 
 # --- the wire protocol --------------------------------------------------------------------
 
@@ -82,3 +89,150 @@ def test_only_the_integer_1_is_version_1(room_client: TestClient, version: str) 
             answer = ws.receive_json()
             assert answer["code"] == "hello_first", answer
             assert "protocol version" in answer["message"]
+
+
+# --- bot budgets and deadlines ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "field, spec, said",
+    [
+        ("seats", "ismcts:3600s", "over this server's limit of 5s"),
+        ("seats", "mcts:infs", "bad budget 'infs'"),
+        ("seats", "mcts:nans", "bad budget 'nans'"),
+        ("seats", "hard:1e9", "bad budget '1e9'"),
+        ("seats", "greedy:1_000", "bad budget '1_000'"),
+        ("seats", "mcts:99999999", "over this server's limit of 5000 simulations"),
+        ("takeover", "ismcts:60s", "over this server's limit of 5s"),
+        ("takeover", "mcts:infs", "bad budget 'infs'"),
+    ],
+)
+def test_a_room_naming_a_bot_over_the_limits_is_refused(
+    room_client: TestClient, field: str, spec: str, said: str
+) -> None:
+    """``ismcts:3600s`` and ``mcts:infs`` were taken: two such rooms stalled every room's
+    bots. The refusal names the spec and the limit; no room is made."""
+    body: dict[str, object] = {"game": "vs", "seats": ["human", spec]}
+    if field == "takeover":
+        body = {"game": "vs", "takeover": spec, "grace": 5}
+    with room_client as client:
+        answer = client.post("/api/rooms", json=body)
+        assert answer.status_code == 400, answer.text
+        assert said in answer.json()["message"] and spec in answer.json()["message"]
+        fine = client.post("/api/rooms", json={"game": "vs", "seats": ["human", "mcts:2s"]})
+        assert fine.status_code == 201, fine.text
+
+
+def test_the_limits_are_the_servers_own(tmp_path: Path) -> None:
+    limits = BotLimits(seconds=60, simulations=100)
+    app = create_app(Settings(db=sqlite_url(tmp_path), bot_workers=0, bot_limits=limits))
+    with TestClient(app) as client:
+        ok = client.post(
+            "/api/rooms", json={"game": "vs", "seats": ["human", "mcts:30s"], "first": "1"}
+        )
+        assert ok.status_code == 201, ok.text
+        hard = client.post("/api/rooms", json={"game": "vs", "seats": ["human", "hard"]})
+        assert hard.status_code == 400  # hard is 800 simulations
+        assert "bot 'hard': budget 800 is over this server's limit of 100" in hard.text
+
+
+def test_a_bot_move_stops_at_its_deadline_with_its_best_so_far() -> None:
+    """Five million simulations allowed by the limits still end at the move's deadline."""
+    game = room_game("vs", ())
+    state = game.new_state(game.default_config(), 7)
+    legal = [str(a) for a in state.legal_actions()]
+    pool = BotPool(0, BotLimits(seconds=0.5, simulations=10**7))
+    view = state.view(state.current_player)
+    start = time.monotonic()
+    text = asyncio.run(pool.choose("vs", (), "ismcts:5000000", view, legal, 3))
+    took = time.monotonic() - start
+    assert text in legal
+    assert took < 3, f"the move took {took:.1f}s against a deadline of 0.5s"
+
+
+def test_a_worker_past_its_deadline_is_replaced_and_a_legal_move_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that does not answer (here: still loading when the deadline and grace have
+    passed) is killed with its pool; the move is a legal one drawn from the move's seed."""
+    from velvet.server import bots
+
+    monkeypatch.setattr(bots, "DEADLINE_GRACE", 0.0)
+    game = room_game("vs", ())
+    state = game.new_state(game.default_config(), 7)
+    legal = [str(a) for a in state.legal_actions()]
+    view = state.view(state.current_player)
+    pool = BotPool(1, BotLimits(seconds=0.1, simulations=10))
+
+    async def play() -> tuple[str, list[int], str]:
+        first = pool.choose("vs", (), "mcts:10", view, legal, 3)
+        task = asyncio.ensure_future(first)
+        await asyncio.sleep(0.05)
+        pids = list(pool._pool._processes) if pool._pool is not None else []
+        text = await task
+        after = await pool.choose("vs", (), "random", view, legal, 4)  # the new pool works
+        return text, pids, after
+
+    try:
+        text, pids, after = asyncio.run(play())
+    finally:
+        pool.close()
+    assert pool.replaced >= 1
+    assert text == bots.fallback(legal, 3) and after in legal
+    assert pids and not gone(set(pids), 1.0), pids
+
+
+# --- workers die with the server ----------------------------------------------------------
+
+
+def _serve_with_workers(tmp_path: Path) -> tuple[ServerProcess, set[int]]:
+    """``velvet serve`` with a bot worker and a hint worker running (a bot has moved, a
+    seat that may ask for hints has joined); its descendants."""
+    server = ServerProcess(
+        sqlite_url(tmp_path), free_port(), tmp_path / "server.log", "--bot-workers", "1"
+    )
+    server.start()
+    assert server.proc is not None
+    body = {"game": "vs", "seats": ["human", "random"], "first": "2"}
+    room = httpx.post(f"{server.url}/api/rooms", json=body, timeout=10).json()
+    with connect(room["websocket"], open_timeout=10) as ws:
+        ws.send(json.dumps({"v": 1, "type": "hello", "token": room["invites"][0]["token"]}))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the bot's first move comes from its worker
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] == "state" and message["version"] >= 1:
+                break
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 3:
+            time.sleep(0.1)  # a bot worker, a hint worker and their resource tracker
+            workers = descendants(server.proc.pid)
+    assert len(workers) >= 3, [command(p) for p in workers]
+    return server, workers
+
+
+@pytest.mark.parametrize("trial", range(2))
+def test_kill_9_of_the_server_ends_every_worker(tmp_path: Path, trial: int) -> None:
+    """kill -9 of ``velvet serve`` once left every worker and the resource tracker running
+    (124 processes over 32 kills)."""
+    server, workers = _serve_with_workers(tmp_path)
+    try:
+        server.kill()
+        left = gone(workers, 5.0)
+    finally:
+        server.stop()
+    assert not left, [command(p) for p in left]
+
+
+def test_sigterm_of_the_server_ends_every_worker(tmp_path: Path) -> None:
+    """SIGTERM (a graceful stop) once left the workers running in 5 trials of 10."""
+    server, workers = _serve_with_workers(tmp_path)
+    assert server.proc is not None
+    try:
+        server.proc.terminate()
+        server.proc.wait(15)
+        left = gone(workers, 5.0)
+    finally:
+        server.stop()
+    assert not left, [command(p) for p in left]
+    log = (tmp_path / "server.log").read_text()
+    assert "leaked semaphore" not in log and "Traceback" not in log, log[-2000:]

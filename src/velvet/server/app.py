@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from velvet import __version__
 from velvet.engine.errors import VelvetError
 from velvet.server import games, replay
-from velvet.server.bots import BotPool
+from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.protocol import (
@@ -62,6 +62,8 @@ class Settings:
     db: str = field(default_factory=default_db_url)
     redis: str | None = None
     bot_workers: int = 1
+    bot_limits: BotLimits = field(default_factory=BotLimits)
+    """Bot budgets a room may name, and each bot move's deadline (velvet.server.bots)."""
     public_url: str | None = None
     allowed_origins: tuple[str, ...] = ()
     """Origins allowed on WebSockets besides the server's own host."""
@@ -156,7 +158,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
         hinter = HintPool(settings.hints)
-        hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url, hinter)
+        hub = Hub(
+            storage,
+            BotPool(settings.bot_workers, settings.bot_limits),
+            bus,
+            settings.public_url,
+            hinter,
+        )
         await bus.start(hub.catch_up)
         state["hub"] = hub
         try:
@@ -413,7 +421,7 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
             )
             await ws.close(code=1008, reason="bad token")
             return
-    conn = Conn(seat)
+    conn = Conn(seat, ws.client.host if ws.client else "")
     writer = asyncio.create_task(_writer(ws, conn))
     hub.attach(room, conn)
     bucket = Bucket(settings.rate)
