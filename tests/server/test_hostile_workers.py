@@ -11,18 +11,22 @@ import asyncio
 import json
 import logging
 import time
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 from tests.conftest import command, descendants, gone
-from tests.server.conftest import ServerProcess, free_port, hello, sqlite_url
+from tests.server.conftest import ServerProcess, free_port, hello, send, sqlite_url
 from websockets.sync.client import connect
 
+from velvet.engine.errors import ConfigError
 from velvet.server.app import Settings, create_app
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.games import room_game
+from velvet.server.hinting import HintSettings
 
 # --- the wire protocol --------------------------------------------------------------------
 
@@ -236,3 +240,53 @@ def test_sigterm_of_the_server_ends_every_worker(tmp_path: Path) -> None:
     assert not left, [command(p) for p in left]
     log = (tmp_path / "server.log").read_text()
     assert "leaked semaphore" not in log and "Traceback" not in log, log[-2000:]
+
+
+# --- hint slots -----------------------------------------------------------------------------
+
+
+def test_one_client_cannot_hold_every_hint_slot(tmp_path: Path) -> None:
+    """40 sockets of one seat once held all 8 hint slots. Now one seat holds one slot
+    (however many sockets it opens) and one address two (however many rooms it has)."""
+    settings = Settings(
+        db=sqlite_url(tmp_path),
+        bot_workers=0,
+        rate=1e6,
+        http_rate=1e6,
+        hints=HintSettings(budget="20s", workers=0),
+    )
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        rooms = [client.post("/api/rooms", json={"game": "p5"}).json() for _ in range(3)]
+
+        def seat_socket(room: dict[str, Any]) -> Any:
+            ws = stack.enter_context(client.websocket_connect(f"/ws/{room['room']}"))
+            hello(ws, room["invites"][0]["token"])
+            return ws
+
+        same_seat = [seat_socket(rooms[0]) for _ in range(6)]
+        send(same_seat[0], type="hint", version=0)  # worked out for 20 s
+        for ws in same_seat[1:]:
+            send(ws, type="hint", version=0)
+            answer = ws.receive_json()
+            assert answer["code"] == "hint_busy" and "your seat" in answer["message"], answer
+        second = seat_socket(rooms[1])
+        send(second, type="hint", version=0)  # another seat at this address: a second slot
+        third = seat_socket(rooms[2])
+        send(third, type="hint", version=0)
+        answer = third.receive_json()
+        assert answer["code"] == "hint_full" and "your address" in answer["message"], answer
+        send(same_seat[0], type="hint_cancel")  # a slot given back is free at once
+        assert same_seat[0].receive_json()["type"] == "hint_cancelled"
+        send(third, type="hint", version=0)
+        send(third, type="ping")
+        assert third.receive_json()["type"] == "pong"  # no refusal came before it
+        send(second, type="hint_cancel")
+        send(third, type="hint_cancel")
+        assert second.receive_json()["type"] == third.receive_json()["type"] == "hint_cancelled"
+
+
+def test_hint_slot_settings_are_checked() -> None:
+    with pytest.raises(ConfigError, match="per seat must be 1 or more, not 0"):
+        HintSettings(per_seat=0)
+    with pytest.raises(ConfigError, match="per address must be 1 or more, not -1"):
+        HintSettings(per_address=-1)
