@@ -10,6 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import signal
+import subprocess
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -290,3 +294,46 @@ def test_hint_slot_settings_are_checked() -> None:
         HintSettings(per_seat=0)
     with pytest.raises(ConfigError, match="per address must be 1 or more, not -1"):
         HintSettings(per_address=-1)
+
+
+# --- velvet serve: its data folder and its shutdown ---------------------------------------
+
+
+def test_serve_keeps_its_database_in_velvet_data_dir_and_stops_cleanly(tmp_path: Path) -> None:
+    """``velvet serve`` once ignored VELVET_DATA_DIR (its database went to the XDG data
+    folder) and warned of leaked semaphores when stopped with Ctrl-C."""
+    data, xdg, port = tmp_path / "data", tmp_path / "xdg", free_port()
+    env = {**os.environ, "VELVET_DATA_DIR": str(data), "XDG_DATA_HOME": str(xdg)}
+    command_line = [sys.executable, "-m", "velvet.cli", "serve", "--port", str(port)]
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*command_line, "--bot-workers", "1"], stdout=out, stderr=subprocess.STDOUT, env=env
+        )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=0.5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        body = {"game": "vs", "seats": ["human", "random"], "first": "2"}
+        assert httpx.post(f"{url}/api/rooms", json=body, timeout=10).status_code == 201
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 2:  # a bot worker, its tracker
+            time.sleep(0.1)
+            workers = descendants(proc.pid)
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        proc.wait(20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    output = log.read_text()
+    assert (data / "server.sqlite3").is_file(), output
+    assert str(data / "server.sqlite3") in output
+    assert not xdg.exists()
+    assert "leaked semaphore" not in output and "Traceback" not in output, output[-3000:]
+    assert not gone(workers, 5.0)
