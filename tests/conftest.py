@@ -97,6 +97,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             pass
 
 
+def _reap() -> None:
+    """Collect the exit status of adopted orphans that have ended (zombies of this process)."""
+    for entry in os.listdir("/proc"):
+        fields = _stat(int(entry)) if entry.isdigit() else None
+        if fields is not None and fields[0] == "Z" and int(fields[1]) == os.getpid():
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(int(entry), os.WNOHANG)
+
+
 LEFT_BEHIND_GRACE = 10.0
 """Seconds the session's own child processes get to end after its last test."""
 
@@ -106,6 +115,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     servers never stopped, pools never shut down): they would run on after it."""
     if not Path("/proc/self/stat").exists():
         return
+    _reap()
     ours = {p for p in descendants(os.getpid()) if not _own_tracker(p)}
     left = gone(ours, LEFT_BEHIND_GRACE)
     if not left:

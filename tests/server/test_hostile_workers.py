@@ -26,6 +26,7 @@ from tests.conftest import command, descendants, gone
 from tests.server.conftest import ServerProcess, free_port, hello, send, sqlite_url
 from websockets.sync.client import connect
 
+from velvet.bots.budget import Budget
 from velvet.engine.errors import ConfigError
 from velvet.server.app import Settings, create_app
 from velvet.server.bots import BotLimits, BotPool
@@ -337,3 +338,20 @@ def test_serve_keeps_its_database_in_velvet_data_dir_and_stops_cleanly(tmp_path:
     assert not xdg.exists()
     assert "leaked semaphore" not in output and "Traceback" not in output, output[-3000:]
     assert not gone(workers, 5.0)
+
+
+def test_a_capped_budget_stops_at_its_cap_whatever_its_count() -> None:
+    meter = Budget(count=10**9).capped(0.2).meter()
+    start = time.perf_counter()
+    while meter.more() and time.perf_counter() - start < 5:
+        pass
+    assert time.perf_counter() - start < 1.5, "the cap did not stop the count"
+    assert Budget.parse("2s").capped(10).cap == 10 and Budget(seconds=2).capped(1).cap == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["infs", "nans", "inf", "1e3", "1e308s", "1_000", "١٢", "-1", "0x10"]
+)
+def test_a_budget_is_plain_digits(text: str) -> None:
+    with pytest.raises(ConfigError, match="bad budget"):
+        Budget.parse(text)
