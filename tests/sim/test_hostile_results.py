@@ -175,6 +175,15 @@ def test_report_refuses_a_damaged_chunk_and_writes_nothing(
     assert "Traceback" not in result.output
 
 
+def test_a_chunk_under_another_first_game_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
+    folder, chunk = _copy(runs, "vs", tmp_path)
+    moved = chunk.rename(chunk.with_name("part-000000004-00003.csv"))
+    result = CliRunner().invoke(main, ["report", str(folder), "--out", str(tmp_path / "r.html")])
+    assert result.exit_code == 2 and moved.name in result.output
+    assert "its first game is 3, its name says 4" in result.output
+    assert not (tmp_path / "r.html").exists()
+
+
 @pytest.mark.parametrize("game", ["vs", "p5"])
 def test_an_untouched_run_is_reported(runs: dict[str, Path], tmp_path: Path, game: str) -> None:
     folder, _ = _copy(runs, game, tmp_path)

@@ -269,8 +269,8 @@ def check_chunk(rows: Sequence[Row], path: Path) -> None:
         raise RecordError(
             f"{_p(path)}: holds {len(rows)} rows, its name says {count} (cut short or changed)"
         )
-    indices = [r.get("index") for r in rows]
-    if all(_int(i) for i in indices) and min(indices) != first:
+    indices = [i for i in (r.get("index") for r in rows) if _int(i)]
+    if len(indices) == len(rows) and min(indices) != first:
         raise RecordError(f"{_p(path)}: its first game is {min(indices)}, its name says {first}")
 
 
