@@ -158,13 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
         hinter = HintPool(settings.hints)
-        hub = Hub(
-            storage,
-            BotPool(settings.bot_workers, settings.bot_limits),
-            bus,
-            settings.public_url,
-            hinter,
-        )
+        bots = BotPool(settings.bot_workers, settings.bot_limits)
+        hub = Hub(storage, bots, bus, settings.public_url, hinter)
         await bus.start(hub.catch_up)
         state["hub"] = hub
         try:
