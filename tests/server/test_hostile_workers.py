@@ -356,3 +356,29 @@ def test_a_capped_budget_stops_at_its_cap_whatever_its_count() -> None:
 def test_a_budget_is_plain_digits(text: str) -> None:
     with pytest.raises(ConfigError, match="bad budget"):
         Budget.parse(text)
+
+
+def test_moves_queued_behind_a_stuck_worker_are_still_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Replacing a stuck pool drops the moves still queued in it: they are asked again of
+    the new pool, or get the fallback (they once raised CancelledError, which would end
+    their room's bot task without a move)."""
+    from velvet.server import bots
+
+    monkeypatch.setattr(bots, "DEADLINE_GRACE", -0.2)  # every move is stuck once it runs
+    game = room_game("vs", ())
+    state = game.new_state(game.default_config(), 7)
+    legal = [str(a) for a in state.legal_actions()]
+    view = state.view(state.current_player)
+    pool = BotPool(1, BotLimits(seconds=0.1, simulations=5000))
+
+    async def play() -> list[str]:
+        moves = [pool.choose("vs", (), "mcts:5000", view, legal, seed) for seed in range(4)]
+        return await asyncio.gather(*moves)
+
+    try:
+        texts = asyncio.run(play())
+    finally:
+        pool.close()
+    assert all(text in legal for text in texts) and pool.replaced >= 1

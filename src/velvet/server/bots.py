@@ -207,7 +207,11 @@ class BotPool:
             return await self._watch(pool, pool.submit(choose, *args), hard, spec, legal, seed)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
             pool = self._restart(pool)
+        try:
             return await self._watch(pool, pool.submit(choose, *args), hard, spec, legal, seed)
+        except BrokenProcessPool:
+            log.warning("bot %s lost its worker twice: a fallback move is played", spec)
+            return fallback(legal, seed)
 
     async def _watch(
         self,
@@ -226,6 +230,8 @@ class BotPool:
         while True:
             done, _ = await asyncio.wait({waiting}, timeout=WATCH_EVERY)
             if done:
+                if waiting.cancelled():  # dropped, still queued, by a pool another move replaced
+                    raise BrokenProcessPool("the pool was replaced")
                 return waiting.result()
             if future.running():  # handed to a worker (or next in line for one)
                 started = started if started is not None else loop.time()
