@@ -25,7 +25,7 @@ from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.games import find_spec, has_forecast
 from velvet.server import games
-from velvet.server.bots import BotPool, check_spec
+from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.protocol import (
@@ -67,8 +67,10 @@ OUTBOX_LIMIT = 512
 class Conn:
     """One socket: its seat (None for a spectator) and its queue of outgoing messages."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, address: str = "") -> None:
         self.seat = seat
+        self.address = address
+        """The client's address (hint slots are shared out per address)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.hinting: str | None = None
@@ -332,9 +334,9 @@ class Hub:
         specs = list(request.seats) + ["human"] * (players - len(request.seats))
         for spec in specs:
             if spec != "human":
-                check_spec(spec, game.name)
+                self.pool.check(spec, game.name)  # within the server's BotLimits
         if request.takeover is not None:
-            check_spec(request.takeover, game.name)
+            self.pool.check(request.takeover, game.name)
         seed = secrets.randbits(63)
         game.new_state(config, seed)  # a bad config raises ConfigError here
         tokens = [secrets.token_urlsafe(24) for _ in specs]
@@ -733,12 +735,7 @@ class Hub:
                 code="hint_busy",
                 message=f"a {conn.hinting} is already being worked out for you; wait for it",
             )
-        if len(self._hint_tasks) >= self.hinter.settings.limit:
-            return ErrorMsg(
-                code="hint_full",
-                message="the server is working out other hints; ask again in a moment",
-            )
-        return None
+        return self.hinter.slots.refusal((room.row.id, seat), conn.address)
 
     def hint(self, room: Room, conn: Conn, version: int, kind: str) -> None:
         """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat; the answer
@@ -756,6 +753,7 @@ class Hub:
         conn.hint_task = task
         self._hint_tasks.add(task)
         task.add_done_callback(self._hint_tasks.discard)
+        self.hinter.slots.hold(task, (room.row.id, conn.seat), conn.address)
 
     def cancel_hint(self, conn: Conn) -> None:
         """``hint_cancel``: stop the hint or forecast being worked out for ``conn``. Its slot
@@ -784,6 +782,7 @@ class Hub:
         conn.hinting, conn.hint_task = None, None
         if task is not None and not task.done():
             self._hint_tasks.discard(task)
+            self.hinter.slots.release(task)
             task.cancel()
 
     async def _work_out(
