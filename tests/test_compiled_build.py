@@ -180,11 +180,13 @@ def build_environment(folder: Path) -> Path:
 
 
 def run(*args: str, env: dict[str, str] | None = None, timeout: float = 900) -> str:
-    """This interpreter's output, in the compiled build's environment or else the pure one."""
+    """This interpreter's output, in the compiled build's environment or else with this
+    checkout's pure source first on the path (whichever Velvet this environment installs)."""
+    pure = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
-        env=env or {k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        env=env or {**pure, "PYTHONPATH": str(ROOT / "src")},
         capture_output=True,
         text=True,
         timeout=timeout,
