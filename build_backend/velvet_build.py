@@ -3,13 +3,16 @@
 ``VELVET_COMPILE=1 pip install '.[rl]'`` compiles the engine's hot modules with mypyc
 (``setup.py`` lists them; docs/rl.md says what it gains); without it the build is
 setuptools' own, pure Python. The compiled build needs mypy (which carries mypyc) and,
-so that mypy can type the modules it compiles, Velvet's own dependencies and numpy in
-the build environment: this backend asks pip for them only when compiling.
+so that mypy can type the modules it compiles, everything they import in the build
+environment: Velvet's own dependencies and, of the ``rl`` extra, numpy and gymnasium.
+pip installs the build environment before the project's own dependencies, so in a fresh
+venv nothing else is there. This backend asks pip for them only when compiling.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import tomllib
 from collections.abc import Iterator
@@ -29,7 +32,11 @@ SCRATCH_VARIABLE = "VELVET_COMPILE_SCRATCH"
 """Set by :func:`build_wheel` for setup.py: a fresh folder (relative to the project) for
 this build's C and objects."""
 MYPY = "mypy==2.4.1"
-NUMPY = "numpy==2.4.6"
+TYPED_FROM_RL = ("numpy", "gymnasium")
+"""The ``rl`` extra's packages that mypy must find to type the compiled modules, pinned as
+that extra pins them: velvet.adapters.encoding imports numpy, and the package
+velvet.adapters, which mypy reads with it, imports gymnasium (its gym_env). The others
+(torch, stable-baselines3, ...) are not imported by anything mypy reads there."""
 
 
 def compiling() -> bool:
@@ -41,10 +48,18 @@ def compiling() -> bool:
     return value == "1"
 
 
-def _project_dependencies() -> list[str]:
+def compile_requirements() -> list[str]:
+    """What the compiled build needs beyond setuptools: mypy, Velvet's own dependencies and
+    the ``rl`` extra's :data:`TYPED_FROM_RL`, with pyproject.toml's pins."""
     with open(Path(__file__).resolve().parent.parent / "pyproject.toml", "rb") as f:
-        deps: list[str] = tomllib.load(f)["project"]["dependencies"]
-    return deps
+        project: dict[str, Any] = tomllib.load(f)["project"]
+    deps: list[str] = project["dependencies"]
+    rl: list[str] = project["optional-dependencies"]["rl"]
+    pins = {re.split(r"[\s\[<>=!~;]", pin, maxsplit=1)[0].lower(): pin for pin in rl}
+    missing = [name for name in TYPED_FROM_RL if name not in pins]
+    if missing:
+        raise SystemExit(f"pyproject.toml's rl extra names no {', '.join(missing)}")
+    return [MYPY, *(pins[name] for name in TYPED_FROM_RL), *deps]
 
 
 @contextmanager
@@ -66,7 +81,7 @@ def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) 
     # setuptools runs setup.py to list its needs; it must not compile before mypy is there.
     with _setting(COMPILE_VARIABLE, "0"):
         needs: list[str] = _setuptools.get_requires_for_build_wheel(config_settings)
-    return [*needs, MYPY, NUMPY, *_project_dependencies()] if compile_too else needs
+    return [*needs, *compile_requirements()] if compile_too else needs
 
 
 def prepare_metadata_for_build_wheel(

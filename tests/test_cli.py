@@ -311,15 +311,24 @@ def test_a_command_without_its_extra_names_the_extra(
 
 
 def test_python_dash_m_runs_the_same_command_line() -> None:
+    import os
     import subprocess
     import sys
 
+    # The same 80x24 for both, whatever the terminal that runs the tests: a table's width
+    # follows COLUMNS or else the terminal the child inherits on stdin.
+    size = {"COLUMNS": "80", "LINES": "24"}
     out = subprocess.run(
         [sys.executable, "-m", "velvet", "cards", "list", "--game", "vs"],
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **size},
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout == CliRunner().invoke(main, ["cards", "list", "--game", "vs"]).output
+    same = CliRunner().invoke(main, ["cards", "list", "--game", "vs"], env=size)
+    assert same.exit_code == 0, same.output
+    assert out.stdout == same.output
+    assert max(map(len, out.stdout.splitlines())) <= 80

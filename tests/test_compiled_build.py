@@ -1,11 +1,12 @@
 """The compiled build (``VELVET_COMPILE=1``, docs/rl.md) plays exactly as the pure one.
 
 The build backend's hooks are checked directly (fast). Then the real thing, once per
-run: a wheel built through the backend with mypyc, installed in a venv beside this
-environment's packages, must import its compiled modules, play the same 200 games per
-game to the same digests as this (pure) install, and pass the engine, game and adapter
-tests. The wheel is built without build isolation, from the mypy and numpy that the
-``test`` extra installs, so that this test needs no network.
+run: a wheel built through the backend with mypyc, as ``VELVET_COMPILE=1 pip install
+'.[rl]'`` builds it in a fresh venv (in a venv holding only what the backend asks pip
+for, linked from this environment's installs, so that this test needs no network), put
+ahead of this environment's packages, must import its compiled modules, play the same
+200 games per game to the same digests as this (pure) install, and pass the engine, game
+and adapter tests.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tomllib
 import venv
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKEND = ROOT / "build_backend" / "velvet_build.py"
@@ -63,6 +68,9 @@ def test_the_backend_asks_for_mypyc_only_when_compiling(monkeypatch: pytest.Monk
     needs = backend.get_requires_for_build_wheel()
     assert "mypy==2.4.1" in needs and "numpy==2.4.6" in needs
     assert "pydantic==2.14.3" in needs  # the project's own, so mypy can type what it compiles
+    # velvet.adapters (gym_env) imports it; pip fills the build environment before it installs
+    # the rl extra, so in a fresh venv mypy finds only what is asked for here.
+    assert "gymnasium==1.4.0" in needs
     assert os.environ["VELVET_COMPILE"] == "1"  # restored after setuptools' own hook
 
 
@@ -77,36 +85,108 @@ def test_the_backend_refuses_a_compiled_editable_install(monkeypatch: pytest.Mon
 
 
 @pytest.fixture(scope="module")
-def compiled_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The Python of a venv holding the compiled wheel (and this environment's packages)."""
+def compiled_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The environment variables under which this interpreter imports the compiled wheel
+    (on PYTHONPATH, ahead of this environment's own Velvet), with every other package of
+    this environment: the same for a venv, the system Python or CI's."""
     work = tmp_path_factory.mktemp("compiled")
-    env = {**os.environ, "VELVET_COMPILE": "1"}
+    builder = build_environment(work / "build-env")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # As pip runs the backend (pyproject.toml's backend-path), in a venv of its own, and
+    # with no project folder on sys.path (-P): mypy would search it for imports.
     build = subprocess.run(
-        [*PIP, "wheel", "--no-deps", "--no-build-isolation", "-w", str(work / "wheel"), str(ROOT)],
-        env=env,
+        [str(builder), "-P", "-c", BUILD, str(work / "wheel")],
+        cwd=ROOT,
+        env={**env, "VELVET_COMPILE": "1", "PYTHONNOUSERSITE": "1"},
         capture_output=True,
         text=True,
         timeout=1200,
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     (wheel,) = (work / "wheel").glob("velvet-*.whl")
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(work / "venv")
-    python = work / "venv" / "bin" / "python"
     install = subprocess.run(
-        [*PIP, "--python", str(python), "install", "--no-deps", str(wheel)],
+        [*PIP, "install", "--no-deps", "--target", str(work / "site"), str(wheel)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert install.returncode == 0, install.stderr[-3000:]
-    yield python
+    yield {**env, "PYTHONPATH": str(work / "site")}
 
 
-def run(python: Path | str, *args: str, timeout: float = 900) -> str:
+BUILD = (
+    "import sys\n"
+    "sys.path.insert(0, 'build_backend')\n"
+    "import velvet_build\n"
+    "print(velvet_build.build_wheel(sys.argv[1]))\n"
+)
+"""build_wheel through the backend, in the project folder, as pip calls it."""
+
+
+def build_requirements() -> list[str]:
+    """What pip puts into the isolated environment of a compiled build: pyproject.toml's
+    build-system requirements and what the backend asks for."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        needs: list[str] = tomllib.load(f)["build-system"]["requires"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("VELVET_COMPILE", "1")
+        patch.chdir(ROOT)
+        return [*needs, *load_backend().get_requires_for_build_wheel()]
+
+
+def build_environment(folder: Path) -> Path:
+    """The Python of a new venv holding only the build requirements and what they require,
+    as pip's isolated build of ``VELVET_COMPILE=1 pip install '.[rl]'`` in a fresh venv
+    has them: linked from this environment's installs, so that this test needs no network.
+    """
+    venv.EnvBuilder(system_site_packages=False, with_pip=False, symlinks=True).create(folder)
+    python = folder / "bin" / "python"
+    found = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    site = Path(found.stdout.strip())
+    todo = [Requirement(r) for r in build_requirements()]
+    done: set[str] = set()
+    while todo:
+        need = todo.pop()
+        name = canonicalize_name(need.name)
+        if name in done:
+            continue
+        done.add(name)
+        try:
+            dist = metadata.distribution(need.name)
+        except metadata.PackageNotFoundError:
+            pytest.fail(f"the compiled build needs {need}, not installed here")
+        assert need.specifier.contains(dist.version, prereleases=True), (
+            f"the compiled build needs {need}; this environment has {dist.version}"
+        )
+        assert dist.files is not None, f"{need.name} lists no files (no RECORD)"
+        for file in dist.files:
+            if file.parts[0] == "..":  # scripts, outside site-packages
+                continue
+            target = site / file
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.symlink_to(Path(str(file.locate())).resolve())
+        extras = {"", *need.extras}
+        for line in dist.requires or ():
+            sub = Requirement(line)
+            if sub.marker is None or any(sub.marker.evaluate({"extra": e}) for e in extras):
+                todo.append(sub)
+    return python
+
+
+def run(*args: str, env: dict[str, str] | None = None, timeout: float = 900) -> str:
+    """This interpreter's output, in the compiled build's environment or else with this
+    checkout's pure source first on the path (whichever Velvet this environment installs)."""
+    pure = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(
-        [str(python), *args],
+        [sys.executable, *args],
         cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        env=env or {**pure, "PYTHONPATH": str(ROOT / "src")},
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -116,7 +196,7 @@ def run(python: Path | str, *args: str, timeout: float = 900) -> str:
 
 
 @pytest.mark.slow
-def test_the_compiled_build_runs_its_compiled_modules(compiled_python: Path) -> None:
+def test_the_compiled_build_runs_its_compiled_modules(compiled_env: dict[str, str]) -> None:
     setup = load_setup_list()
     code = (
         "import importlib, importlib.machinery, velvet.engine\n"
@@ -127,7 +207,7 @@ def test_the_compiled_build_runs_its_compiled_modules(compiled_python: Path) -> 
         "    print(name, module.__file__.endswith(suffixes))\n"
         "print('compiled()', velvet.engine.compiled())\n"
     )
-    lines = run(compiled_python, "-c", code).splitlines()
+    lines = run("-c", code, env=compiled_env).splitlines()
     assert lines == [f"{p.removesuffix('.py').replace('/', '.')} True" for p in setup] + [
         "compiled() True"
     ]
@@ -151,21 +231,20 @@ def load_setup_list() -> tuple[str, ...]:
 
 
 @pytest.mark.slow
-def test_the_compiled_build_plays_the_same_games(compiled_python: Path) -> None:
+def test_the_compiled_build_plays_the_same_games(compiled_env: dict[str, str]) -> None:
     check = ["benchmarks/playout_check.py", "digest", "--games", "200"]
-    pure = run(sys.executable, *check)
-    compiled = run(compiled_python, *check)
+    pure = run(*check)
+    compiled = run(*check, env=compiled_env)
     assert "vs:" in pure and "p5:" in pure
     assert compiled == pure
 
 
 @pytest.mark.slow
 def test_the_compiled_build_passes_the_engine_game_and_adapter_tests(
-    compiled_python: Path,
+    compiled_env: dict[str, str],
 ) -> None:
     deselect = [arg for test in DESELECTED for arg in ("--deselect", test)]
     out = run(
-        compiled_python,
         "-m",
         "pytest",
         "-q",
@@ -178,6 +257,7 @@ def test_the_compiled_build_passes_the_engine_game_and_adapter_tests(
         "tests/bots",
         "tests/test_conformance.py",
         *deselect,
+        env=compiled_env,
         timeout=1800,
     )
     summary = out.strip().splitlines()[-1]  # "N passed, M warnings in S s" (exit 0 checked)

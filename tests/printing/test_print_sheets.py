@@ -76,7 +76,9 @@ skills = [{{ name = "Agi", type = "fire", damage = 30 }}]
 """
 
 needs_pdftoppm = pytest.mark.skipif(
-    shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed"
+    shutil.which("pdftoppm") is None,
+    reason="pdftoppm is not installed; to run this test, install Debian's poppler-utils "
+    "(sudo apt-get install poppler-utils; elsewhere the package is poppler)",
 )
 
 
