@@ -152,7 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Open WebSockets by client address (velvet.server.limits.address_key)."""
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.db, settings.busy_ms)
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
@@ -162,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.max_rooms, hub.idle_seconds = settings.max_rooms, settings.idle_seconds
         await bus.start(hub.catch_up)
         state["hub"] = hub
+        app.state.hub = hub  # for the operator's (and the tests') inspection
         try:
             yield
         finally:

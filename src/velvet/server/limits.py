@@ -68,9 +68,11 @@ def address_key(host: str | None) -> str:
         address = ipaddress.ip_address(host)
     except ValueError:
         return host[:64]
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address.ipv4_mapped or address)
+    return str(address)
 
 
 class Bucket:
@@ -170,20 +172,22 @@ def _trusted(host: str | None, trusted: tuple[str, ...]) -> bool:
     return False
 
 
+def _answer(status: bytes, text: str) -> bytes:
+    """A whole HTTP answer that closes the connection."""
+    body = f"{text}\n".encode()
+    head = b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+    return head % status + b"content-length: %d\r\n\r\n" % len(body) + body
+
+
 def guarded_protocol(limits: ServeLimits, trusted: tuple[str, ...] = ()) -> type[Any]:
     """uvicorn's h11 protocol held to ``limits`` (``trusted``: proxies, not capped per address)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     cap = limits.connection_cap()
-    busy = (
-        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
-        b"connection: close\r\ncontent-length: 23\r\n\r\nthe server is too busy\n"
-    )
-    late = (
-        b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-        b"connection: close\r\ncontent-length: 25\r\n\r\nthe request came too slow\n"
-    )
+    busy = _answer(b"503 Service Unavailable", "the server is too busy")
+    too_long = _answer(b"431 Request Header Fields Too Large", "the request's headers are too long")
+    late = _answer(b"408 Request Timeout", "the request came too slowly")
 
     class GuardedH11(H11Protocol):
         """A connection with deadlines for its request's headers and body, and caps."""
@@ -193,6 +197,8 @@ def guarded_protocol(limits: ServeLimits, trusted: tuple[str, ...] = ()) -> type
         """``headers`` or ``body`` while a request is being received under a deadline."""
         _since = 0.0
         _refused = False
+        _head = 0
+        """Bytes of the request's line and headers received so far."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -238,8 +244,21 @@ def guarded_protocol(limits: ServeLimits, trusted: tuple[str, ...] = ()) -> type
         def data_received(self, data: bytes) -> None:
             if self._refused:
                 return
+            if self._phase == "headers" and self._too_long(data):
+                self._refused = True
+                self.transport.write(too_long)
+                self.transport.close()
+                return
             super().data_received(data)
             self._track()
+
+        def _too_long(self, data: bytes) -> bool:
+            """Whether the request's line and headers run past ``max_header_bytes`` (h11
+            checks only a part still incomplete, not one that came in one piece)."""
+            end = data.find(b"\r\n\r\n")
+            seen = self._head + (len(data) if end < 0 else end)
+            self._head = seen if end < 0 else 0
+            return seen > limits.max_header_bytes
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -314,7 +333,7 @@ def uvicorn_options(
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": list(trusted),
         "timeout_keep_alive": limits.keep_alive,
-        "limit_concurrency": cap,
+        "limit_concurrency": cap + 1,  # the protocol's own cap comes first
         "h11_max_incomplete_event_size": limits.max_header_bytes,
         "log_level": "warning",
         "timeout_graceful_shutdown": 2,
