@@ -7,6 +7,7 @@ options ``velvet serve`` uses (velvet.server.limits.uvicorn_options).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -324,7 +325,7 @@ def test_an_uploaded_deck_is_readable_by_the_server_alone_while_it_is_read(
 
     def spy(path: Path | str, game: Any) -> list[str]:
         p = Path(path)
-        if p.parent.name.startswith("velvet-upload-"):  # not a built-in deck
+        if not p.is_relative_to(Path(decks.__file__).parent):  # not a built-in deck
             seen.append((stat.S_IMODE(p.stat().st_mode), stat.S_IMODE(p.parent.stat().st_mode)))
         return real(path, game)
 
@@ -379,7 +380,7 @@ def test_a_ping_is_answered_while_an_upload_is_parsed(
             waited = time.monotonic() - started
         upload.join(30)
     games._game.cache_clear()
-    assert pong["type"] == "pong" and waited < 1.0, waited
+    assert pong["type"] == "pong" and waited < 3.0, waited
     assert answers == [201]
 
 
@@ -457,7 +458,7 @@ def test_many_half_open_connections_cannot_fill_the_server(tmp_path: Path) -> No
         open_ = sum(_closed_within(s, 0.05) is None for s in held)
         for s in held:
             s.close()
-    assert answer.status_code == 200 and waited < 1.0
+    assert answer.status_code == 200 and waited < 3.0
     assert open_ <= 40
 
 
@@ -718,3 +719,104 @@ def test_the_browser_client_runs_under_its_policy(tmp_path: Path) -> None:
                 page.wait_for_timeout(500)
             browser.close()
     assert refused == []
+
+
+# --- velvet serve itself ----------------------------------------------------------------------
+
+
+def _serve(tmp_path: Path, *extra: str, descriptors: int | None = None) -> Any:
+    """``velvet serve`` in a process of its own (with at most ``descriptors`` open files)."""
+    import resource
+    import subprocess
+    import sys
+
+    port = free_port()
+
+    def limit() -> None:
+        if descriptors is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+    command = [sys.executable, "-m", "velvet.cli", "serve", "--port", str(port), "--no-browser"]
+    command += ["--db", sqlite_url(tmp_path), "--bot-workers", "0", "--hint-workers", "0", *extra]
+    log = (tmp_path / "serve.log").open("ab")
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=limit)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, (tmp_path / "serve.log").read_text()[-2000:]
+        try:
+            if httpx.get(f"{url}/healthz", timeout=0.5).status_code == 200:
+                return proc, port
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "velvet serve did not start"
+        time.sleep(0.05)
+
+
+def _stop(proc: Any) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except Exception:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_velvet_serve_trusts_no_forwarded_header_and_links_its_own_address(
+    tmp_path: Path,
+) -> None:
+    """Each socket naming a new X-Forwarded-For counts as the one address it comes from:
+    the 65th is refused (64 WebSockets per address)."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    proc, port = _serve(tmp_path)
+    try:
+        made = httpx.post(
+            f"http://127.0.0.1:{port}/api/rooms", json={"game": "vs"}, headers={"host": "evil"}
+        ).json()
+        page = httpx.get(f"http://127.0.0.1:{port}/")
+        refused = None
+        with contextlib.ExitStack() as sockets:
+            for n in range(70):
+                try:
+                    sockets.enter_context(
+                        connect(
+                            f"ws://127.0.0.1:{port}/ws/{made['room']}",
+                            additional_headers={"x-forwarded-for": f"10.9.0.{n + 1}"},
+                            open_timeout=5,
+                        )
+                    )
+                except InvalidStatus as error:
+                    refused = (n, error.response.status_code)
+                    break
+                except (ConnectionClosed, OSError):  # closed before the answer was read
+                    refused = (n, 503)
+                    break
+    finally:
+        _stop(proc)
+    assert refused is not None and refused[0] == 64 and refused[1] in (403, 503), refused
+    assert made["invites"][0]["url"].startswith(f"http://127.0.0.1:{port}/join/")
+    _secure(page)
+
+
+def test_velvet_serve_stays_reachable_past_its_descriptor_limit(tmp_path: Path) -> None:
+    """1,100 half-open requests under a 1,024 descriptor limit once made it unreachable;
+    here 300 under 256, from 30 addresses (10 each, within the per-address cap)."""
+    proc, port = _serve(tmp_path, descriptors=256)
+    held: list[socket.socket] = []
+    try:
+        for n in range(300):
+            try:
+                held.append(_half_open(port, f"127.0.1.{1 + n % 30}"))
+            except OSError:
+                break
+        time.sleep(0.5)
+        started = time.monotonic()
+        answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10)
+        waited = time.monotonic() - started
+    finally:
+        for s in held:
+            s.close()
+        _stop(proc)
+    assert answer.status_code == 200 and waited < 5.0, waited
