@@ -244,6 +244,9 @@ def guarded_protocol(limits: ServeLimits, trusted: tuple[str, ...] = ()) -> type
         def data_received(self, data: bytes) -> None:
             if self._refused:
                 return
+            if self._phase is None and self._waiting():  # a request begins (kept alive)
+                self._phase, self._head, self._since = "headers", 0, self.loop.time()
+                self._arm(limits.header_timeout)
             if self._phase == "headers" and self._too_long(data):
                 self._refused = True
                 self.transport.write(too_long)

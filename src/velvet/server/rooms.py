@@ -63,7 +63,7 @@ HINT_TIME_CAP = 1.0
 room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
 OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
-MAX_SNAPSHOTS = 64
+MAX_SNAPSHOTS = 32
 """States kept per room for undo (the most recent positions since the last reveal)."""
 
 
