@@ -274,7 +274,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse(
             f"Velvet room {room_id[:64]!r}.\n"
             f"Join from a terminal with: velvet join "
-            f"'{settings.public_url or own_base(request)}/join/{quote(room_id[:64], safe='')}"
+            f"'{(settings.public_url or own_base(request)).rstrip('/')}/join/"
+            f"{quote(room_id[:64], safe='')}"
             "#<token from your invite>'\n",
             headers={"Vary": "Accept"},
         )
