@@ -35,11 +35,13 @@ skills = [{{ name = "Zio", type = "electric", damage = 3 }}]
 
 def undo(pairs: int) -> None:
     from velvet.games import get_game
+    from velvet.p5.game import P5Game
     from velvet.server.rooms import _replay, undo_entry
     from velvet.server.storage import RoomRow, SeatRow
 
     game = get_game("p5")
-    config = game.default_config(1)  # type: ignore[attr-defined]
+    assert isinstance(game, P5Game)
+    config = game.default_config(1)
     state = game.new_state(config, 7)
     moves: list[str] = []
     while len(moves) < 31:  # moves that reveal nothing: they may be taken back

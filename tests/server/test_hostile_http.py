@@ -347,7 +347,7 @@ def test_a_ping_is_answered_while_an_upload_is_parsed(
 
     games._game.cache_clear()
     parsing, release = threading.Event(), threading.Event()
-    real = games.get_game
+    real = get_game
 
     def slow(name: str, cards: Any = ()) -> Any:
         if cards:
@@ -527,8 +527,11 @@ def test_a_room_with_many_undos_loads_without_replaying_from_the_seed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each undo replayed the game from the seed: 1,500 move/undo pairs took 3.5 s to load."""
+    from velvet.p5.game import P5Game
+
     game = get_game("p5")
-    config = game.default_config(1)  # type: ignore[attr-defined]
+    assert isinstance(game, P5Game)
+    config = game.default_config(1)
     row = RoomRow(
         id="r", game="p5", cards=[], config=config, seed=7, nonce="n", seed_sha256="",
         status="playing", result=None, version=0, options={}, listed=False,
