@@ -71,6 +71,20 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     "names the client; default none: limits count the socket's own peer.",
 )
 @click.option(
+    "--per-address",
+    type=click.IntRange(1, 10**6),
+    default=64,
+    show_default=True,
+    help="Connections, and WebSockets, one client address may hold open at once.",
+)
+@click.option(
+    "--rooms-per-hour",
+    type=click.IntRange(1, 10**9),
+    default=200,
+    show_default=True,
+    help="Rooms (rematches too) one client address may create in an hour.",
+)
+@click.option(
     "--no-browser",
     is_flag=True,
     help="Do not open the browser client (it opens when there is one).",
@@ -87,6 +101,8 @@ def serve_command(
     public_url: str | None,
     origins: tuple[str, ...],
     proxies: tuple[str, ...],
+    per_address: int,
+    rooms_per_hour: int,
     no_browser: bool,
 ) -> None:
     """Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md)."""
@@ -94,7 +110,7 @@ def serve_command(
         import uvicorn
 
         from velvet.server.app import Settings, create_app
-        from velvet.server.limits import forwarded_hosts, uvicorn_options
+        from velvet.server.limits import ServeLimits, forwarded_hosts, uvicorn_options
     except ImportError as error:
         raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
 
@@ -114,6 +130,9 @@ def serve_command(
         allowed_origins=origins,
         hints=hints,
         forwarded_allow_ips=forwarded_hosts(proxies),
+        rooms_per_hour=rooms_per_hour,
+        ws_per_address=per_address,
+        serve=ServeLimits(connections_per_address=per_address),
     )
     if db is not None:
         settings.db = db
