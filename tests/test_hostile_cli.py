@@ -237,7 +237,7 @@ def test_every_action_is_autosaved_and_resume_takes_the_last_game(
 ) -> None:
     code, out = velvet("play", "p5", "--seed", "8", input="1\n1\nquit\n\n")
     assert code == 0, out
-    autosave = _data_dir / "last-game.json"
+    (autosave,) = (_data_dir / "games").glob("p5-*.json")
     record, _ = load_game(autosave, get_game)
     assert len(record.actions) == 2
     code, out = velvet("resume", input="quit\n\n")
@@ -263,8 +263,9 @@ def test_an_unexpected_error_saves_the_game_and_says_where(
     code, out = velvet("play", "p5", "--seed", "8", input="1\n1\n")
     assert code == 2, out
     assert "unexpected ZeroDivisionError: boom" in out
-    assert f"velvet resume {_data_dir / 'last-game.json'}" in out
-    record, _ = load_game(_data_dir / "last-game.json", get_game)
+    (autosave,) = (_data_dir / "games").glob("p5-*.json")
+    assert f"velvet resume {autosave}" in out
+    record, _ = load_game(autosave, get_game)
     assert len(record.actions) == 2
 
 

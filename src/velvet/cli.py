@@ -271,7 +271,7 @@ def _run(
             console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
     console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
     human = any(seat is None for seat in seats)
-    autosave = autosave_path() if savable and human else None
+    autosave = autosave_path(record) if savable and human else None
     if autosave is not None:
         console.print(f"[dim]The game is saved after every action to {autosave}.[/]")
     session = Session(
@@ -288,6 +288,8 @@ def _run(
     )
     if hints is not None:
         session.hints_each, session.hint_budget = hints.each, hints.budget
+    if record.actions:  # a resumed game: its autosave holds it from the start
+        session.save_autosave()
     reader = terminal_reader(session.completions)
     if reader is not None:
         session.ask = reader
@@ -510,21 +512,51 @@ def _play(spec: GameSpec, values: dict[str, Any]) -> None:
     metavar="SECONDS",
     help="Pause after each bot move (default 0.6 s when a person plays, none otherwise).",
 )
+@click.option(
+    "--list", "list_games", is_flag=True, help="List the games in progress, last played first."
+)
 def resume(
-    save: Path | None, cards: tuple[Path, ...], seats: tuple[str, ...], pace: float | None
+    save: Path | None,
+    cards: tuple[Path, ...],
+    seats: tuple[str, ...],
+    pace: float | None,
+    list_games: bool,
 ) -> None:
     """Resume a saved game of either game (without SAVE: the last game played here).
 
-    Every seat plays as it did when the game was saved (a person or the same bot),
-    unless --seat says otherwise.
+    Every game in progress has its own autosave; --list shows them. Every seat plays
+    as it did when the game was saved (a person or the same bot), unless --seat says
+    otherwise.
     """
-    if save is None:
-        from velvet.ui.terminal import autosave_path
+    from velvet.ui.terminal import autosaves, data_dir
 
-        save = autosave_path()
-        if not save.exists():
-            raise ConfigError(f"no game to resume: {save} does not exist; give a save file")
+    if list_games:
+        _list_autosaves(autosaves())
+        return
+    if save is None:
+        found = autosaves()
+        if not found:
+            raise ConfigError(f"no game to resume: no autosave in {data_dir()}; give a save file")
+        save = found[0]
+        click.echo(f"Resuming the last game played: {save}")
     _resume(save, cards, seats, pace=pace)
+
+
+def _list_autosaves(paths: Sequence[Path]) -> None:
+    """One line per autosave: when, which game, how many moves, the file."""
+    import time
+
+    if not paths:
+        click.echo("No game in progress.")
+        return
+    for path in paths:
+        try:
+            record = load_record(path)
+            what = f"{record.game}, {len(record.actions)} actions"
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+        except (VelvetError, OSError) as error:
+            what, when = f"unreadable ({one_line(str(error), 60)})", "?"
+        click.echo(f"{when}  {what:<24}  {path}")
 
 
 def _resume(

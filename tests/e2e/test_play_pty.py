@@ -159,3 +159,27 @@ def test_p5_hint_and_forecast_at_the_prompt(tmp_path: Path) -> None:
     term.expect(PROMPT)
     leave_without_saving(term, "quit")
     term.check_screen()
+
+
+def test_hot_seat_hand_over_erases_the_scroll_back(tmp_path: Path) -> None:
+    term = Term("play", "vs", "--seed", "7", "--seat", "human", "--seat", "human", data=tmp_path)
+    term.expect(PROMPT)
+    term.line("end")
+    for _ in range(6):  # Player 1 ends the step and declares no skill: then the hand-over
+        if term.expect(["Pass the screen to Player 2", PROMPT]) == 0:
+            break
+        term.line("1")
+    else:
+        pytest.fail("the screen was never passed")
+    handed = term.out.rindex("Pass the screen")
+    before = term.out[:handed]
+    cleared = before.rindex("\x1b[2J")
+    # the screen and then the scroll-back (ESC[3J) are erased before the hand-over shows
+    assert "\x1b[3J" in before[cleared:]
+    assert "scroll-back" not in term.text()
+    term.line("")
+    term.expect(NEXT)
+    term.interrupt()
+    term.expect("Save the game")
+    term.line("n")
+    assert term.finish() == 0

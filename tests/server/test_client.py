@@ -78,11 +78,16 @@ def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
     assert "Type 'hint' or 'forecast' when it is your move" in text
     assert "Hints (best first; 30 simulations, from your view):" in text
     assert (
-        sum(line.startswith(("  1. ", "  2. ", "  3. ")) and "to win" in line for line in lines)
+        sum(
+            line.startswith(("  1. ", "  2. ", "  3. "))
+            and "to win if you play like the hard bot (" in line
+            for line in lines
+        )
         == 3
     )
     assert text.count("     why: ") == 3
     assert "Forecast: " in text and "to beat the boss by day 28" in text
+    assert "if every player plays like the easy bot" in text  # whose play each chance assumes
     assert info["version"] == 0  # asking changed nothing
 
 
@@ -146,3 +151,63 @@ def test_the_terminal_shows_the_time_left_of_a_decision_under_way() -> None:
     assert "Your move (version 3, 1:15 left):" in lines
     assert "Waiting for Player 2, 0:09 left …" in lines
     assert lines.count("Your move (version 3):") == 1  # a decision just begun: no clock
+
+
+def test_join_fits_80_by_24_with_the_compact_board_and_pages_of_choices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # what a terminal of 80 x 24 tells rich
+    monkeypatch.setenv("LINES", "24")
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("more\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+    drawn = [row for line in lines for row in line.splitlines()]
+    assert [row for row in drawn if len(row) > 80] == []
+    top = next(i for i, row in enumerate(drawn) if row.startswith("Day 1 of 28 · "))
+    page = next(i for i, row in enumerate(drawn) if "'more' shows the next page" in row)
+    assert page - top + 2 <= 24  # the board, the first page and the prompt fit
+    first, second = drawn[top:page], drawn[page + 1 :]
+    assert any("Visit Weapons Shop" in row for row in first)
+    # the room's note, from the engine: nothing is spent at the start, so Home restores none
+    assert "Restore 2 SP + 1 Bullet (does nothing: nothing spent to restore)" in " ".join(
+        " ".join(first).split()
+    )
+    assert not any("Change the party" in row for row in first)
+    assert any("Change the party" in row for row in second)  # shown by 'more'
+
+
+def test_join_takes_the_words_play_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        # the words of a label, not the text form 'visit weapons-shop'
+        monkeypatch.setattr(sys, "stdin", io.StringIO("Visit Weapons Shop\n"))
+        lines: list[str] = []
+        assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
+        info = httpx.get(f"{server.url}/api/rooms/{room['room']}").json()
+    assert "error:" not in "\n".join(lines)
+    assert "  Player 1 visits Weapons Shop." in lines
+    assert info["version"] == 1
+
+
+def test_join_matches_words_through_the_legal_list_alone() -> None:
+    from velvet.server.client import move_text
+    from velvet.ui.choose import InvalidAction
+
+    legal = [
+        {"text": "pass", "label": "Play no React"},
+        {"text": "react 021", "label": "React with Counter"},
+        {"text": "react 045", "label": "React with Rakukaja"},
+    ]
+    assert move_text("React with Counter", legal) == "react 021"
+    assert move_text("react with counter", legal) == "react 021"
+    assert move_text("2", legal) == "react 021"
+    with pytest.raises(InvalidAction, match=r"could be more than one choice \(2\): React with"):
+        move_text("react", legal)
+    with pytest.raises(InvalidAction, match="no action number 9: choose 1 to 3"):
+        move_text("9", legal)
+    with pytest.raises(InvalidAction, match="digits 0-9"):
+        move_text("²", legal)  # str.isdigit says yes, int() says no
+    # words that fit nothing go to the server as typed: its legal list judges them
+    assert move_text("summon pixie", legal) == "summon pixie"

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from tests.engine.toygame import RaceGame
@@ -144,3 +145,42 @@ def test_card_command_shows_the_contracts_card_words_and_refuses_unknown_ids() -
     assert "error: no card named 'dragon'" in out
     assert "info needs a card's name" in out
     assert play.state.canonical() == before and play.record.actions == []
+
+
+def hot_seat_output(monkeypatch: pytest.MonkeyPatch, term: str) -> str:
+    """Two human seats pass the screen once, on a console that is a terminal."""
+    import io
+
+    from velvet.ui import terminal
+
+    monkeypatch.setenv("TERM", term)
+    monkeypatch.delenv("WT_SESSION", raising=False)
+    terminal.clears_scrollback.cache_clear()
+    out = io.StringIO()
+    game = RaceGame()
+    console = Console(file=out, width=80, force_terminal=True, color_system=None)
+    _, ask = scripted(["stop", "", "quit"])
+    play = Session(
+        game, GameRecord.start(game, {}, 1), game.new_state({}, 1), [None, None], console, ask
+    )
+    play.run()
+    terminal.clears_scrollback.cache_clear()
+    return out.getvalue()
+
+
+def test_passing_the_screen_erases_the_scroll_back_where_the_terminal_can(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = hot_seat_output(monkeypatch, "alacritty")
+    passed = out.index("Pass the screen to Player 2")
+    # the screen and then the scroll-back are erased before the hand-over is shown
+    assert "\x1b[2J" in out[:passed] and "\x1b[3J" in out[:passed]
+    assert "scroll-back" not in out
+
+
+def test_passing_the_screen_warns_when_the_scroll_back_may_keep_the_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = hot_seat_output(monkeypatch, "dumb")
+    assert "\x1b[3J" not in out
+    assert "TERM=dumb) may keep Player 1's screen in its" in out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
@@ -93,6 +94,8 @@ def test_hint_shows_three_choices_with_chances_and_reasons_and_changes_nothing()
     block = hint_block(out)
     ranks = re.findall(r"^\s*([123])\.\s+choice (\d+): (.+?) — \d+% ± \d+%", block, re.M)
     assert [rank for rank, _, _ in ranks] == ["1", "2", "3"]
+    # each chance says whose play it assumes (a forecast assumes another bot's)
+    assert " ".join(block.split()).count("to win if you play like the hard bot (") == 3
     assert block.count("why: ") == 3
     # each hint names the choice's number on screen and its label
     for _, number, label in ranks:
@@ -150,8 +153,9 @@ def test_p5_forecast_gives_the_chance_with_its_margin() -> None:
     play.run()
     out = " ".join(console.export_text().split())
     found = re.search(
-        r"Forecast: (\d+)% to beat the boss by day 28 \(95 % interval (\d+)%–(\d+)%, "
-        r"margin ± (\d+)%; 2 games played by the easy bot from this position\)",
+        r"Forecast: (\d+)% to beat the boss by day 28 if you play like the easy bot "
+        r"\(95 % interval (\d+)%–(\d+)%, margin ± (\d+)%; 2 games from this position\)\. "
+        r"A hint's chance assumes the hard bot's play, so the two may differ\.",
         out,
     )
     assert found, out[-600:]
@@ -233,3 +237,19 @@ def test_replay_tells_a_search_as_the_shown_seat_sees_it() -> None:
         replay(game, record, console, viewer=viewer)
         out = console.export_text()
         assert shown in out and not_shown not in out
+
+
+def test_velvet_hint_says_whose_play_each_chance_assumes(tmp_path: Path) -> None:
+    from velvet.engine import save_game
+
+    game = get_game("p5", ())
+    config = game.default_config()
+    record = GameRecord.start(game, config, 3)
+    save = tmp_path / "save.json"
+    save_game(save, record, game.new_state(config, 3))
+    result = CliRunner().invoke(main, ["hint", str(save), "--budget", "40", "--forecast", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert all("to win if you play like the hard bot (" in line for line in lines[1:4])
+    assert lines[4].startswith("chance to beat the boss by day 28 if you play like the easy bot: ")
+    assert "(a hint's chance assumes the hard bot)" in lines[4]

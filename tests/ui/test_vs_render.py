@@ -63,7 +63,8 @@ def test_render_shows_fusion_stacks_and_pending_defender() -> None:
     s = position(hands=([], ["021"]), fields=((["001", "002", "007"], (), ()), (["026"], (), ())))
     act(s, "end", "skill m 007 0")
     out = text_of(s.view(0))
-    assert "Koropokkur" in out and "fused over: Pixie, Arsène" in out
+    flat = " ".join(out.split())
+    assert "Koropokkur" in out and "fused under it: Pixie" in flat and "under it: Arsène" in flat
     assert "declaration React window" in out and "Player 2 (defending)" in out
     assert "Makarakarn" not in out
     assert "Makarakarn" in text_of(s.view(1))
@@ -118,3 +119,54 @@ def test_a_spectator_board_names_no_seat_as_you_and_shows_no_hand() -> None:
         text = console.export_text()
         assert "(you)" not in text and "Your hand" not in text
         assert "Player 1" in text and "Player 2" in text
+
+
+def compact_text(view: VsView, game: VsGame = G) -> str:
+    from velvet.ui.vs_render import compact
+
+    console = Console(width=80, record=True, color_system=None)
+    console.print(compact(view, game))
+    return " ".join(console.export_text().split())
+
+
+def test_a_fused_stack_shows_the_skills_and_abilities_of_every_card_in_it() -> None:
+    # rule: VS-FUSE-1  (the fused persona has every skill and ability of the whole stack)
+    from tests.vs.helpers import position
+    from velvet.vs.state import DECLARE
+
+    # Koropokkur (007) fused over Pixie (002) over Arsène (001)
+    s = position(fields=((["001", "002", "007"], (), ()), (["003"], (), ())), step=DECLARE)
+    for shown in (compact_text(s.view(0)), " ".join(text_of(s.view(1)).split())):
+        assert "Koropokkur — Weakness: fire; Skill Bufu: ice, 4 damage" in shown
+        assert "fused under it: Pixie: Skill Zio: electric, 3 damage; Ability Dia:" in shown
+        assert "fused under it: Arsène: Skill Cleave: physical, 3 damage; Skill Agi:" in shown
+
+
+def test_a_skill_of_a_card_under_the_stack_is_not_called_their_main() -> None:
+    from tests.vs.helpers import position
+    from velvet.engine.core import choose_by_text
+    from velvet.vs.state import DECLARE
+
+    s = position(fields=((["001", "002", "007"], (), ()), (["003"], (), ())), step=DECLARE)
+    said = [G.event_text(e) for e in s.clone().apply(choose_by_text(s, "skill m 002 0"))]
+    assert said[0] == (
+        "Player 1 declares Zio (electric, 3 damage) of Pixie, fused under their main Koropokkur."
+    )
+    top = [G.event_text(e) for e in s.apply(choose_by_text(s, "skill m 007 0"))]
+    assert top[0] == "Player 1 declares Bufu (ice, 4 damage) of their main Koropokkur."
+
+
+def test_the_1_more_screen_drops_the_react_modifiers_of_the_skill_before() -> None:
+    # rule: VS-MORE-1  (the Skill Step starts again: the last skill's Reacts are spent)
+    from tests.vs.helpers import position
+    from velvet.vs.state import DECLARE
+
+    s = position(fields=((["001"], (), ()), (["003"], (), ())), step=DECLARE, more_used=True)
+    view = s.view(0)
+    stale = dict(view, rmods=[[0, -2, "004"]], negated=True, skill=None)
+    after = compact_text(stale)  # type: ignore[arg-type]
+    assert "(1 MORE)" in after
+    assert "React modifiers" not in after and "negated" not in after
+    assert "React modifiers" not in " ".join(text_of(stale).split())  # type: ignore[arg-type]
+    declared = dict(stale, skill=["m", "001", 0])
+    assert "React modifiers: -2 (Jack Frost)" in compact_text(declared)  # type: ignore[arg-type]

@@ -11,10 +11,11 @@ import pytest
 from tests.vs.helpers import act, disc_ids, field_ids, hand_ids, legal
 from velvet.engine.errors import ConfigError
 from velvet.vs.game import load_vs_game
-from velvet.vs.state import DECLARE, PLAN, REACT1
+from velvet.vs.state import DECLARE, PLAN, REACT1, REACT2
 
 G = load_vs_game()
-EXAMPLE = Path(__file__).parents[2] / "docs" / "positions" / "vs-example.toml"
+POSITIONS = Path(__file__).parents[2] / "docs" / "positions"
+EXAMPLE = POSITIONS / "vs-example.toml"
 
 
 def spec(**top: Any) -> dict[str, Any]:
@@ -130,3 +131,127 @@ def test_a_player_card_by_name_and_a_skill_step_needs_a_persona() -> None:
     assert s.pcs == ("p5", "p4")
     with pytest.raises(ConfigError, match="VS-SKILL-4"):
         G.position({"players": [{}, {}], "step": "skill"})
+
+
+# A 1 more: Player 1's Makami hits Izanagi's wind weakness with Garu (4), then the
+# Jack-o'-Lantern inside the sub stack (under Mandrake) declares Agi (fire, 3).
+ONE_MORE: list[dict[str, Any]] = [
+    {
+        "hand": ["Bicorn"],
+        "deck": ["Bicorn"] * 5,
+        "main": "Makami",
+        "subs": [["Jack-o'-Lantern", "Mandrake"]],
+    },
+    {"hand": ["Null Fire", "Rakukaja", "Counterstrike"], "deck": ["Bicorn"] * 5, "main": "Izanagi"},
+]
+TO_AGI = ("skill m 010 0", "pass", "pass", "skill s1 003 0")  # Garu, no React, 1 more, Agi
+
+
+def _one_more_by_play(step: str) -> Any:
+    s = G.position({"players": ONE_MORE, "step": "skill"})
+    act(s, *TO_AGI)
+    if step == "react-resolution":
+        act(s, "pass")
+    return s
+
+
+def _record(s: Any) -> dict[str, Any]:
+    """The state as JSON but ``dmg`` and ``applied``: the damage record of a skill that has
+    resolved, kept until the next declaration, which a position does not name."""
+    data: dict[str, Any] = s.to_json()
+    del data["dmg"], data["applied"]
+    return data
+
+
+@pytest.mark.parametrize(("step", "hp"), [("react-declaration", 26), ("react-resolution", 23)])
+def test_a_react_window_during_one_more_is_the_one_play_reaches(step: str, hp: int) -> None:
+    # rule: VS-MORE-2  during 1 more a sub's skill (any card of its stack) is declared
+    # rule: VS-SKILL-1  the defender decides in that skill's React windows
+    played = _one_more_by_play(step)
+    players = [ONE_MORE[0], {**ONE_MORE[1], "hp": hp}]
+    built = G.position({"players": players, "step": step, "one_more": True, "declared": "Agi"})
+    assert built.more_used and (built.sk_c, built.sk_k, built.sk_slot) == (G.index["003"], 0, 1)
+    assert _record(built) == _record(played)
+    assert built.legal_actions() == played.legal_actions()
+    assert built.action_labels() == played.action_labels()
+    # Null Fire answers the fire Agi, not Garu; Counterstrike is for the resolution window
+    assert legal(built) == (
+        {"pass", "react 046", "react 045"} if step == "react-declaration" else {"pass", "react 048"}
+    )
+    for action in built.legal_actions():  # every answer plays on the same in both
+        a, b = built.clone(), played.clone()
+        assert [str(e) for e in a.apply(action)] == [str(e) for e in b.apply(action)]
+        assert _record(a) == _record(b)
+
+
+def test_a_declared_skill_is_found_in_any_stack_during_one_more_only() -> None:
+    # rule: VS-FIELD-2  outside 1 more only the main's stack has skills to declare
+    window = {"players": ONE_MORE, "step": "react-declaration", "declared": "Agi"}
+    with pytest.raises(ConfigError, match="no skill named 'Agi' in Player 1's main's stack"):
+        G.position(window)
+    assert G.position({**window, "one_more": True}).sk_slot == 1
+    with pytest.raises(ConfigError, match="no skill named 'Bufu' in Player 1's field"):
+        G.position({**window, "one_more": True, "declared": "Bufu"})
+    with pytest.raises(ConfigError, match="one_more: 1 more happens in the Skill Step"):
+        G.position({"players": ONE_MORE, "step": "planning", "one_more": True})
+
+
+def test_the_documented_one_more_react_window_is_the_one_play_reaches() -> None:
+    # rule: VS-MORE-2
+    text = (POSITIONS / "vs-one-more-react.toml").read_text(encoding="utf-8")
+    built = G.position(tomllib.loads(text))
+    assert _record(built) == _record(_one_more_by_play("react-declaration"))
+    assert legal(built) == {"pass", "react 046", "react 045"}
+
+
+# Player 1's Makami declares Garu (wind 4) at Player 2's Izanagi, weak to wind; Player 2
+# holds Tetrakarn (negates physical) and Counterstrike (a resolution React).
+HIT = [
+    {"hand": ["Bicorn"], "deck": ["Bicorn"] * 5, "main": "Makami", "subs": ["Jack-o'-Lantern"]},
+    {"hand": ["Counterstrike"], "deck": ["Bicorn"] * 5, "main": "Izanagi"},
+]
+
+
+@pytest.mark.parametrize("given", [None, True])
+def test_a_resolution_window_after_a_weakness_hit_leads_to_one_more(given: bool | None) -> None:
+    # rule: VS-MORE-1  the hit's 1 more starts after the resolution window, as in play
+    played = G.position({"players": HIT, "step": "skill"})
+    act(played, "skill m 010 0", "pass")
+    assert played.more_pending
+    players = [HIT[0], {**HIT[1], "hp": 26}]
+    window = {"players": players, "step": "react-resolution", "declared": "Garu"}
+    built = G.position(window if given is None else {**window, "one_more_next": given})
+    assert _record(built) == _record(played)
+    for action in built.legal_actions():  # pass, or Counterstrike: then 1 more, in both
+        a, b = built.clone(), played.clone()
+        assert [str(e) for e in a.apply(action)] == [str(e) for e in b.apply(action)]
+        assert a.step == DECLARE and a.more_used and _record(a) == _record(b)
+
+
+def test_a_resolution_window_with_no_one_more_to_come() -> None:
+    # rule: VS-MORE-3  no 1 more when the damage was negated (a negated hit), nor twice
+    bicorn = {**HIT[0], "main": "Bicorn"}
+    himiko = {**HIT[1], "main": "Himiko", "hand": ["Tetrakarn"]}  # weak to physical
+    played = G.position({"players": [bicorn, himiko], "step": "skill"})
+    act(played, "skill m 006 0", "react 020")  # Lunge (physical) at Himiko, negated
+    assert played.step == REACT2 and not played.more_pending
+    after = {**himiko, "hand": [], "discard": ["Tetrakarn"]}
+    window: dict[str, Any] = {
+        "players": [bicorn, after],
+        "step": "react-resolution",
+        "declared": "Lunge",
+    }
+    assert G.position(window).more_pending  # by default a weakness hit: 1 more follows
+    built = G.position({**window, "one_more_next": False})
+    assert built.legal_actions() == played.legal_actions()
+    act(built, "pass")
+    act(played, "pass")
+    assert built.turn == 1 and _record(built) == _record(played)  # the turn passed in both
+    bad_fields: list[tuple[dict[str, Any], str]] = [
+        ({"one_more_next": "yes"}, "one_more_next: must be true or false"),
+        ({"one_more_next": True, "one_more": True}, r"VS-MORE-3"),
+        ({"one_more_next": True, "step": "react-declaration"}, r"VS-MORE-3"),
+    ]
+    for bad, words in bad_fields:
+        with pytest.raises(ConfigError, match=words):
+            G.position({**window, **bad})

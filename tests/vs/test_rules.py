@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 import pytest
 
 from tests.vs.helpers import act, disc_ids, field_ids, hand_ids, kinds, legal, position
 from velvet.engine.errors import IllegalActionError
-from velvet.vs.state import DECLARE, ORDER, PLAN, REACT1, REACT2
+from velvet.vs import actions as A
+from velvet.vs.cards import React, Support
+from velvet.vs.state import (
+    DECLARATION,
+    DECLARE,
+    ORDER,
+    PLAN,
+    REACT,
+    REACT1,
+    REACT2,
+    RESOLUTION,
+    SUPPORT,
+    VsState,
+)
 
 E = ((), (), ())
 
@@ -787,6 +803,75 @@ def test_a_support_needs_something_to_choose(card: str, rival: tuple, playable: 
         assert s.frames and s.current_player == 0  # the choice is the player's
 
 
+def react_case(
+    card: str,
+    window: int,
+    missing: str | None,
+    *,
+    hand: tuple[str, ...] = (),
+    subs: tuple[tuple[str, ...], ...] = (),
+    rival_subs: tuple[tuple[str, ...], ...] = (),
+    discard: tuple[str, ...] = (),
+    hp: int = 30,
+) -> object:
+    """A React window after Player 1's Makami declares Garu (wind 4) at Player 2's Tomoe
+    (weak to fire: no 1 more), Player 2 holding ``card``; ``missing`` names the effect
+    with nothing to choose (None: the React is offered)."""
+    fields = ((("010",), *subs), (("028",), *rival_subs))
+    return pytest.param(card, window, missing, (hand, fields, discard, hp))
+
+
+REACT_CASES = [
+    # Baton Pass swaps the defender's own main with a sub: no sub, nothing to swap
+    react_case("022", REACT1, "swap"),
+    react_case("022", REACT1, None, rival_subs=(("004",),)),
+    # Shift swaps too, then -1: its swap needs a sub as Baton Pass's does
+    react_case("071", REACT1, "swap"),
+    react_case("071", REACT1, None, rival_subs=(("004",),)),
+    # Revenge destroys an attacker's sub; its 10 HP or less box any attacker persona
+    react_case("069", REACT2, "destroy"),
+    react_case("069", REACT2, None, subs=(("003",),)),
+    react_case("069", REACT2, None, hp=14),  # 14 - 4 = 10 HP at the window: the low box
+    # Recarm recovers a persona from the defender's discard pile
+    react_case("070", REACT2, "recover", discard=("015",)),
+    react_case("070", REACT2, None, discard=("015", "002")),
+    # Ambush discards a random card of the attacker's hand
+    react_case("025", REACT2, "discard_random"),
+    react_case("025", REACT2, None, hand=("006",)),
+]
+
+
+@pytest.mark.parametrize(("card", "window", "missing", "where"), REACT_CASES)
+def test_a_react_needs_something_to_choose(
+    card: str,
+    window: int,
+    missing: str | None,
+    where: tuple[tuple[str, ...], Sequence[Sequence[Sequence[str]]], tuple[str, ...], int],
+) -> None:
+    # rule: VS-REACT-1  a React with nothing to choose is not offered (as VS-PLAN-1 Supports)
+    hand, fields, discard, hp = where
+    s = position(
+        hands=(hand, [card]), fields=fields, discards=([], discard), hp=(30, hp), step=DECLARE
+    )
+    act(s, "skill m 010 0", *(["pass"] if window == REACT2 else []))
+    assert s.step == window and s.current_player == 1
+    assert "pass" in legal(s)  # the window is always there (VS-SKILL-1)
+    name = s.game.all_cards[s.game.index[card]].name
+    if missing is not None:
+        assert f"react {card}" not in legal(s)
+        before = s.canonical()
+        with pytest.raises(IllegalActionError) as info:
+            s.apply(s.game.parse_action(f"react {card}"))
+        assert info.value.rule_id == "VS-REACT-1"
+        words = f"{name} cannot be played now: its '{missing}' effect has nothing to choose"
+        assert words in str(info.value)
+        assert s.canonical() == before
+    else:
+        events = act(s, f"react {card}")
+        assert "fizzle" not in kinds(events)
+        assert s.frames or "discard" in kinds(events)  # a choice to make, or a card discarded
+
+
 def test_a_search_support_needs_a_card_to_find() -> None:
     # rule: VS-PLAN-1
     # Junes Sale (041) searches the deck for a persona: none there, so it stays in hand.
@@ -796,3 +881,65 @@ def test_a_search_support_needs_a_card_to_find() -> None:
     s = position(hands=(["041"], []), decks=(["015", "002"], []))
     act(s, "support 041")
     assert legal(s) == {"search 002"}
+
+
+def _wastes_a_choice(s: VsState, action: A.VsAction) -> bool:
+    """Whether playing this Support or React now leaves an effect that chooses with nothing:
+    its swap, bounce, destroy, search or recover fizzles, or its discard discards nothing.
+
+    Played on a copy; any decision it opens is answered with the first legal action until
+    the card has resolved."""
+    g = s.game
+    t = s.clone()
+    card = str(getattr(action, "card", ""))
+    c = g.index[card]
+    mover = t.current_player
+    events = t.apply_unchecked(action)
+    while t.frames and not t.is_terminal():
+        events += t.apply_unchecked(t.legal_actions()[0])
+    if any(e.kind == "fizzle" and e.data["card"] == card for e in events):
+        return True
+    model = g.all_cards[c]
+    assert isinstance(model, (Support, React))
+    played = next(e for e in events if e.kind in ("support", "react"))
+    for effect in model.lowhp if played.data["lowhp"] else model.effects:
+        if effect.op in ("discard", "discard_random"):
+            who = mover if effect.who == "self" else 1 - mover
+            if not any(e.kind == "discard" and e.data["player"] == who for e in events):
+                return True
+    return False
+
+
+@pytest.mark.slow
+def test_every_react_with_a_choice_is_offered_only_when_it_has_one() -> None:
+    # rule: VS-REACT-1  a React is offered exactly when none of its choices would be empty
+    # rule: VS-PLAN-1  and so is a Support (the same ruling)
+    g = position().game
+    seen = {(kind, offered): 0 for kind in ("support", "react") for offered in (True, False)}
+    for seed in range(150):
+        pair = (("p5", "p4"), ("p4", "p3"), ("p3", "p5"))[seed % 3]
+        s = g.new_state(g.default_config(*pair), seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal_now = s.legal_actions()
+            if not s.frames and s.step in (PLAN, REACT1, REACT2):
+                p = s.current_player
+                for x in sorted(set(s.hand[p])):
+                    if not g.chooses[x]:
+                        continue
+                    action: A.VsAction
+                    if s.step == PLAN and g.kind[x] == SUPPORT:
+                        kind, action = "support", g.a_support[x]
+                    elif s.step != PLAN and g.kind[x] == REACT:
+                        timing = DECLARATION if s.step == REACT1 else RESOLUTION
+                        sk_type = g.skills[s.sk_c][s.sk_k].damage_type
+                        if g.timing[x] != timing or g.vs_type[x] not in (-1, sk_type):
+                            continue
+                        kind, action = "react", g.a_react[x]
+                    else:
+                        continue
+                    offered = action in legal_now
+                    seen[kind, offered] += 1
+                    assert offered is not _wastes_a_choice(s, action), (seed, str(action))
+            s.apply_unchecked(legal_now[rng.randrange(len(legal_now))])
+    assert all(seen.values()), seen  # each case happened: the sweep is not vacuous

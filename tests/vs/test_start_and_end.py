@@ -10,7 +10,7 @@ import pytest
 from tests.vs.helpers import act, position
 from velvet.engine.errors import IllegalActionError
 from velvet.vs.game import MODE_ADD, MODE_MUL, load_vs_game
-from velvet.vs.state import DECLARE, DRAW_RESULT, PLAN, VsState, apply_mod
+from velvet.vs.state import DECLARE, DRAW_RESULT, PLAN, TURN_CAP, VsState, apply_mod
 
 
 def test_a_new_game_starts_at_planning_of_turn_one_with_nothing_pending() -> None:
@@ -46,7 +46,7 @@ def test_a_damage_modifier_never_takes_damage_below_zero(
         ((0, 12), 1, "VS-END-1", "Player 1's HP is 0"),
         ((1, 12), 1, "VS-END-2", "Player 1 could not draw"),
         ((12, 0), 0, "VS-END-1", "Player 2's HP is 0"),
-        ((12, 12), DRAW_RESULT, "", "a draw at the turn cap"),
+        ((12, 12), DRAW_RESULT, "VS-END-2", "a draw at the turn cap"),
     ],
 )
 def test_an_action_after_the_end_names_how_it_ended(
@@ -59,8 +59,30 @@ def test_an_action_after_the_end_names_how_it_ended(
     before = s.canonical()
     with pytest.raises(IllegalActionError) as info:
         s.apply(s.game.parse_action("end"))
-    assert info.value.rule_id == (rule or s.game.game_over_rule)
+    assert info.value.rule_id == rule
     assert words in str(info.value)
+    assert s.canonical() == before
+
+
+def test_after_the_turn_cap_draw_an_action_cites_the_draw_clause() -> None:
+    # rule: VS-END-2  the turn cap (its ruling) ended the game, not VS-END-1's HP
+    s = load_vs_game().position(
+        {
+            "players": [
+                {"hand": ["Bicorn"] * 5, "deck": ["Bicorn"] * 5},
+                {"hand": ["Bicorn"] * 5, "deck": ["Bicorn"] * 5},
+            ],
+            "turn_number": TURN_CAP,
+        }
+    )
+    act(s, "end")  # no persona: no Skill Step; the Draw Step passes turn 200
+    assert s.winner == DRAW_RESULT and s.hp == [30, 30]
+    before = s.canonical()
+    for text in ("end", "summon 006", "pass"):
+        with pytest.raises(IllegalActionError) as info:
+            s.apply(s.game.parse_action(text))
+        assert info.value.rule_id == "VS-END-2"
+        assert "turn cap" in str(info.value)
     assert s.canonical() == before
 
 
@@ -77,6 +99,22 @@ def test_after_a_one_more_the_next_skill_step_starts_clean(turn: int) -> None:
     assert [e.data["player"] for e in events if e.kind == "pass"] == [defender]
     assert s.step == DECLARE and s.more_used and not s.more_pending
     assert s.view(turn)["skill"] is None and (s.sk_c, s.sk_k, s.sk_slot) == (-1, -1, -1)
+
+
+def test_a_declared_skill_shows_no_damage_of_the_skill_before() -> None:
+    # rule: VS-SKILL-1  a skill's damage is its own, from its resolution on
+    s = position(
+        hands=([], ["022"]), fields=((["010"], ["003"], ()), (["026"], ["028"], ())), step=DECLARE
+    )
+    act(s, "skill m 010 0", "pass", "pass")  # Garu hits Izanagi's weakness for 4: 1 more
+    act(s, "skill s1 003 0")  # Agi of the sub, not resolved yet
+    for step in ("react-declaration", "resolve"):  # and Baton Pass's swap to choose
+        view = s.view(1)
+        assert view["step"] == step and view["dmg"] == 0 and view["applied"] == []
+        if step == "react-declaration":
+            act(s, "react 022")
+    act(s, "target p1 s1")  # Tomoe comes in as the main: Agi hits its fire weakness
+    assert s.view(1)["dmg"] == 3 and s.hp[1] == 30 - 4 - 3
 
 
 def test_a_fuse_event_names_the_stack_it_was_fused_onto() -> None:

@@ -318,3 +318,83 @@ def test_the_lobby_offers_the_second_player_extra_cards(server: WebServer, brows
     page.wait_for_function("window.velvet.state && window.velvet.state.view")
     assert len(page.evaluate("window.velvet.state.view.hand")) == 5
     tab.close()
+
+
+def test_on_a_phone_a_tap_shows_a_hand_card_and_a_second_tap_plays_it(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    """A tap meant to read a card never plays it: it selects the card and shows all its
+    text (skills too) with its actions; a tap on one of them plays it."""
+    created = _create(server, seats=["human", "easy"], first="1")
+    tab = Tab(browser, PHONE)
+    page = tab.page
+    page.goto(created["invites"][0]["url"])
+    page.wait_for_selector(".vs-board .pbar")
+    tab.wait_version(0)
+    page.wait_for_function("Object.keys(window.velvet.cards).length > 0")
+    state = tab.state()
+    action = next(a for a in state["legal"] if a["targets"][:1] == ["hand:0"])
+    card = page.locator(f'[data-ref="{action["targets"][0]}"].actable')
+    card_id = card.get_attribute("data-card")
+    card.click()
+    menu = page.locator(".menu")
+    menu.wait_for(state="visible")
+    page.wait_for_timeout(300)
+    assert tab.state()["version"] == state["version"]
+    assert not any(json.loads(t)["type"] == "move" for t in tab.sent), "the tap played the card"
+    assert "selected" in (card.get_attribute("class") or "")
+    info = page.evaluate("id => window.velvet.cards[id]", card_id)
+    shown = " ".join(menu.locator(".menu-card").inner_text().split())
+    for line in info["lines"]:  # every line of the card, its skills among them
+        assert " ".join(line.split()) in shown, line
+    assert any(line.startswith("Skill") for line in info["lines"]), info["lines"]
+    tab.no_sideways_scroll()
+    page.screenshot(path=str(shots / "vs-tap-390x844.png"))
+    menu.locator(f'button[data-action="{action["text"]}"]').click()
+    tab.wait_version(state["version"] + 1)
+    sent = [json.loads(t) for t in tab.sent]
+    assert [m["action"] for m in sent if m["type"] == "move"] == [action["text"]]
+    tab.close()
+
+
+def test_the_lobby_lists_the_p5_set_up_choices_from_the_server(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    """Thieves, personas and palaces are lists of the game's own choices, not blind text."""
+    from velvet.p5.game import load_p5_game
+
+    choices = load_p5_game().choices()
+    answer = httpx.get(f"{server.url}/api/games/p5/choices")
+    assert answer.status_code == 200
+    assert httpx.get(f"{server.url}/api/games/chess/choices").status_code == 404
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+    page.select_option("#game", "p5")
+    page.select_option("#seat_2", "human")
+    lists = {"thief_1": "thieves", "thief_2": "thieves", "persona_1": "personas"}
+    lists |= {"persona_2": "personas", "palace": "palaces"}
+    for field, kind in lists.items():
+        page.wait_for_function(f"document.querySelector('#{field}').options.length > 1")
+        control = page.locator(f"#{field}")
+        assert control.evaluate("c => c.tagName") == "SELECT"
+        values = control.evaluate("c => [...c.options].map(o => o.value)")
+        assert values == ["", *(ident for ident, _ in choices[kind])], field
+        names = control.evaluate("c => [...c.options].slice(1).map(o => o.textContent)")
+        assert names == [name for _, name in choices[kind]]
+    thief, persona = choices["thieves"][-1][0], choices["personas"][-1][0]
+    page.select_option("#thief_2", thief)
+    page.select_option("#persona_1", persona)
+    page.screenshot(path=str(shots / "lobby-p5-1280x720.png"), full_page=True)
+    page.click("button[type=submit]")
+    page.wait_for_selector(".invites")
+    page.get_by_role("link", name="Play as Player 1").first.click()
+    page.wait_for_selector(".p5-board")
+    players = page.evaluate("window.velvet.state.view.players")
+    assert players[1]["thief"] == thief and players[0]["persona"] == persona
+    # the seat left at "Default" keeps its default card
+    default = load_p5_game().default_config(2)["players"]
+    assert players[0]["thief"] == default[0]["thief"]
+    assert players[1]["persona"] == default[1]["persona"]
+    tab.close()

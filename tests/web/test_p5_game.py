@@ -272,3 +272,85 @@ def test_a_solo_player_takes_moves_back_by_key_and_button(
         assert sum(m["type"] == "undo" for m in sent) == 3
     assert tab.state()["version"] >= 2, "no move could be taken back"
     tab.close()
+
+
+def test_a_resignation_in_co_op_is_lost_for_both(server: WebServer, browser: Any) -> None:
+    """P5 is played together: when one player resigns, neither wins."""
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"] * 2})
+    assert answer.status_code == 201, answer.text
+    tabs = [Tab(browser, DESKTOP), Tab(browser, DESKTOP)]
+    for tab, invite in zip(tabs, answer.json()["invites"], strict=True):
+        tab.page.goto(invite["url"])
+        tab.page.wait_for_selector(".p5-board")
+        tab.wait_version(0)
+    tabs[0].page.once("dialog", lambda dialog: dialog.accept())
+    tabs[0].page.get_by_role("button", name="Resign").click()
+    for tab in tabs:
+        banner = tab.page.locator(".banner")
+        banner.wait_for(state="visible")
+        text = " ".join(banner.inner_text().split())
+        assert banner.locator("strong").inner_text() == "You both lose (co-op)", text
+        assert "win" not in text.lower(), text
+        assert "Player 1 resigned; the game is lost for both (co-op)." in text
+        tab.close()
+
+
+def _focused(page: Any) -> str:
+    return str(
+        page.evaluate(
+            """() => { const a = document.activeElement;
+              if (!a || a === document.body) return "body";
+              if (a.matches("button.action")) return "action:" + a.dataset.action;
+              if (a.matches("[data-ref].actable")) return "ref:" + a.dataset.ref;
+              return a.tagName + "." + a.className; }"""
+        )
+    )
+
+
+def test_the_keyboard_keeps_its_place_after_each_move(server: WebServer, browser: Any) -> None:
+    """Enter on the focused control, move after move: the focus never drops to the top of
+    the page; it stays on the board element, or goes to the next decision's first action."""
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"]})
+    assert answer.status_code == 201, answer.text
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(answer.json()["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+    page.locator("button.action").first.focus()
+    places = []
+    for _ in range(12):
+        state = tab.state()
+        if state["status"] == "over":
+            break
+        page.keyboard.press("Enter")
+        if page.locator(".menu").count():
+            page.keyboard.press("Enter")  # the menu's first item
+        tab.wait_version(state["version"] + 1)
+        page.wait_for_timeout(50)
+        place = _focused(page)
+        places.append(place)
+        first = tab.state()["legal"][0]["text"] if tab.state()["legal"] else None
+        assert place.startswith("ref:") or place == f"action:{first}", places
+    assert len(places) >= 8, places
+    tab.close()
+
+
+def test_on_a_phone_the_decision_comes_first(server: WebServer, browser: Any) -> None:
+    """At 390×844 the P5 actions are right under the bar, in the first half of the
+    first screen, and no panel covers the bottom of the board (measured: the first
+    action's top at 687 px before, 137 px after; the page 3,679 px long before, 3,213 px
+    after, for a two-player start)."""
+    answer = httpx.post(f"{server.url}/api/rooms", json={"game": "p5", "seats": ["human"] * 2})
+    assert answer.status_code == 201, answer.text
+    tab = Tab(browser, PHONE)
+    page = tab.page
+    page.goto(answer.json()["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+    page.evaluate("scrollTo(0, 0)")
+    first = page.locator("button.action").first.bounding_box()
+    assert first["y"] + first["height"] <= PHONE["height"] / 2, first
+    assert page.locator(".side > .actions").evaluate("a => getComputedStyle(a).position") != (
+        "sticky"
+    )
+    tab.no_sideways_scroll()
+    tab.close()

@@ -4,11 +4,39 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from velvet.bots.budget import Budget
 from velvet.engine.errors import ConfigError
+
+if TYPE_CHECKING:
+    from velvet.bots.hints import Forecast, Hint
+
+
+def hint_line(hint: Hint) -> str:
+    """A hint in one line, its chance to win labelled with whose play it assumes."""
+    return (
+        f"{hint.label}: {hint.win:.0%} ± {hint.margin:.0%} to win if you play like the hard "
+        f"bot ({hint.visits} simulations) — {hint.reason}"
+    )
+
+
+def forecast_assumes(bot: str, players: int) -> str:
+    """Whose play a forecast's chance assumes: 'if you play like the easy bot'."""
+    who = {1: "you play", 2: "both players play"}.get(players, f"all {players} players play")
+    return f"if {who} like the {bot} bot"
+
+
+def forecast_line(outlook: Forecast, players: int) -> str:
+    """The forecast in one line, its chance labelled with whose play it assumes."""
+    return (
+        f"chance to beat the boss by day {outlook.days} "
+        f"{forecast_assumes(outlook.bot, players)}: "
+        f"{outlook.rate:.0%} [95% CI {outlook.low:.0%}, {outlook.high:.0%}] over "
+        f"{outlook.games} games from this position (a hint's chance assumes the hard bot)"
+    )
 
 
 @click.command("hint")
@@ -55,7 +83,7 @@ def hint_command(
     velvet hint save.json
     velvet hint save.json --budget 3s --forecast 40
     """
-    from velvet.bots.hints import forecast, hint_lines, hints
+    from velvet.bots.hints import forecast, hints
     from velvet.engine.core import player_name
     from velvet.engine.record import load_game
     from velvet.games import get_game
@@ -83,7 +111,7 @@ def hint_command(
         click.echo(json.dumps(data, ensure_ascii=False))
         return
     click.echo(f"Hints for {player_name(who)}:")
-    for line in hint_lines(found):
-        click.echo(f"  {line}")
+    for rank, found_hint in enumerate(found, start=1):
+        click.echo(f"  {rank}. {hint_line(found_hint)}")
     if outlook is not None:
-        click.echo(outlook.line())
+        click.echo(forecast_line(outlook, len(state.returns())))

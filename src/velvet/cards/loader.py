@@ -26,6 +26,7 @@ from velvet.engine.files import (
     read_bytes,
     show_path,
 )
+from velvet.engine.names import did_you_mean
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -94,7 +95,8 @@ def validate_cards(
                     file.path,
                     None,
                     key,
-                    f"unknown section; allowed: {', '.join(sorted(allowed))}",
+                    f"unknown section; allowed: {', '.join(sorted(allowed))}"
+                    + did_you_mean(key, sorted(allowed)),
                 )
     cards: list[M] = []
     seen: set[str] = set()

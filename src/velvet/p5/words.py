@@ -518,8 +518,56 @@ def action_targets(s: P5State, action: A.P5Action) -> tuple[str, ...]:
 
 def action_note(s: P5State, action: A.P5Action) -> str | None:
     """The exact chance of each check or Dice roll ``action`` makes (``odds.action_odds``),
-    e.g. "Chance: Guts 3: 70 %"; None for an action that rolls nothing."""
+    e.g. "Chance: Guts 3: 70 %", or that it does nothing (:func:`idle_note`, e.g. "does
+    nothing: cannot pay 1 Cash"); None for an action that rolls nothing and does something."""
     from velvet.p5.odds import action_odds
 
     odds = action_odds(s, action)
-    return "Chance: " + "; ".join(odds) if odds else None
+    return "Chance: " + "; ".join(odds) if odds else idle_note(s, action)
+
+
+_BOOKKEEPING = frozenset({"visit", "use", "spend", "end_turn", "turn", "day"})
+"""Events that say what was done, not what it changed: moving to a location, using a
+skill, paying for it, the turn ending (with no ability left to use) and the next one."""
+
+
+def idle_note(s: P5State, action: A.P5Action) -> str | None:
+    """ "does nothing: REASON" when the legal ``action`` would change nothing but the
+    player's place and what it pays (a Weapons Shop visit with no Cash to pay, a skill
+    whose damage meets no requirement that is left), else None.
+
+    The engine itself answers: the action is applied to a copy of ``s`` and its events
+    are read. Any event that changes the game (a gain, damage that meets something, a
+    check, a die, a draw, a reveal, a new decision) means it does something; only an
+    action whose every event is bookkeeping or an effect that came to nothing is idle.
+    No die is rolled and no hidden card is met on that path, so the note tells nothing
+    the player cannot see."""
+    if not isinstance(action, A.Visit | A.Use):
+        return None
+    g = s.game
+    trial = s.clone()
+    events = trial.apply(action)
+    if len(trial.dec) > len(s.dec):
+        return None  # a choice to make (a stat, a split): that is something
+    boss = g.cards.palaces[s.palace].boss.name
+    reasons: list[str] = []
+    for event in events:
+        d = event.data
+        k = event.kind
+        if k in _BOOKKEEPING:
+            continue
+        if k == "ignored":
+            reasons.append(f"cannot pay {tokens(d['cannot_pay'])}")
+        elif k == "gain" and not d["tokens"]:
+            reasons.append(f"the supply has no {tokens(d['asked'])}")
+        elif k == "restore" and not d["tokens"]:
+            reasons.append("nothing spent to restore")
+        elif k == "stat" and trial.stats[d["player"]] == s.stats[d["player"]]:
+            reasons.append(f"{_stat(d['stat'])} is already at its highest")
+        elif k == "damage" and "skill" in d and not d.get("typed") and not d.get("any"):
+            target = shadow_name(g, str(d["target"]), boss)
+            met = " + ".join(RES_NAME.get(r, r) for r in d.get("base", {})) or "nothing"
+            reasons.append(f"{target} has no {met} requirement left")
+        else:
+            return None
+    return "does nothing: " + "; ".join(dict.fromkeys(reasons)) if reasons else None

@@ -12,16 +12,20 @@ import asyncio
 import contextlib
 import json
 import sys
+import textwrap
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
+from velvet.engine.errors import VelvetError
+from velvet.engine.files import one_line
 from velvet.server.protocol import PROTOCOL_VERSION
+from velvet.ui.choose import InvalidAction, number_problem, pick
 
 
 @dataclass(frozen=True)
@@ -177,8 +181,70 @@ def _dump(message: dict[str, Any]) -> str:
 # --- the terminal ---------------------------------------------------------------------------
 
 
-def _board(game_name: str, view: dict[str, Any]) -> str:
-    """The view drawn by the game's terminal renderer, or as JSON if it cannot be."""
+def _size() -> tuple[int, int]:
+    """The terminal's width and height, as ``velvet play`` draws at (80 x 25 when it is
+    not a terminal: rich's default, or COLUMNS and LINES)."""
+    from rich.console import Console
+
+    console = Console()
+    return console.width, console.height
+
+
+def _width() -> int:
+    return _size()[0]
+
+
+@dataclass
+class Screen:
+    """What the terminal shows of the decision under way: its choices cut into pages
+    that fit under the board (``more`` shows the next one), as ``velvet play`` does."""
+
+    width: int = 0
+    height: int = 0
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    pages: list[list[int]] = field(default_factory=list)
+    page: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.width or not self.height:
+            width, height = _size()
+            self.width = self.width or width
+            self.height = self.height or height
+
+    def cut(self, legal: list[dict[str, Any]], above: int) -> None:
+        """Pages of ``legal`` for a screen whose first ``above`` lines are taken."""
+        room = max(6, self.height - above - 3)  # the page line, the undo line, the prompt
+        self.legal, self.pages, self.page = legal, [[]], 0
+        used = 0
+        for i, action in enumerate(legal):
+            height = _choice(i + 1, action, self.width).count("\n") + 1
+            if self.pages[-1] and used + height > room:
+                self.pages.append([])
+                used = 0
+            self.pages[-1].append(i)
+            used += height
+
+    def show(self, out: Callable[[str], None], page: int | None = None) -> None:
+        """The choices of one page (the current one by default), numbered as in the
+        whole list, and which page it is when there are several."""
+        if not self.legal:
+            out("error: no choices to show: it is not your move")
+            return
+        if page is not None:
+            self.page = page % len(self.pages)
+        shown = self.pages[self.page]
+        for i in shown:
+            out(_choice(i + 1, self.legal[i], self.width))
+        if len(self.pages) > 1:
+            out(
+                f"Choices {shown[0] + 1}-{shown[-1] + 1} of {len(self.legal)}: "
+                "'more' shows the next page."
+            )
+
+
+def _board(game_name: str, view: dict[str, Any], width: int | None = None) -> str:
+    """The view drawn by the game's terminal renderer at the terminal's width, compact as
+    ``velvet play`` draws it between moves (so it fits 80 x 24), or as JSON if it cannot be."""
     try:
         from rich.console import Console
 
@@ -186,35 +252,55 @@ def _board(game_name: str, view: dict[str, Any]) -> str:
         from velvet.ui.renderers import renderer_for
 
         game = get_game(game_name)
-        console = Console(highlight=False, width=100)
+        renderer = renderer_for(game)
+        draw = renderer.compact or renderer.render
+        console = Console(highlight=False, width=width or _width())
         with console.capture() as capture:
-            console.print(renderer_for(game).render(view, game))
+            console.print(draw(view, game))
         return capture.get().rstrip()
     except Exception:  # a custom card set or a renderer change: show the data itself
         return json.dumps(view, ensure_ascii=False)
 
 
-def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) -> None:
+def _choice(number: int, action: dict[str, Any], width: int) -> str:
+    """One numbered choice, its note (a chance, or that it does nothing) in brackets,
+    wrapped to ``width``."""
+    note = action.get("note")
+    label = f"{action['label']} ({note})" if note else str(action["label"])
+    return textwrap.fill(label, width, initial_indent=f"  {number:>3}. ", subsequent_indent=" " * 7)
+
+
+def _show(
+    message: dict[str, Any],
+    out: Callable[[str], None],
+    game: list[str],
+    screen: Screen | None = None,
+) -> None:
+    """Print one server message; boards and choices are drawn to fit ``screen`` (the
+    terminal's size by default), the choices a page at a time."""
+    screen = screen or Screen()
+    width = screen.width
     kind = message.get("type")
     if kind == "welcome":
         game[:] = [str(message["game"])]
         seat = message.get("seat")
         who = "watching" if seat is None else f"playing as Player {seat + 1}"
         out(f"Joined room {message['room']} ({message['game']}), {who}.")
-        out(f"Seed commitment: {message['seed_sha256']}")
+        out(f"Seed SHA-256: {message['seed_sha256']}")  # 77 columns: fits 80
         if message.get("hints"):
             ask = "'hint'" + (" or 'forecast'" if message.get("forecast") else "")
             out(f"Type {ask} when it is your move for the hard bot's advice.")
     elif kind == "state":
         for event in message.get("events", []):
             out(f"  {event['text']}")
-        out(_board(game[0] if game else "", message["view"]))
+        board = _board(game[0] if game else "", message["view"], width)
+        out(board)
         left = message.get("time_left")
         clock = "" if left is None else f", {int(left) // 60}:{int(left) % 60:02d} left"
+        screen.cut(list(message.get("legal") or []), board.count("\n") + 2)
         if message.get("legal"):
             out(f"Your move (version {message['version']}{clock}):")
-            for n, action in enumerate(message["legal"], start=1):
-                out(f"  {n:>3}. {action['label']}")
+            screen.show(out)
             if message.get("undo"):
                 out("  (or 'undo': take back your last move)")
         elif message.get("to_move") is not None:
@@ -224,15 +310,16 @@ def _show(message: dict[str, Any], out: Callable[[str], None], game: list[str]) 
         for n, hint in enumerate(message.get("hints", []), start=1):
             out(
                 f"  {n}. {hint['label']} — {hint['win']:.0%} ± {hint['margin']:.0%} to win "
-                f"({hint['visits']} simulations)"
+                f"if you play like the hard bot ({hint['visits']} simulations)"
             )
             out(f"     why: {hint['reason']}")
     elif kind == "forecast":
         out(
             f"Forecast: {message['rate']:.0%} to beat the boss by day {message['days']} "
-            f"(95 % interval {message['low']:.0%}–{message['high']:.0%}, margin ± "
-            f"{message['margin']:.0%}; {message['games']} games played by the "
-            f"{message['bot']} bot from your view)"
+            f"if every player plays like the {message['bot']} bot (95 % interval "
+            f"{message['low']:.0%}–{message['high']:.0%}, margin ± {message['margin']:.0%}; "
+            f"{message['games']} games from your view). A hint's chance assumes the hard "
+            "bot's play, so the two may differ."
         )
     elif kind == "timer":
         left = int(message["left"])
@@ -283,13 +370,36 @@ async def _ask_or_cancel(
                 return await asking
 
 
+def move_text(typed: str, legal: Sequence[dict[str, Any]]) -> str:
+    """The text form to send for what was typed: a number of the list, or words matched
+    through the legal list by the parser ``velvet play`` uses (``velvet.ui.choose.pick``).
+    Words that fit no choice are sent as typed, so that the server says why (its legal
+    list is the only judge); words that fit several raise InvalidAction naming them."""
+    word = typed.strip()
+    if not legal:  # not this seat's move: the server says so
+        return word
+    problem = number_problem(word, len(legal))
+    if problem is not None:
+        raise InvalidAction(problem)
+    if word.isascii() and word.isdigit():
+        if 1 <= int(word) <= len(legal):
+            return str(legal[int(word) - 1]["text"])
+        raise InvalidAction(f"no action number {word}: choose 1 to {len(legal)}")
+    found = pick(word, [(str(a["text"]), str(a["label"])) for a in legal])
+    return word if found is None else str(legal[found]["text"])
+
+
 async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
-    """Join from a terminal: type a number from the list, 'undo' (where the room allows
+    """Join from a terminal: type a number from the list or a choice's words (as in
+    ``velvet play``), 'more' (the next page of choices), 'undo' (where the room allows
     it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
     P5 does; 'hint cancel' stops one), 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
-    client = Client(invite.websocket, invite.token, on_message=lambda m: _show(m, out, game))
+    screen = Screen()
+    client = Client(
+        invite.websocket, invite.token, on_message=lambda m: _show(m, out, game, screen)
+    )
     await client.start()
     if client.fatal:
         out(f"error: {client.fatal}")
@@ -320,6 +430,9 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
             text = line.strip()
             if text in ("quit", "exit"):
                 break
+            if text == "more":
+                screen.show(out, screen.page + 1)
+                continue
             if text in ("resign", "rematch"):
                 await client.send({"type": text})
                 continue
@@ -344,9 +457,11 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
             if text in CANCEL_WORDS:  # nothing pending: the server says so
                 await client.send({"type": "hint_cancel"})
                 continue
-            legal = state.get("legal", [])
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                text = legal[int(text) - 1]["text"]
+            try:
+                text = move_text(text, state.get("legal", []))
+            except VelvetError as error:
+                out(f"error: {one_line(str(error))}")
+                continue
             await client.move(state["version"], text)
             sent = state["version"]
         await client.settle(sent)  # let the last move's answer arrive before leaving

@@ -2,23 +2,28 @@
 
 ``replay_frames`` replays a game record through the engine; each frame is what the
 server would have sent that seat after the move: the seat's view (a spectator's: the
-public view), the move's events filtered by ``game.event_for``, who moves next, and the
-move's text and label. ``make_router`` serves them at
+public view), the move's events filtered by ``game.event_for``, who moves next, the
+move's text and label, who made it, and a headline that names them ("Player 1 summons
+Bicorn as their main persona."). The same router also answers
+``GET /api/games/{game}/choices``: what a room's set-up may pick from (the lobby's lists
+of P5 thieves, personas and palaces), the game's ``choices()``. ``make_router`` serves them at
 ``GET /api/rooms/{room}/replay?seat=N`` once the game is over (as ``/record``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text
+from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
 from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import GameRecord
+from velvet.games import game_names
 from velvet.server import games
 from velvet.server.protocol import Problem
 
@@ -34,6 +39,7 @@ def _frame(
     events: list[Event],
     move: str | None,
     label: str | None,
+    mover: int | None,
 ) -> dict[str, Any]:
     view = dict(state.view(seat)) if seat is not None else games.public_view(state)
     shown = []
@@ -48,7 +54,32 @@ def _frame(
         "to_move": None if player == TERMINAL else player,
         "move": move,
         "label": label,
+        "mover": mover,
+        "headline": headline(mover, label, [str(e["text"]) for e in shown]),
     }
+
+
+_SECOND_PERSON = {"your": "their", "yours": "theirs", "you": "they", "yourself": "themselves"}
+
+
+def headline(mover: int | None, label: str | None, texts: list[str]) -> str | None:
+    """A move in the third person, naming who made it: the first of its events (as this
+    seat saw them) that starts with the mover's name, else "Player 1: " and the label with
+    "your" as "their". The label alone is worded for the mover ("Discard X from your
+    hand"); a replay is read by anyone. None for the start (no move)."""
+    if mover is None:
+        return None
+    name = player_name(mover)
+    for text in texts:
+        if text.startswith(name):
+            return text
+    words = re.sub(
+        r"\b(your|yours|you|yourself)\b",
+        lambda m: _SECOND_PERSON[m.group(1).lower()],
+        label or "",
+        flags=re.IGNORECASE,
+    )
+    return f"{name}: {words}"
 
 
 def replay_frames(game: Game[Any], record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
@@ -68,17 +99,18 @@ def replay_frames(game: Game[Any], record: GameRecord, seat: int | None) -> list
             state.view(seat)
         except (VelvetError, IndexError) as error:
             raise RecordError(f"no seat {seat} in this game: {error}") from None
-    frames = [_frame(game, state, 0, seat, [], None, None)]
+    frames = [_frame(game, state, 0, seat, [], None, None, None)]
     for number, text in enumerate(record.actions, start=1):
         try:
             action = choose_by_text(state, text)
             label = state.action_label(action)
+            mover = state.current_player
             events = state.apply_unchecked(action)
         except VelvetError as error:
             raise RecordError(
                 f"record: action {number} '{text}' cannot be replayed: {error}"
             ) from error
-        frames.append(_frame(game, state, number, seat, events, text, label))
+        frames.append(_frame(game, state, number, seat, events, text, label, mover))
     return frames
 
 
@@ -96,6 +128,25 @@ def make_router(hub: Callable[[], Hub]) -> APIRouter:
     problems: dict[int | str, dict[str, Any]] = {
         code: {"model": Problem} for code in (404, 409, 422, 503)
     }
+
+    @router.get("/api/games/{game}/choices", responses={404: {"model": Problem}})
+    async def game_choices(game: str) -> JSONResponse:
+        """What a room of ``game`` may be set up with, by kind: ``[{id, name}]`` (P5:
+        thieves, personas, palaces of the built-in cards); ``{}`` for a game with none."""
+        if game not in game_names():
+            return _problem(
+                "no_game", f"no game '{game[:40]}'; games: {', '.join(game_names())}", 404
+            )
+        choices = await asyncio.to_thread(lambda: games.room_game(game).choices())
+        return JSONResponse(
+            {
+                "game": game,
+                "choices": {
+                    kind: [{"id": ident, "name": name} for ident, name in pairs]
+                    for kind, pairs in choices.items()
+                },
+            }
+        )
 
     @router.get("/api/rooms/{room_id}/replay", responses=problems)
     async def room_replay(

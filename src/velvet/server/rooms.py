@@ -329,6 +329,14 @@ def seed_commitment(nonce: str, seed: int) -> str:
     return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
 
 
+def end_rule(room: Room) -> str:
+    """The clause a refusal after the end cites: the one that ended the game (VS-END-2 for
+    a deck-out or the turn-cap draw), or the game's end rule for a resigned game."""
+    if room.state.is_terminal():
+        return room.state.game_over_error().rule_id
+    return room.game.game_over_rule
+
+
 class Hub:
     """All rooms this process serves."""
 
@@ -662,7 +670,7 @@ class Hub:
             keep = room.undo_target(asker if agreeing and asker is not None else seat)
             error: ErrorMsg | None = None
             if room.over:
-                rule = room.game.game_over_rule
+                rule = end_rule(room)
                 error = ErrorMsg(code="game_over", message="the game is over", rule=rule)
             elif not room.undo_allowed():
                 error = ErrorMsg(
@@ -737,9 +745,7 @@ class Hub:
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
         if room.over:
-            return ErrorMsg(
-                code="game_over", message="the game is over", rule=room.game.game_over_rule
-            )
+            return ErrorMsg(code="game_over", message="the game is over", rule=end_rule(room))
         if version != room.version:
             return ErrorMsg(
                 code="stale",
@@ -907,17 +913,27 @@ class Hub:
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
             if room.over:
-                rule = room.game.game_over_rule
+                rule = end_rule(room)
                 conn.send(ErrorMsg(code="game_over", message="the game is over", rule=rule))
                 return
             players = len(room.row.seats)
             winners = [s for s in range(players) if s != seat]
-            result = {
-                "returns": [0.0 if s == seat else 1.0 for s in range(players)],
-                "text": f"{player_name(seat)} resigned"
-                + (f"; {player_name(winners[0])} wins." if winners else "."),
-                "resigned": seat,
-            }
+            spec = find_spec(room.game.name)
+            if spec is not None and spec.cooperative:
+                # Every seat wins or loses together (P5): one resigns, all lose.
+                result = {
+                    "returns": [0.0] * players,
+                    "text": f"{player_name(seat)} resigned; the game is lost"
+                    + {1: ".", 2: " for both (co-op)."}.get(players, " for everyone (co-op)."),
+                    "resigned": seat,
+                }
+            else:
+                result = {
+                    "returns": [0.0 if s == seat else 1.0 for s in range(players)],
+                    "text": f"{player_name(seat)} resigned"
+                    + (f"; {player_name(winners[0])} wins." if winners else "."),
+                    "resigned": seat,
+                }
             try:
                 await asyncio.to_thread(self.storage.finish, room.row.id, room.version, result)
             except Conflict:

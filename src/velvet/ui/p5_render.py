@@ -24,6 +24,7 @@ from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.odds import action_odds
 from velvet.p5.state import P5State
 from velvet.p5.views import P5View
+from velvet.p5.words import idle_note
 
 HIDES_HANDS = False  # the board game is co-operative and open
 _RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
@@ -68,6 +69,12 @@ def _remaining(now: dict[str, int], full: Mapping[Any, int]) -> str:
     return ", ".join(parts)
 
 
+def day_text(view: Mapping[str, Any]) -> str:
+    """ "Day 3 of 28"; after the last day (the game lost by P5-END-2, when the day counter
+    has gone one past it) the last day, never "Day 29 of 28"."""
+    return f"Day {min(view['day'], view['days'])} of {view['days']}"
+
+
 def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     """The whole board as one rich renderable."""
     names = _Names(game)
@@ -75,7 +82,7 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     where: dict[str, list[str]] = {}
     for i, p in enumerate(players):
         where.setdefault(p["location"], []).append(f"P{i + 1}")
-    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head = Text(day_text(view), style="bold")
     if view["result"] == 1:
         head.append("  — VICTORY", style="bold green")
     elif view["result"] == -1:
@@ -199,14 +206,19 @@ def _indent(text: str, style: str = "") -> RenderableType:
 
 
 def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
-    """The board in a few lines: day and alert, each thief, the shadows, who decides."""
+    """The board in a few lines: day and alert, each thief, the shadows, who decides.
+
+    With several thieves, the one deciding is shown in full (skills, party, confidants)
+    and each other in two lines (stats, tokens, persona), so two players fit 80 x 24;
+    ``board`` shows every thief in full.
+    """
     names = _Names(game)
     pal = view["palace"]
     where: dict[str, list[str]] = {}
     for i, p in enumerate(view["players"]):
         where.setdefault(p["location"], []).append(player_name(i))
     out: list[RenderableType] = []
-    head = Text(f"Day {view['day']} of {view['days']}", style="bold")
+    head = Text(day_text(view), style="bold")
     head.append(f" · {names.name(names.palace, pal['id'])} · alert {pal['alert']} %")
     head.append(f" · in the palace: {', '.join(where.get('palace', [])) or 'nobody'}")
     if view["result"] == 1:
@@ -214,6 +226,7 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
     elif view["result"] == -1:
         head.append(" · DEFEAT", style="bold red")
     out.append(head)
+    decider = view["decision"].get("player")
     for i, p in enumerate(view["players"]):
         loc = p["location"]
         at = {"off": "not yet out", "palace": "in the palace"}.get(
@@ -224,8 +237,21 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         line.append(" ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS))
         out.append(line)
         spent = _tokens(p["spent"])
-        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
         persona = names.name(names.persona, p["persona"])
+        if decider is not None and i != decider and len(view["players"]) > 1:
+            party = [names.name(names.shadow, x) for x in p["party"]]
+            with_party = f" + {', '.join(party)}" if party else ""
+            known = len(p["confidants"])
+            confidants = f" · {known} confidant{'s' if known > 1 else ''}" if known else ""
+            out.append(
+                _indent(
+                    f"fresh: {_tokens(p['fresh'])} · spent: {spent} · {persona}{with_party}"
+                    f"{confidants} ('board': skills)",
+                    style="dim",
+                )
+            )
+            continue
+        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
         skills = _card_lines(names, p["persona"], "Skill — ")
         out.append(_indent(f"{persona}: " + (" · ".join(skills) or "no skills")))
         for sh in p["party"]:
@@ -273,8 +299,12 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
 
 
 def odds(state: Any, action: Any) -> list[str]:
-    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2)."""
-    return action_odds(state, action) if isinstance(state, P5State) else []
+    """The exact chance of each check or Dice roll ``action`` makes (P5-CHECK-1/2), or
+    the engine's word that it does nothing (``velvet.p5.words.idle_note``)."""
+    if not isinstance(state, P5State):
+        return []
+    idle = idle_note(state, action)
+    return action_odds(state, action) or ([idle] if idle else [])
 
 
 def event_line(event: Event, game: P5Game | None = None) -> str:

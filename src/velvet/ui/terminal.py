@@ -15,10 +15,11 @@ docs/terminal.md.
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import os
 import sys
 import time
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,33 +27,47 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
-from velvet.engine.core import CardInfo, Event, Game, State, choose_by_text, player_name
+from velvet.bots.hints_cli import forecast_assumes
+from velvet.engine.core import (
+    CardInfo,
+    Event,
+    Game,
+    State,
+    canonical_json,
+    choose_by_text,
+    player_name,
+)
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
+from velvet.engine.names import norm as _norm
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
+from velvet.ui.choose import InvalidAction, number_problem, pick, pick_name
 from velvet.ui.renderers import Renderer, renderer_for
 
 HELP = (
     "Type an action's number, its text form or its words ('visit Weapons Shop'); Tab "
     "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
-    "next page of choices, 'hint' shows the hard bot's three best choices for you with "
-    "their chance to win and why ('hint 2s' or 'hint 3000' thinks longer), 'forecast' "
-    "(P5) plays games from here to give your chance to beat the boss ('forecast 100': "
-    "more games, a smaller margin), 'undo' takes back your last move (while no dice, "
-    "draw or hidden card was revealed since), 'board' shows the full board, 'save FILE' "
-    "saves the game, 'load FILE' loads one, 'help' shows this, 'quit' leaves (you are "
-    "offered to save)."
+    "next page of choices, 'log' shows every event so far ('log 20': the last 20), "
+    "'hint' shows the hard bot's three best choices for you with their chance to win if "
+    "you play like it and why ('hint 2s' or 'hint 3000' thinks longer), 'forecast' (P5) "
+    "plays games from here with the easy bot and gives the chance to beat the boss if you "
+    "play like it ('forecast 100': more games, a smaller margin), 'undo' takes back your "
+    "last move (while no dice, draw or hidden card was revealed since), 'board' shows the "
+    "full board, 'save FILE' saves the game, 'load FILE' loads one, 'help' shows this, "
+    "'quit' leaves (you are offered to save)."
 )
 COMMANDS = (
     "info ",
     "more",
+    "log",
     "hint",
     "forecast",
     "undo",
@@ -68,10 +83,52 @@ MAX_FORECAST_GAMES = 1000
 DEFAULT_PACE = 0.6
 """Seconds between bot moves when a person watches (``--pace`` sets it)."""
 
+RECAP_ROWS = 5
+"""Most rows the recap takes (the last events since a seat's last choice, one row each)."""
+MIN_CHOICES = 3
+"""Fewest rows of choices a decision screen keeps (the recap gives way first)."""
+CHOICE_ROWS = 4
+"""Rows around the choices: their heading, the page line, the prompt, one spare."""
+MAX_LOG_LINES = 100_000
+
 InputFn = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move of the game and its events, as the recap and ``log`` tell it."""
+
+    index: int
+    """Its place in the record's actions."""
+    mover: int
+    label: str
+    events: list[Event]
+    bot: str = ""
+    """The bot's name when a bot made it."""
+
+
+def played_moves(game: Game[Any], record: GameRecord) -> list[Played]:
+    """The moves of a record with their events, replayed (empty if it does not replay)."""
+    out: list[Played] = []
+    mover, before = 0, None
+    try:
+        for state, text, events in record.steps(game):
+            if text is not None and before is not None:
+                label = before.action_label(choose_by_text(before, text))
+                out.append(Played(len(out), mover, label, list(events)))
+            if not state.is_terminal():
+                mover, before = state.current_player, state.clone()
+    except VelvetError:
+        return out
+    return out
+
+
 MAX_LINE = 500
 """Longest line read at the prompt (an action's text is far shorter)."""
-AUTOSAVE_NAME = "last-game.json"
+AUTOSAVE_FOLDER = "games"
+"""Where in the data folder each game in progress has its own autosave."""
+LEGACY_AUTOSAVE = "last-game.json"
+"""The one autosave of earlier versions (still found by ``velvet resume``)."""
 
 
 def data_dir() -> Path:
@@ -84,9 +141,68 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("velvet", appauthor=False))
 
 
-def autosave_path() -> Path:
-    """Where interactive play keeps the game in progress (``velvet resume`` reads it)."""
-    return data_dir() / AUTOSAVE_NAME
+def autosave_path(record: GameRecord) -> Path:
+    """The autosave of the game ``record`` starts: one file per game, named by the game
+    and a digest of its seed, set-up and cards (the seed itself stays secret), so two
+    games never share one and resuming a game keeps writing to its own."""
+    key = canonical_json(
+        {
+            "game": record.game,
+            "seed": record.seed,
+            "config": record.config,
+            "cards": record.cardset_hash,
+        }
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return data_dir() / AUTOSAVE_FOLDER / f"{record.game}-{digest}.json"
+
+
+def autosaves() -> list[Path]:
+    """Every autosave in the data folder, the last one written first."""
+    folder = data_dir() / AUTOSAVE_FOLDER
+    found = [path for path in folder.glob("*.json") if path.is_file()] if folder.is_dir() else []
+    legacy = data_dir() / LEGACY_AUTOSAVE
+    if legacy.is_file():
+        found.append(legacy)
+
+    def written(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(found, key=written, reverse=True)
+
+
+CLEAR_SCROLLBACK = "\x1b[3J"
+"""Erase the terminal's scroll-back (terminfo's E3; xterm, tmux, the Linux console...)."""
+SCROLLBACK_TERMS = ("alacritty", "xterm-kitty", "foot", "wezterm", "xterm-ghostty", "contour")
+"""Terminals that erase their scroll-back on ESC[3J though this machine may lack their
+terminfo entry."""
+
+
+@functools.lru_cache(maxsize=8)
+def clears_scrollback(term: str | None) -> bool:
+    """Whether the terminal ``term`` (a TERM value) is known to erase its scroll-back on
+    ESC[3J: its terminfo entry has E3 (asked of ``tput``), or it is one of
+    :data:`SCROLLBACK_TERMS`, or it is Windows Terminal. Unknown terminals are not."""
+    if os.environ.get("WT_SESSION"):
+        return True
+    if not term or term == "dumb":
+        return False
+    if term.split("-")[0] in SCROLLBACK_TERMS or term in SCROLLBACK_TERMS:
+        return True
+    import shutil
+    import subprocess
+
+    tput = shutil.which("tput")
+    if tput is None:
+        return False
+    try:
+        done = subprocess.run([tput, "-T", term, "E3"], capture_output=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and CLEAR_SCROLLBACK.encode() in done.stdout
 
 
 def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
@@ -116,24 +232,6 @@ def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
     return lambda text: prompt.prompt(text)
 
 
-def number_problem(text: str, choices: int) -> str | None:
-    """Why ``text`` (digits of any script) is no number of the list, or None if it is fine.
-
-    ``str.isdigit`` accepts '²' and '③', which ``int`` rejects; and ``int`` refuses
-    more than 4,300 digits. Only ASCII digits of a sensible length reach the engine.
-    """
-    word = text.strip()
-    if not word or not any(ch.isdigit() for ch in word):
-        return None
-    if word.isascii():
-        if word.isdigit() and len(word) > 6:
-            return f"no action number {word[:12]}…: choose 1 to {choices}"
-        return None
-    if all(ch.isdigit() or ch.isspace() for ch in word):
-        return "type the number with the digits 0-9"
-    return None
-
-
 def input_problem(text: str) -> str | None:
     """Why a prompt line cannot be an action or a command, or None."""
     if len(text) > MAX_LINE:
@@ -143,17 +241,12 @@ def input_problem(text: str) -> str | None:
     return None
 
 
-def _norm(text: str) -> str:
-    """Text as input is compared: lower case without accents ('Arsène' is 'arsene'),
-    dashes and runs of spaces as one space."""
-    plain = "".join(
-        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
-    )
-    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
-
-
-class InvalidAction(VelvetError):
-    """Words at the prompt that name no single legal choice."""
+def _card_names(info: CardInfo) -> tuple[str, ...]:
+    """What ``info NAME`` takes for a card: its display name (first), its id, the id
+    without its kind, and the name before and inside brackets."""
+    name = info.name
+    before, _, inside = name.partition(" (")
+    return (name, info.id, info.id.split(":")[-1], before, inside.rstrip(")"))
 
 
 class QuitGame(Exception):
@@ -182,6 +275,8 @@ class Session:
     """False for a game started from a position: its record cannot replay it."""
     autosave: Path | None = None
     """Saved after every action when set (interactive play); a failure warns once."""
+    autosaved: bool = False
+    """Whether this session has written the game to ``autosave`` (so it is there)."""
     pace: float = 0.0
     """Seconds to wait after each bot move (so a person can follow it)."""
     shown: list[Any] = field(default_factory=list)
@@ -195,9 +290,17 @@ class Session:
     """Show the hints before every decision of a human seat (``--hints``)."""
     hint_budget: Budget | None = None
     """The search's budget for a hint (None: the hard level's, 800 simulations)."""
+    history: list[Played] = field(default_factory=list)
+    """Every move of the game so far with its events (for the recap and ``log``)."""
+    seen: dict[int, int] = field(default_factory=dict)
+    """For each seat, how much of ``history`` its last decision screen came after."""
+    recap_rows: int = 0
+    """Rows the recap took on the current decision screen."""
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
+        if self.record.actions and not self.history:
+            self.history = played_moves(self.game, self.record)
         self.bot_rngs = [
             Rng(self.record.seed * 7919 + 101 * seat + 1) for seat in range(len(self.seats))
         ]
@@ -249,7 +352,9 @@ class Session:
         for kind, group in groups.items():
             for i, action in enumerate(group):
                 rows.append((kind if i == 0 else "", len(rows) + 1, action))
-        room = max(6, self.console.height - self.board_height() - 4)
+        room = max(
+            MIN_CHOICES, self.console.height - self.board_height() - self.recap_rows - CHOICE_ROWS
+        )
         kind_width = max((len(kind) for kind, _, _ in rows), default=0)
         text_width = max(20, self.console.width - kind_width - len(str(len(rows))) - 2)
         pages: list[list[tuple[str, int, Any]]] = [[]]
@@ -310,17 +415,120 @@ class Session:
         self.card_infos = out
         return out
 
-    def find_card(self, name: str) -> CardInfo | None:
-        """A card by id or display name (case and dashes ignored)."""
-        key = _norm(name)
+    def find_card(self, name: str) -> CardInfo:
+        """A card by id, by display name (case, accents and dashes ignored), by the name
+        before or inside its brackets ('Joker' or 'Ren Amamiya' for "Joker (Ren Amamiya)"),
+        or by the start of one of those when only one card fits; otherwise InvalidAction
+        naming the candidates or the nearest names ("did you mean")."""
         try:
             return self.game.describe_card(name)
         except VelvetError:
             pass
-        for info in self.cards():
-            if key in (_norm(info.name), _norm(info.id), _norm(info.id.split(":")[-1])):
-                return info
-        return None
+        cards = self.cards()
+        entries = [_card_names(info) for info in cards]
+        return cards[pick_name(name, entries)]
+
+    # -- what just happened: the recap and the log -------------------------------
+
+    def remember(self, mover: int, label: str, events: list[Event], bot: str = "") -> None:
+        """Keep a move made and its events for the recap and ``log``."""
+        self.history.append(Played(len(self.record.actions) - 1, mover, label, events, bot))
+
+    def forget_after(self, at: int) -> None:
+        """Drop the moves from the record's action ``at`` on (they were taken back)."""
+        self.history = [move for move in self.history if move.index < at]
+        self.seen = {seat: min(n, len(self.history)) for seat, n in self.seen.items()}
+
+    def move_lines(self, moves: Sequence[Played], viewer: int | None) -> list[str]:
+        """Each move's events as ``viewer`` may see them, one sentence a line: '•' for the
+        viewer's own moves, '▸' for the others' (a bot's move with no event, by its label)."""
+        out: list[str] = []
+        for move in moves:
+            mark = "•" if move.mover == viewer else "▸"
+            said = self.said(move.events, viewer)
+            if not said and move.bot:
+                said = [f"{player_name(move.mover)} ({move.bot}): {move.label}"]
+            out += [f"{mark} {line}" for line in said]
+        return out
+
+    def recap(self, player: int | None) -> list[str]:
+        """What happened since ``player``'s last decision screen (since its own last move
+        when it has had none in this session, or since the start), as it may see it."""
+        start = self.seen.get(player) if player is not None else None
+        if start is None:
+            own = [i for i, move in enumerate(self.history) if move.mover == player]
+            start = own[-1] if own else 0
+        return self.move_lines(self.history[start:], player)
+
+    def recap_room(self, choices: int = MIN_CHOICES) -> int:
+        """Rows the recap may take: what the board and the first choices (at least
+        ``MIN_CHOICES`` of the ``choices``) leave."""
+        keep = min(MIN_CHOICES, max(1, choices))
+        free = self.console.height - self.board_height() - CHOICE_ROWS - keep
+        return max(0, min(RECAP_ROWS, free))
+
+    def show_recap(self, player: int | None, choices: int = MIN_CHOICES) -> None:
+        """The last few events since this seat's last decision, one row each, kept on
+        screen between the board and the choices ('log' shows them all, in full)."""
+        lines = self.recap(player)
+        if player is not None:
+            self.seen[player] = len(self.history)
+        room = self.recap_room(choices)
+        self.recap_rows = 0
+        if not lines or room < 1:
+            return
+        shown = lines[-room:]
+        if 1 < len(shown) < len(lines):  # the first row says how many more 'log' has
+            shown = shown[1:]
+            earlier = len(lines) - len(shown)
+            shown = [f"… since your last choice, {earlier} earlier: 'log' shows them", *shown]
+        elif len(shown) < room:  # all of it fits, and a heading too
+            shown = ["Since your last choice:", *shown]
+        for line in shown:
+            self.console.print(
+                Text(f"  {line}", style="magenta" if line.startswith("▸") else "dim"),
+                no_wrap=True,
+                overflow="ellipsis",
+                crop=True,
+            )
+        self.recap_rows = len(shown)
+
+    def show_log(self, player: int, what: str) -> None:
+        """Every event so far as ``player`` may see it, a screen at a time (Enter for the
+        next, q to stop); 'log N' shows the last N lines."""
+        lines = self.move_lines(self.history, player)
+        if what:
+            if not (what.isascii() and what.isdigit() and 0 < int(what[:6]) <= MAX_LOG_LINES):
+                self.error(
+                    f"log takes a number of lines from 1 to {MAX_LOG_LINES}, not "
+                    f"'{one_line(what, 20)}'"
+                )
+                return
+            lines = lines[-int(what) :]
+        if not lines:
+            self.console.print("Nothing has happened yet.")
+            return
+        drawn = [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
+        rows = [len(self.console.render_lines(d, pad=False)) for d in drawn]
+        room = max(3, self.console.height - 2)  # the 'more' prompt and one spare row
+        at = 0
+        while at < len(drawn):
+            used = 0
+            start = at
+            while at < len(drawn) and (at == start or used + rows[at] <= room):
+                self.console.print(drawn[at])
+                used += rows[at]
+                at += 1
+            if at < len(drawn):
+                try:
+                    answer = self.ask(
+                        f"-- {len(drawn) - at} more lines: Enter for more, q to stop -- "
+                    )
+                except (EOFError, KeyboardInterrupt, UnicodeDecodeError):
+                    break
+                if answer.strip().lower() in ("q", "quit"):
+                    break
+        self.show_actions(player, self.state.legal_actions(), page=self.page)
 
     # -- turns --------------------------------------------------------------
 
@@ -329,13 +537,34 @@ class Session:
         if not self.renderer.hides_hands or len(humans) < 2:
             return
         if self.last_human is not None and self.last_human != player:
-            self.console.clear()
+            kept = self.clear_all()
             self.console.print(
                 Panel(f"Pass the screen to {player_name(player)}, then press Enter.", style="bold")
             )
+            if kept:
+                self.console.print(f"[yellow]Warning:[/] {escape(kept)}")
             self.read_line("")
-            self.console.clear()
+            self.clear_all()
         self.last_human = player
+
+    def clear_all(self) -> str | None:
+        """Clear the screen and, where the terminal can, its scroll-back (ESC[3J), so the
+        next player cannot scroll up to the last one's hand. Returns a one-line warning
+        when the scroll-back may keep it (a terminal not known to erase it, or output
+        that is no terminal), else None."""
+        self.console.clear()
+        term = os.environ.get("TERM")
+        if self.console.is_terminal and clears_scrollback(term):
+            self.console.file.write(CLEAR_SCROLLBACK)
+            self.console.file.flush()
+            return None
+        where = f"this terminal (TERM={term})" if term else "this terminal"
+        if not self.console.is_terminal:
+            where = "this output (not a terminal)"
+        return (
+            f"{where} may keep {player_name(self.last_human or 0)}'s screen in its "
+            "scroll-back: clear it (see docs/terminal.md) before passing"
+        )
 
     def bot_turn(self, player: int, bot: Bot) -> None:
         legal = self.state.legal_actions()
@@ -343,6 +572,7 @@ class Session:
         label = self.state.action_label(action)
         events = self.state.apply(action)
         self.record.actions.append(str(action))
+        self.remember(player, label, events, bot.name)
         said = self.said(events, self.screen_seat())
         if not said:
             who = f"{player_name(player)} ({bot.name})"
@@ -356,6 +586,7 @@ class Session:
         self.pass_screen(player)
         self.show_board(player)
         legal = self.state.legal_actions()
+        self.show_recap(player, len(legal))
         self.show_actions(player, legal)
         if self.hints_each:
             self.show_hints(player, self.hint_budget)
@@ -381,6 +612,7 @@ class Session:
                 self.error(f"not understood: {one_line(str(error)) or 'not an action'}")
                 continue
             point = (len(self.record.actions), self.state.clone())
+            label = self.state.action_label(action)
             try:
                 events = self.state.apply(action)
             except VelvetError as error:
@@ -388,6 +620,7 @@ class Session:
                 continue
             self.record.actions.append(str(action))
             self.undo_points.append(point)
+            self.remember(player, label, events)
             self.show_events(events, player)
             return
 
@@ -419,7 +652,8 @@ class Session:
             table.add_row(
                 f"{rank}.",
                 f"{escape(where + hint.label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
-                f"to win ({hint.visits} simulations)\n[dim]why: {escape(hint.reason)}[/]",
+                f"to win {HINT_ASSUMES} ({hint.visits} simulations)"
+                f"\n[dim]why: {escape(hint.reason)}[/]",
             )
         self.console.print(table)
 
@@ -434,17 +668,17 @@ class Session:
                 "(P5 has one: the chance to beat the boss in time)"
             )
             return
-        self.thinking(f"playing {games} games from your view with the easy bot")
+        self.thinking(f"playing {games} games from your view with the {FORECAST_BOT} bot")
         try:
-            outlook = forecast(self.state, player, games)
+            outlook = forecast(self.state, player, games, FORECAST_BOT)
         except VelvetError as error:
             self.error(f"no forecast: {error}")
             return
         self.console.print(
             f"[bold]Forecast[/]: {outlook.rate:.0%} to beat the boss by day {outlook.days} "
-            f"(95 % interval {outlook.low:.0%}–{outlook.high:.0%}, margin ± "
-            f"{outlook.margin:.0%}; {outlook.games} games played by the {outlook.bot} bot "
-            "from this position)"
+            f"{forecast_assumes(outlook.bot, len(self.seats))} (95 % interval "
+            f"{outlook.low:.0%}–{outlook.high:.0%}, margin ± {outlook.margin:.0%}; "
+            f"{outlook.games} games from this position). {FORECAST_VS_HINT}"
         )
 
     def error(self, message: str) -> None:
@@ -454,9 +688,10 @@ class Session:
     def resolve(self, text: str) -> Any:
         """The legal action ``text`` names: its number on screen, its text form, or its words.
 
-        Words are matched through the legal list only (the whole label, the label up to
-        its colon or bracket, or the start of one label), so nothing illegal is chosen
-        here; words that fit more than one choice are refused with the candidates.
+        Words are matched through the legal list only (``velvet.ui.choose.pick``, the
+        parser ``velvet join`` uses too), so nothing illegal is chosen here; words that
+        fit more than one choice are refused with the candidates, words that fit none
+        get the engine's reason (``choose_by_text``).
         """
         word = text.strip()
         if word.isascii() and word.isdigit():
@@ -466,26 +701,11 @@ class Session:
             ):
                 return legal[legal.index(self.shown[number - 1])]
             return choose_by_text(self.state, word)
-        legal = self.state.legal_actions()
-        key = _norm(word)
-        for action in legal:
-            if _norm(str(action)) == key:
-                return action
-        labels = {action: self.state.action_label(action) for action in legal}
-
-        def forms(label: str) -> set[str]:
-            return {_norm(label), _norm(label.split(":", 1)[0]), _norm(label.split(" (", 1)[0])}
-
-        exact = [a for a in legal if key in forms(labels[a])]
-        prefix = [a for a in legal if len(key) >= 3 and _norm(labels[a]).startswith(key)]
-        for found in (exact, prefix):
-            if len(found) == 1:
-                return found[0]
-            if len(found) > 1:
-                names = "; ".join(labels[a] for a in found[:3])
-                raise InvalidAction(
-                    f"'{word}' could be more than one choice ({names}…): be precise"
-                )
+        labels = self.state.action_labels()
+        legal = list(labels)
+        found = pick(word, [(str(action), labels[action]) for action in legal])
+        if found is not None:
+            return legal[found]
         return choose_by_text(self.state, word)
 
     def read_line(self, prompt: str) -> str | None:
@@ -546,6 +766,17 @@ class Session:
             reason = error.strerror if isinstance(error, OSError) else str(error)
             self.console.print(f"[yellow]Autosave off:[/] {escape(one_line(str(reason)))}")
             self.autosave = None
+            self.autosaved = False
+            return
+        self.autosaved = True
+
+    def drop_autosave(self) -> None:
+        """Remove the finished game's autosave (``velvet resume`` takes games in progress)."""
+        if self.autosave is None or not self.autosaved:
+            return
+        with contextlib.suppress(OSError):
+            self.autosave.unlink()
+        self.autosaved = False
 
     def undo(self, player: int) -> None:
         """Take back moves to this seat's last decision, unless a secret came out since.
@@ -574,6 +805,7 @@ class Session:
                 del self.record.actions[at:]
                 self.record.taken_back.append({"after": at, "actions": taken})
                 self.state = state
+                self.forget_after(at)
                 self.last_view = None
                 self.console.print(f"Taken back: {len(taken)} action(s).")
                 return
@@ -599,11 +831,10 @@ class Session:
             if len(words) < 2:
                 self.error("info needs a card's name: info NAME (or ?NAME)")
                 return True
-            info = self.find_card(words[1].strip())
-            if info is None:
-                self.error(
-                    f"no card named '{one_line(words[1].strip(), 60)}' (Tab completes names)"
-                )
+            try:
+                info = self.find_card(words[1].strip())
+            except InvalidAction as error:
+                self.error(str(error))
                 return True
             body = "\n".join(escape(line) for line in info.lines)
             self.console.print(Panel(body, title=escape(f"{info.name} ({info.kind})")))
@@ -612,6 +843,8 @@ class Session:
             self.show_actions(player, self.state.legal_actions())
         elif verb == "more":
             self.show_actions(player, self.state.legal_actions(), page=self.page + 1)
+        elif verb == "log":
+            self.show_log(player, words[1].strip() if len(words) > 1 else "")
         elif verb == "hint":
             try:
                 budget = Budget.parse(words[1]) if len(words) > 1 else None
@@ -661,6 +894,7 @@ class Session:
                 self.error(f"could not load: it is a game of '{record.game[:40]}'")
                 return True
             self.record, self.state = record, state
+            self.history, self.seen = played_moves(self.game, record), {}
             self.undo_points.clear()
             self.last_view = None
             self.console.print(f"Loaded {escape(name)}.")
@@ -713,6 +947,7 @@ class Session:
     def end_screen(self) -> None:
         with contextlib.suppress(ConfigError):  # no public view: a spectator sees no board
             self.show_board(self.screen_seat())
+        self.show_recap(self.screen_seat())
         seed = f", seed {self.record.seed}" if self.savable else ""
         self.console.print(
             Panel(
@@ -723,26 +958,46 @@ class Session:
             )
         )
         self.offer_save(finished=True)
+        self.drop_autosave()
 
     def offer_save(self, finished: bool = False) -> None:
+        """Ask for a file to save to; Enter, 'n' or 'no' skips, 'y' or 'yes' asks the name.
+
+        Says the game stays in its autosave only when this session has written it there.
+        """
         if not self.savable:
             return
         what = "game record (for velvet replay)" if finished else "game (to resume later)"
+        question = f"Save the {what} to a file? Name, or Enter to skip: "
         for _ in range(3):
             try:
-                name = self.ask(f"Save the {what} to a file? Name, or Enter to skip: ").strip()
+                name = self.ask(question).strip()
             except (EOFError, KeyboardInterrupt):
                 break
             except UnicodeDecodeError:
                 self.error("the line is not UTF-8 text")
                 continue
-            if not name:
+            if name.lower() in ("", "n", "no"):
                 break
+            if name.lower() in ("y", "yes"):
+                question = "File name (Enter to skip): "
+                continue
             if self.save_to(name, finished=finished):
                 self.console.print(f"Saved to {escape(name)}.")
                 return
-        if self.autosave is not None and not finished:
+        if finished:
+            return
+        if self.autosave is not None and self.autosaved:
             self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
+        elif self.autosave is not None:
+            self.console.print("Not saved: no move was made, so there is no autosave.")
+
+
+HINT_ASSUMES = "if you play like the hard bot"
+"""Whose play a hint's chance to win assumes (the hard bot's search), said beside it."""
+FORECAST_BOT = "easy"
+"""The bot that plays the forecast's games: the hard bot would take minutes a game."""
+FORECAST_VS_HINT = "A hint's chance assumes the hard bot's play, so the two may differ."
 
 
 def _budget_words(budget: Budget) -> str:

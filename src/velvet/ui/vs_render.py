@@ -73,14 +73,6 @@ def pending_text(view: VsView, game: VsGame | None = None) -> str:
     return f"{who} to act"
 
 
-def _stack(game: VsGame, stack: list[str]) -> str:
-    if not stack:
-        return "—"
-    top = card_name(game, stack[-1])
-    under = [card_name(game, c) for c in reversed(stack[:-1])]
-    return top + (f"  [fused over: {', '.join(under)}]" if under else "")
-
-
 def _player_panel(view: VsView, game: VsGame, p: int) -> Panel:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold")
@@ -88,7 +80,7 @@ def _player_panel(view: VsView, game: VsGame, p: int) -> Panel:
     hp = view["hp"][p]
     table.add_row("HP", Text(str(hp), style="bold red" if hp <= 10 else "bold green"))
     for slot, stack in enumerate(view["field"][p]):
-        table.add_row(SLOT_LABELS[slot], Text(_stack(game, stack)))
+        table.add_row(SLOT_LABELS[slot], Text(_persona_words(game, stack) if stack else "—"))
     table.add_row("hand", f"{view['hand_sizes'][p]} cards")
     table.add_row("deck", f"{view['deck_sizes'][p]} cards")
     discard = view["discard"][p]
@@ -107,6 +99,12 @@ def _mods(game: VsGame, mods: list[list[Any]]) -> str:
     return ", ".join(
         f"{mod_text(MODES[int(m)], int(a))} ({card_name(game, str(src))})" for m, a, src in mods
     )
+
+
+def _live_rmods(view: VsView) -> list[list[Any]]:
+    """The React modifiers that still apply: those of the skill declared now. After it
+    resolves (1 more declares another, VS-MORE-1) they no longer do and are not shown."""
+    return list(view["rmods"]) if view["skill"] is not None else []
 
 
 def _seat_shown(view: VsView) -> int:
@@ -137,12 +135,12 @@ def render(view: VsView, game: VsGame) -> RenderableType:
             Text(f"Declared: {skill['name']} ({skill['type']}, {skill['damage']}) of {info.name}")
         )
     for mods, label in (
-        (view["rmods"], "React modifiers"),
+        (_live_rmods(view), "React modifiers"),
         (view["tmods"], "this turn's modifiers"),
     ):
         if mods:
             parts.append(Text(f"{label}: {_mods(game, mods)}"))
-    if view["negated"]:
+    if view["negated"] and view["skill"] is not None:
         parts.append(Text("The skill's damage is negated."))
     me = _seat_shown(view)
     parts.append(_player_panel(view, game, 1 - me))
@@ -161,15 +159,23 @@ def render(view: VsView, game: VsGame) -> RenderableType:
 
 
 def _persona_words(game: VsGame, stack: list[str]) -> str:
-    """A field persona in words: name, weakness, skills and abilities, the cards under it."""
+    """A field persona in words: name, weakness (the top card's), then the skills and
+    abilities of every card of the stack, which the fused persona all has (VS-FUSE-1):
+    the top's first, then each card under it, named."""
     info = game.describe_card(stack[-1])
     words = [
         line.rstrip(".") for line in info.lines if not line.startswith(("Cost ", "VS starter"))
     ]
     text = f"{info.name} — " + "; ".join(words)
-    if len(stack) > 1:
-        text += " — under it: " + ", ".join(card_name(game, c) for c in reversed(stack[:-1]))
+    for ident in reversed(stack[:-1]):
+        under = game.describe_card(ident)
+        powers = [line.rstrip(".") for line in under.lines if line.startswith(POWERS)]
+        text += f" — fused under it: {under.name}" + (": " + "; ".join(powers) if powers else "")
     return text
+
+
+POWERS = ("Skill ", "Ability ")
+"""The lines of a persona card a fused stack keeps from every card in it (VS-FUSE-1)."""
 
 
 def answered(view: VsView, game: VsGame) -> str:
@@ -217,12 +223,12 @@ def compact(view: VsView, game: VsGame) -> RenderableType:
     if declared:
         out.append(Text(f"Declared: {declared}", style="yellow"))
     for mods, label in (
-        (view["rmods"], "React modifiers"),
+        (_live_rmods(view), "React modifiers"),
         (view["tmods"], "this turn's modifiers"),
     ):
         if mods:
             out.append(Text(f"{label}: {_mods(game, mods)}"))
-    if view["negated"]:
+    if view["negated"] and view["skill"] is not None:
         out.append(Text("The skill's damage is negated."))
     if view["viewer"] is not None:  # a spectator holds no hand
         hand = [card_name(game, c) for c in view["hand"]]

@@ -1,7 +1,9 @@
 """Deck files a user writes: ``player_card = "p5"`` and ``[[cards]] card = "001", count = 2``.
 
 ``card`` may be a card id or a card name (case-insensitive). Every problem is
-a :class:`DeckError` naming the rule (VS-DECK-1) and the card.
+a :class:`DeckError` naming the rule (VS-DECK-1) and the card; a name that is nearly
+right (accents aside, or misspelt) gets "did you mean" with the card's own name. The
+format is in docs/decks.md.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from velvet.engine.errors import ConfigError, DeckError
-from velvet.engine.files import parse_toml, read_text
+from velvet.engine.files import one_line, parse_toml, read_text
+from velvet.engine.names import did_you_mean
 from velvet.vs.state import MAX_COPIES
 
 if TYPE_CHECKING:
@@ -37,14 +40,16 @@ def _read(path: Path | str, game: VsGame) -> tuple[str, list[str]]:
     data = parse_toml(read_text(path, problem), DeckError, label)
     unknown = set(data) - {"player_card", "cards", "name"}
     if unknown:
+        near = did_you_mean(str(sorted(unknown)[0]), ["player_card", "cards", "name"])
         raise DeckError(
-            f"{label}: unknown keys {sorted(unknown)}; allowed: player_card, cards, name"
+            f"{label}: unknown keys {sorted(unknown)}; allowed: player_card, cards, name{near}"
         )
     pc = data.get("player_card")
     if not isinstance(pc, str) or pc not in game.players:
+        near = did_you_mean(pc, game.players) if isinstance(pc, str) else ""
         raise DeckError(
             f"{label}: player_card must be one of {', '.join(game.players)} "
-            f"(got {pc!r}) [VS-DECK-1]"
+            f"(got {pc!r}{near}) [VS-DECK-1]"
         )
     rows = data.get("cards")
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
@@ -53,8 +58,9 @@ def _read(path: Path | str, game: VsGame) -> tuple[str, list[str]]:
     for n, row in enumerate(rows, start=1):
         extra = set(row) - {"card", "count"}
         if extra:
+            near = did_you_mean(str(sorted(extra)[0]), ["card", "count"])
             raise DeckError(
-                f"{label}: cards #{n}: unknown keys {sorted(extra)}; allowed: card, count"
+                f"{label}: cards #{n}: unknown keys {sorted(extra)}; allowed: card, count{near}"
             )
         ref = row.get("card")
         count = row.get("count", 1)
@@ -69,8 +75,10 @@ def _read(path: Path | str, game: VsGame) -> tuple[str, list[str]]:
             )
         ident = resolve_card(ref, game)
         if ident is None:
+            near = did_you_mean(ref, game.names)
             raise DeckError(
-                f"{label}: unknown card '{ref}' (no card has that number or name) [VS-DECK-1]"
+                f"{label}: unknown card '{one_line(ref, 60)}' (no card has that number or "
+                f"name{near}) [VS-DECK-1]"
             )
         ids.extend([ident] * count)
     return pc, ids

@@ -297,10 +297,13 @@ def legal_actions(state: VsState) -> list[A.VsAction]:
     sk_type = g.skills[state.sk_c][state.sk_k].damage_type
     out: list[A.VsAction] = [g.a_pass]
     seen_c: set[int] = set()
+    chooses = g.chooses
     for x in state.hand[d]:
         if x not in seen_c and g.timing[x] == timing and g.vs_type[x] in (-1, sk_type):
             seen_c.add(x)
-            out.append(g.a_react[x])
+            # VS-REACT-1: as a Support (VS-PLAN-1), a React needs something to choose
+            if not chooses[x] or missing_choice(state, d, x) is None:
+                out.append(g.a_react[x])
     return out
 
 
@@ -379,7 +382,10 @@ def _support_ok(state: VsState, p: int, c: int) -> bool:
 
 
 def missing_choice(state: VsState, p: int, c: int) -> str | None:
-    """The first effect of Support/React ``c`` played by ``p`` with nothing to choose."""
+    """The first effect of Support/React ``c`` played by ``p`` with nothing to choose.
+
+    Such a card is not offered (VS-PLAN-1 for a Support, VS-REACT-1 for a React).
+    """
     g = state._game
     effects = g.low_eff[c] if g.low_eff[c] and state.hp[p] <= LOWHP else g.play_eff[c]
     for eid in effects:
@@ -570,6 +576,8 @@ def apply_unchecked(state: VsState, action: A.VsAction) -> list[Event]:
         state.sk_c, state.sk_k, state.sk_slot = c, action.index, action.slot
         state.rmods = []
         state.negated = False
+        state.dmg = 0  # the previous skill's damage record is not this skill's
+        state.applied = []
         sk = g.skills[c][action.index]
         ev.append(
             Event(
@@ -581,7 +589,8 @@ def apply_unchecked(state: VsState, action: A.VsAction) -> list[Event]:
                     "skill": skill_name(state, c, action.index),
                     "type": DAMAGE_TYPES[sk.damage_type],
                     "damage": sk.damage,
-                },
+                }
+                | _top_if_under(state, action.slot, c),
             )
         )
         state.step = REACT1
@@ -658,6 +667,13 @@ def _advance(state: VsState, ev: list[Event]) -> None:
                 _draw_step(state, ev)
         else:
             return
+
+
+def _top_if_under(state: VsState, slot: int, card: int) -> dict[str, str]:
+    """``{"top": id}`` when the declared skill's card is fused under the stack's top (so the
+    event can name the persona it belongs to), else nothing."""
+    top = state.field[state.turn][slot][-1]
+    return {"top": state._game.ids[top]} if top != card else {}
 
 
 def _resolve(state: VsState, ev: list[Event]) -> None:

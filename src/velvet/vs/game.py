@@ -71,7 +71,7 @@ from velvet.vs.state import VsState, bind_rules
 from velvet.vs.view import determinize, make_view, public_view
 from velvet.vs.views import VsView
 
-RULES_VERSION = "vs-1.1"
+RULES_VERSION = "vs-1.2"  # 1.2: a React with nothing to choose is not offered (VS-REACT-1)
 
 
 class CompiledEffect(NamedTuple):
@@ -120,7 +120,7 @@ class VsGame(Game[A.VsAction, VsView]):
     name = "vs"
     rules_version = RULES_VERSION
     num_players = (2,)
-    game_over_rule = "VS-END-1"
+    game_over_rule = "VS-END-1"  # the state names VS-END-1 or VS-END-2 by how it ended
 
     def __init__(self, cards: CardSet) -> None:
         self.cards = cards
@@ -209,7 +209,8 @@ class VsGame(Game[A.VsAction, VsView]):
             any(self.effects[e].op in choosing for e in (*play_eff[i], *low_eff[i]))
             for i in range(n)
         )
-        """Whether a Support/React has an effect that needs something to choose (VS-PLAN-1)."""
+        """Whether a Support/React has an effect that needs something to choose (VS-PLAN-1,
+        VS-REACT-1)."""
         self.vs_type = tuple(vs_type)
         self._builtin: frozenset[tuple[int, ...]] | None = None
         self._build_actions()

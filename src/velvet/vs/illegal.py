@@ -150,8 +150,15 @@ def explain_illegal(state: VsState, action: Any) -> IllegalActionError:
             return IllegalActionError(
                 "VS-SKILL-1", f"'{action}': that React is for the other window"
             )
+        if g.vs_type[c] not in (-1, g.skills[state.sk_c][state.sk_k].damage_type):
+            return IllegalActionError(
+                "VS-COMP-2", f"'{action}': that React answers another damage type"
+            )
+        what = missing_choice(state, 1 - p, c)
         return IllegalActionError(
-            "VS-COMP-2", f"'{action}': that React answers another damage type"
+            "VS-REACT-1",
+            f"'{action}': {g.all_cards[c].name} cannot be played now: "
+            f"its '{what}' effect has nothing to choose",
         )
     if step == ORDER:
         return IllegalActionError("VS-SKILL-3", f"'{action}': choose one of the listed modifiers")

@@ -28,6 +28,7 @@ TOP_KEYS = (
     "step",
     "declared",
     "one_more",
+    "one_more_next",
     "seed",
     "rng_script",
     "open_decklists",
@@ -170,19 +171,24 @@ def build_position(game: VsGame, spec: Mapping[str, Any]) -> VsState:
     s.turn_no = number
     s.more_used = one_more
     s.open_lists = (open_lists, open_lists)
-    s.step = {"planning": PLAN, "skill": DECLARE}.get(step_name, PLAN)
+    s.step = {
+        "planning": PLAN,
+        "skill": DECLARE,
+        "react-declaration": REACT1,
+        "react-resolution": REACT2,
+    }[step_name]
     if one_more and s.step == PLAN:
         raise _fail(
             "one_more", "1 more happens in the Skill Step (step = 'skill' or a React window)"
         )
     declared = spec.get("declared")
-    if step_name.startswith("react"):
+    if s.step in (REACT1, REACT2):
         _declare(s, declared)
-        s.step = REACT1 if step_name == "react-declaration" else REACT2
     elif declared is not None:
         raise _fail(
             "declared", "a declared skill needs step = 'react-declaration' or 'react-resolution'"
         )
+    s.more_pending = _one_more_next(s, spec.get("one_more_next"))
     if s.step != PLAN and not has_persona(s, turn):
         raise _fail("step", f"Player {turn + 1} has no persona, so has no Skill Step [VS-SKILL-4]")
     s.decklists = (
@@ -207,3 +213,27 @@ def _declare(s: VsState, declared: Any) -> None:
                     return
     where = "field" if s.more_used else "main's stack"
     raise _fail("declared", f"no skill named '{declared}' in Player {s.turn + 1}'s {where}")
+
+
+def _one_more_next(s: VsState, given: Any) -> bool:
+    """Whether 1 more follows the resolution window (VS-MORE-1): as play leaves it, the
+    declared skill hit the weakness of the defending main, unless ``one_more_next`` says
+    otherwise (its damage was negated or 0, or an effect changed the main since)."""
+    from velvet.vs.state import REACT2
+
+    if given is not None and not isinstance(given, bool):
+        raise _fail("one_more_next", "must be true or false")
+    if s.step != REACT2 or s.more_used:
+        if given:
+            raise _fail(
+                "one_more_next",
+                "1 more follows only the resolution window of a Skill Step that has had "
+                "none (step = 'react-resolution', one_more = false) [VS-MORE-3]",
+            )
+        return False
+    if given is not None:
+        return given
+    g = s.game
+    main = s.field[1 - s.turn][0]
+    skill = g.skills[s.sk_c][s.sk_k]
+    return bool(main) and skill.damage > 0 and g.weak[main[-1]] == skill.damage_type

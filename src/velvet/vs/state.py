@@ -460,8 +460,9 @@ class VsState(State[A.VsAction, VsView]):
     def game_over_error(self) -> IllegalActionError:
         """The refusal after the end, citing the clause that ended the game."""
         if self.winner == DRAW_RESULT:
+            # the turn cap is the ruling written under VS-END-2 (docs/vs-rules.md)
             return IllegalActionError(
-                self._game.game_over_rule, f"the game is over: a draw at the turn cap ({TURN_CAP})"
+                "VS-END-2", f"the game is over: a draw at the turn cap ({TURN_CAP})"
             )
         loser = 1 - self.winner
         if self.hp[loser] <= 0:

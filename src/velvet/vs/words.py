@@ -399,6 +399,8 @@ def event_text(game: VsGame, event: Event) -> str:
         return f"{who} plays no React."
     if k == "skill":
         whose = f"their {slot()} {name()}"
+        if d.get("top", d.get("card")) != d.get("card"):  # a card fused under the stack's top
+            whose = f"{name()}, fused under their {slot()} {name('top')}"
         return f"{who} declares {d['skill']} ({d['type']}, {d['damage']} damage) of {whose}."
     if k == "noskill":
         if d.get("reason"):

@@ -89,6 +89,31 @@ function select(options, value) {
   return el("select", {}, ...options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
 }
 
+// Fill the P5 set-up lists from the server: {kind: [select, ...]}; defaults gets the
+// default card of each seat (the game's default set-up: the n-th of each list).
+async function loadChoices(controls, defaults) {
+  let choices = {};
+  try {
+    const answer = await fetch("api/games/p5/choices");
+    if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+    choices = (await answer.json()).choices || {};
+  } catch (error) {
+    for (const list of Object.values(controls)) for (const c of list) c.title = `The choices could not be loaded (${error.message}): the default is used.`;
+    return;
+  }
+  for (const [kind, list] of Object.entries(controls)) {
+    const items = choices[kind] || [];
+    if (kind in defaults) defaults[kind] = list.map((_, i) => (items.length ? items[i % items.length].id : ""));
+    list.forEach((control, i) => {
+      const first = items.length ? items[kind in defaults ? i % items.length : 0] : null;
+      control.replaceChildren(
+        el("option", { value: "" }, first ? `Default: ${first.name}` : "Default"),
+        ...items.map((item) => el("option", { value: item.id }, item.name)),
+      );
+    });
+  }
+}
+
 function createForm() {
   const game = select([["vs", "Persona VS (2 players)"], ["p5", "Persona 5 board game (co-op, 1–2)"]], "vs");
   const seat1 = select(BOTS, "human");
@@ -99,9 +124,15 @@ function createForm() {
   const secondDraws = select([["0", "No (the rulebook)"], ["1", "1 more card"], ["2", "2 more cards"]], "0");
   const deck1 = el("input", { type: "file", accept: ".toml,text/plain" });
   const deck2 = el("input", { type: "file", accept: ".toml,text/plain" });
-  const thief1 = el("input", { placeholder: "default", autocomplete: "off" });
-  const thief2 = el("input", { placeholder: "default", autocomplete: "off" });
-  const palace = el("input", { placeholder: "default", autocomplete: "off" });
+  // P5 set-up: lists of the server's own choices (GET api/games/p5/choices), "Default"
+  // first: the seat's card in the game's default set-up.
+  const thief1 = select([["", "Default"]], "");
+  const thief2 = select([["", "Default"]], "");
+  const persona1 = select([["", "Default"]], "");
+  const persona2 = select([["", "Default"]], "");
+  const palace = select([["", "Default"]], "");
+  const p5Defaults = { thieves: [], personas: [] };
+  loadChoices({ thieves: [thief1, thief2], personas: [persona1, persona2], palaces: [palace] }, p5Defaults);
   const cards = el("input", { type: "file", accept: ".toml,text/plain", multiple: true });
   const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
   const listed = el("input", { type: "checkbox", checked: true });
@@ -125,8 +156,8 @@ function createForm() {
     "fieldset",
     { class: "options-p5", hidden: true },
     el("legend", {}, "Persona 5 board game"),
-    field("Player 1's thief", thief1, "thief_1"),
-    field("Player 2's thief", thief2, "thief_2"),
+    el("div", { class: "row" }, field("Player 1's thief", thief1, "thief_1"), field("Player 1's persona", persona1, "persona_1")),
+    el("div", { class: "row" }, field("Player 2's thief", thief2, "thief_2"), field("Player 2's persona", persona2, "persona_2")),
     field("Palace", palace, "palace"),
   );
   const node = el(
@@ -161,7 +192,7 @@ function createForm() {
     if (!p5 && seat2.value === "none") seat2.value = "normal";
   });
 
-  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, second_draws: secondDraws, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, palace, cards, turn_timer: timer, hints };
+  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, second_draws: secondDraws, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, persona_1: persona1, persona_2: persona2, palace, cards, turn_timer: timer, hints };
   const clear = () => {
     general.hidden = true;
     for (const node of document.querySelectorAll(".field-error")) node.hidden = true;
@@ -199,12 +230,16 @@ function createForm() {
       if (files.length) body.cards = await Promise.all(files.map((f) => f.text()));
       if (isP5) {
         body.players = seats.length;
-        const thieves = [thief1.value.trim(), thief2.value.trim()].slice(0, seats.length);
-        if (thieves.some(Boolean)) {
-          if (thieves.some((t) => !t)) return show("player 1: give both thieves or neither");
-          body.thieves = thieves;
-        }
-        if (palace.value.trim()) body.palace = palace.value.trim();
+        // A seat left at "Default" gets its default card when the other seat picks one.
+        const picked = (controls, defaults) => {
+          const values = controls.slice(0, seats.length).map((c, i) => c.value || defaults[i] || "");
+          return controls.slice(0, seats.length).some((c) => c.value) ? values : null;
+        };
+        const thieves = picked([thief1, thief2], p5Defaults.thieves);
+        if (thieves) body.thieves = thieves;
+        const personas = picked([persona1, persona2], p5Defaults.personas);
+        if (personas) body.personas = personas;
+        if (palace.value) body.palace = palace.value;
       } else {
         const pcs = [pc1.value.trim(), pc2.value.trim()];
         if (pcs.some(Boolean)) body.player_cards = [pcs[0] || "p5", pcs[1] || "p4"];
@@ -245,6 +280,7 @@ export function fieldOf(message, game) {
   if (/^first/.test(m)) return "first";
   if (/second_draws/.test(m)) return "second_draws";
   if (/palace/.test(m)) return "palace";
+  if (game === "p5" && /persona/.test(m)) return `persona_${(/player (\d)/.exec(m) || [0, 1])[1]}`;
   if (game === "p5" && (found = /player (\d)/.exec(m))) return `thief_${found[1]}`;
   if (/thie/.test(m)) return "thief_1";
   if ((found = /player_cards\.(\d)/.exec(m))) return `player_card_${Number(found[1]) + 1}`;

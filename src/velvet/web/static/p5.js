@@ -143,16 +143,22 @@ function refEl(tag, ref, attrs, by, ...children) {
   return el;
 }
 
-/** One action's chance: "Recruit — Charm 4: 80 % · Compassion 2: 56 % · both: 45 %". */
+/** One action's note: "Recruit — chance · Charm 4: 80 % · …", or "Visit — does nothing · cannot pay 1 Cash". */
 function chanceLine(action, withTarget) {
   const verb = action.label.split(" ")[0];
   const on = withTarget ? (/ on (.+?)(?:,|$)/.exec(action.label) || [])[1] : "";
-  const parts = action.note.replace(/^Chance: /, "").split("; ");
+  // a note is a chance ("Chance: …") or the engine's word that the move does nothing
+  // ("does nothing: cannot pay 1 Cash"), whose reasons may wrap
+  const idle = /^does nothing: /.test(action.note);
+  const what = idle ? "does nothing" : "chance";
+  const parts = action.note.replace(/^(Chance|does nothing): /, "").split("; ");
+  const cls = idle ? "p5-odds p5-idle" : "p5-odds";
+  const head = on ? `${verb} on ${on}${idle ? ` — ${what}` : ""}` : `${verb} — ${what}`;
   return h(
     "li",
     { class: "p5-chance", "data-note": action.note },
-    h("span", { class: "p5-chance-what" }, on ? `${verb} on ${on}` : `${verb} — chance`),
-    parts.map((part) => h("span", { class: "p5-odds" }, part.replace(/ %/g, "\u00a0%"))),
+    h("span", { class: "p5-chance-what" }, head),
+    parts.map((part) => h("span", { class: cls }, part.replace(/ %/g, "\u00a0%"))),
   );
 }
 
@@ -232,7 +238,14 @@ function diceTray(events, cards, key) {
       row.append(die);
       dice.push(die);
     });
-    row.append(h("strong", { class: "p5-roll-result" }, e.data.success ? "Success" : "Failure"));
+    row.append(
+      h(
+        "strong",
+        { class: "p5-roll-result" },
+        h("span", { "aria-hidden": "true" }, e.data.success ? "✓ " : "✗ "),
+        e.data.success ? "Success" : "Failure",
+      ),
+    );
     tray.append(row);
   }
   const land = () => {
@@ -275,6 +288,9 @@ function town(view, ctx, by) {
           conf ? h("div", { class: "p5-small" }, lineOf(conf, "Ability — ")) : null,
         )
       : h("div", { class: "p5-confidant p5-none" }, "No confidant");
+    // The location and its confidant are two boxes side by side in one spot, never one
+    // inside the other: a click on the location visits it, only a click on the
+    // confidant recruits (a recruit rolls dice and cannot be taken back).
     const el = refEl(
       "article",
       `location:${loc.id}`,
@@ -282,10 +298,9 @@ function town(view, ctx, by) {
       by,
       h("h4", {}, nameOf(ctx.cards, "location", loc.id)),
       info ? h("div", { class: "p5-small" }, lineOf(info, "Visit: ") || info.lines.join(" ")) : null,
-      confEl,
       (here[loc.id] || []).length ? h("div", { class: "p5-here" }, here[loc.id].map((i) => pawn(i, view, ctx))) : null,
     );
-    list.append(el);
+    list.append(h("div", { class: "p5-spot" }, el, confEl));
   }
   const decks = view.decks || {};
   const away = (here.off || []).map((i) => pawn(i, view, ctx));

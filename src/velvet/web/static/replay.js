@@ -5,7 +5,8 @@
 //
 // mountReplay(root, options) → controller {go(i), step(d), play(), pause(), index, frames}
 // options:
-//   frames       [{index, view, events, to_move, move, label}] — as the server sends them
+//   frames       [{index, view, events, to_move, move, label, mover, headline}] — as the server
+//                sends them; the headline names who moved ("Player 1 summons …")
 //   renderBoard  (root, ctx) — the game's board (p5.js or the VS board)
 //   game, cards  passed on to renderBoard
 //   seat         whose frames these are (null: a spectator)
@@ -39,7 +40,7 @@ export function mountReplay(root, options) {
 
   const board = el("div", { class: "replay-board" });
   const where = el("div", { class: "replay-where", role: "status", "aria-live": "polite" });
-  const log = el("ol", { class: "replay-events", "aria-label": "What this move did" });
+  const log = el("ol", { class: "replay-events", "aria-label": "What this move did", tabindex: "0" });
   const back = el("button", { type: "button", "aria-label": "Step back", "data-replay": "back" }, "◀ Back");
   const forward = el("button", { type: "button", "aria-label": "Step forward", "data-replay": "forward" }, "Forward ▶");
   const first = el("button", { type: "button", "aria-label": "First position", "data-replay": "first" }, "« First");
@@ -102,7 +103,7 @@ export function mountReplay(root, options) {
     forward.disabled = last.disabled = index >= frames.length - 1;
     const moves = frames.length - 1;
     where.textContent =
-      index === 0 ? `Start — ${moves} moves in all` : `Move ${index} of ${moves}: ${frame.label || frame.move || ""}`;
+      index === 0 ? `Start — ${moves} moves in all` : `Move ${index} of ${moves}: ${frame.headline || frame.label || frame.move || ""}`;
     where.dataset.index = String(index);
     log.replaceChildren(...(frame.events || []).map((e) => el("li", { text: e.text || e.kind })));
     board.replaceChildren(); // a board module may add to its root rather than replace it

@@ -35,12 +35,17 @@ export class Table {
     this.tick = setInterval(() => this.countdown(), 1000);
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
+    // Where the keyboard is in the table, so a redraw after a move keeps it there.
+    this.place = null;
+    this.onFocus = (event) => this.noteFocus(event.target);
+    document.addEventListener("focusin", this.onFocus);
   }
 
   destroy() {
     this.replayer?.pause();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("focusin", this.onFocus);
     this.closeMenu();
   }
 
@@ -79,6 +84,7 @@ export class Table {
       ),
     );
     this.actionsTitle.id = "actions-title";
+    this.actionsTitle.tabIndex = -1; // the keyboard's place while waiting for the other side
     this.layout = this.root.querySelector(".layout");
     this.replayRoot = el("section", { class: "replay-panel", hidden: true, "aria-label": "Replay of this game" });
     this.layout.after(this.replayRoot);
@@ -243,6 +249,7 @@ export class Table {
     }
     this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
     this.root.firstElementChild?.classList.toggle("is-over", state.status === "over");
+    if (this.root.firstElementChild) this.root.firstElementChild.dataset.game = welcome.game;
     this.renderTools();
     this.renderBanner();
     if (this.options.replayOnOver && !this.replayAsked && this.board && state.status === "over") {
@@ -254,6 +261,37 @@ export class Table {
     this.renderHints();
     this.renderLog();
     this.countdown();
+    this.keepPlace();
+  }
+
+  // The keyboard's place: an action button, a board element, or the actions' heading
+  // (waiting for the other side). A menu keeps the place of the element it opened from.
+  noteFocus(node) {
+    if (this.restoring || !node || !node.closest) return;
+    const ref = node.closest("[data-ref].actable");
+    if (node.closest(".action-list button.action")) this.place = { kind: "action" };
+    else if (ref && this.boardRoot.contains(ref)) this.place = { kind: "ref", ref: ref.dataset.ref };
+    else if (node === this.actionsTitle || this.menu?.contains(node)) return;
+    else this.place = null;
+  }
+
+  // After a redraw the old control may be gone (a move replaces the buttons): put the
+  // focus back where it was, else on the next decision's first action, else on the
+  // actions' heading, instead of letting it fall to the top of the page.
+  keepPlace() {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected || active.disabled;
+    if (!this.place || !lost || this.menu || this.replaying) return;
+    let target = null;
+    if (this.place.kind === "ref") {
+      target = this.boardRoot.querySelector(`[data-ref="${CSS.escape(this.place.ref)}"].actable`);
+    }
+    target = target || this.actions.querySelector("button.action:not([disabled])") || this.actionsTitle;
+    this.restoring = true;
+    popoverQuiet = true;
+    target.focus();
+    popoverQuiet = false;
+    this.restoring = false;
   }
 
   stepText() {
@@ -320,7 +358,13 @@ export class Table {
       // Shared results (P5 is played together; a VS draw) say so; otherwise the best wins.
       const mine = returns[seat];
       const others = returns.filter((_, i) => i !== seat);
-      if (others.every((r) => r === mine)) headline = mine <= 0 ? "You lose" : others.length && mine < 1 ? "A draw" : "You win!";
+      // A shared loss or win with others is a co-op one (P5: one resigns, all lose).
+      const together = others.length === 1 ? "both" : "all";
+      if (others.every((r) => r === mine)) {
+        if (mine <= 0) headline = others.length ? `You ${together} lose (co-op)` : "You lose";
+        else if (others.length && mine < 1) headline = "A draw";
+        else headline = others.length ? `You ${together} win (co-op)!` : "You win!";
+      }
       else headline = mine > Math.max(...others) ? "You win!" : "You lose";
     }
     const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
@@ -410,6 +454,9 @@ export class Table {
     for (const node of this.boardRoot.querySelectorAll("[data-ref]")) {
       const actions = first.get(node.dataset.ref) || touched.get(node.dataset.ref);
       if (!actions) continue;
+      // An element only touched by its actions (the first target of none) offers them in
+      // the menu, never at once: what its click means is not the element itself.
+      const indirect = !first.has(node.dataset.ref);
       node.classList.add("actable");
       node.tabIndex = 0;
       node.setAttribute("role", "button");
@@ -419,15 +466,19 @@ export class Table {
       node.title = actions.map((a) => (a.note ? `${a.label} — ${a.note}` : a.label)).join("\n");
       const open = node.closest("details");
       if (open) open.open = true;
-      const go = (event) => {
+      // A mouse click or a key makes the one action at once; on a touch or narrow screen
+      // a tap only selects the thing and shows its full text with its actions, and a
+      // second, deliberate tap on an action plays it (a tap meant to read a card must
+      // not play it).
+      const go = (event, careful) => {
         event.preventDefault();
         event.stopPropagation();
-        if (actions.length === 1) this.act(actions[0].text);
+        if (actions.length === 1 && !careful) this.act(actions[0].text);
         else this.openMenu(node, actions);
       };
-      node.addEventListener("click", go);
+      node.addEventListener("click", (event) => go(event, indirect || carefulTaps()));
       node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") go(event);
+        if (event.key === "Enter" || event.key === " ") go(event, indirect);
       });
     }
   }
@@ -440,9 +491,28 @@ export class Table {
 
   openMenu(anchor, actions) {
     this.closeMenu();
-    const menu = el("div", { class: "menu", role: "menu", "aria-label": "Choose an action" });
-    actions.forEach((action) => {
+    // The card's text sits beside the menu proper (a role="menu" holds menu items only).
+    const menu = el("div", { class: "menu" });
+    const items = el("div", { class: "menu-items", role: "menu", "aria-label": "Choose an action" });
+    // A card's whole text (its skills and abilities too) above its actions.
+    const info = anchor.dataset.card ? this.cards[anchor.dataset.card] : null;
+    if (info) {
       menu.append(
+        el(
+          "div",
+          { class: "menu-card", id: "menu-card" },
+          el("strong", { class: "pop-name" }, info.name),
+          el("span", { class: "pop-kind" }, ` · ${info.kind}`),
+          el("ul", {}, ...info.lines.map((line) => el("li", {}, line))),
+        ),
+      );
+    }
+    anchor.classList.add("selected");
+    hidePopover();
+    if (info) items.setAttribute("aria-describedby", "menu-card");
+    menu.append(items);
+    actions.forEach((action) => {
+      items.append(
         el(
           "button",
           { type: "button", role: "menuitem", dataset: { action: action.text }, onclick: () => { this.closeMenu(); this.act(action.text); } },
@@ -451,7 +521,7 @@ export class Table {
         ),
       );
     });
-    menu.append(el("button", { type: "button", role: "menuitem", class: "quiet", onclick: () => this.closeMenu(anchor) }, "Cancel"));
+    items.append(el("button", { type: "button", role: "menuitem", class: "quiet", onclick: () => this.closeMenu(anchor) }, "Cancel"));
     menu.addEventListener("keydown", (event) => {
       const items = [...menu.querySelectorAll("button")];
       const i = items.indexOf(document.activeElement);
@@ -475,6 +545,7 @@ export class Table {
     if (!this.menu) return;
     this.menu.remove();
     this.menu = null;
+    for (const node of this.boardRoot.querySelectorAll(".selected")) node.classList.remove("selected");
     document.removeEventListener("pointerdown", this.menuOutside);
     returnTo?.focus?.();
   }
@@ -620,9 +691,9 @@ export class Table {
         el("div", { class: "hint-head" }, el("strong", {}, "Forecast"), close),
         el("p", { class: "forecast" },
           el("strong", { class: "forecast-rate" }, percent(f.rate)),
-          ` chance to beat the boss by day ${f.days}`,
+          ` chance to beat the boss by day ${f.days} if every seat plays like the ${f.bot} bot`,
           el("span", { class: "hint-margin" }, ` (95% interval ${percent(f.low)}–${percent(f.high)}, ± ${percent(f.margin)})`)),
-        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s.`),
+        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s. A hint's chance assumes the hard bot's play, so the two may differ.`),
       ];
     }
     const list = el("ol", { class: "hint-list" });
@@ -639,7 +710,7 @@ export class Table {
       );
     });
     return [
-      el("div", { class: "hint-head" }, el("strong", {}, "Hint: best first, with the chance to win"), close),
+      el("div", { class: "hint-head" }, el("strong", {}, "Hint: best first, with the chance to win if you play on like the hard bot"), close),
       hint.data.hints.length ? list : el("p", { class: "hint-note" }, "The search found no choice to suggest."),
     ];
   }
@@ -729,6 +800,10 @@ export class Table {
     }
   }
 }
+
+// Touch screens (no hover) and narrow ones: a tap selects, a second tap plays.
+const carefulTaps = () =>
+  typeof matchMedia === "function" && matchMedia("(hover: none), (pointer: coarse), (max-width: 600px)").matches;
 
 const percent = (x) => `${Math.round(x * 100)}%`;
 

@@ -1,0 +1,147 @@
+"""An automated accessibility audit of the browser client with axe-core.
+
+axe-core's script comes inside the ``axe-playwright-python`` package (pinned in the test
+extra) and is injected into the page from there: nothing is fetched from a CDN. The
+lobby, a VS table (and a hand card's tap menu on a phone), a P5 table and a finished
+game's replay are audited at 1280×720 and 390×844; a serious or critical violation
+fails the test with the rule, its help text and the elements it found.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.conftest import REQUIRED, WebServer
+
+SIZES = {"1280x720": {"width": 1280, "height": 720}, "390x844": {"width": 390, "height": 844}}
+FAILING = ("serious", "critical")
+
+
+def _axe() -> Any:
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        why = "needs axe-playwright-python==0.1.8 (pip install -e '.[test]')"
+        if REQUIRED:
+            pytest.fail(f"VELVET_REQUIRE_SERVICES=1 but {why}")
+        pytest.skip(why)
+    return Axe()
+
+
+def _room(server: WebServer, **body: Any) -> dict[str, Any]:
+    answer = httpx.post(f"{server.url}/api/rooms", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def _finished(server: WebServer) -> dict[str, Any]:
+    created = _room(server, game="vs", seats=["greedy", "greedy"])
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/rooms/{created['room']}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    return created
+
+
+def _lobby(server: WebServer, page: Any) -> None:
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+
+
+def _vs(server: WebServer, page: Any) -> None:
+    page.goto(_room(server, game="vs", seats=["human", "easy"], first="1")["invites"][0]["url"])
+    page.wait_for_selector(".vs-board .actable")
+
+
+def _vs_menu(server: WebServer, page: Any) -> None:
+    _vs(server, page)
+    page.wait_for_function("Object.keys(window.velvet.cards).length > 0")
+    page.locator('[data-ref="hand:0"].actable').click()
+    page.wait_for_selector(".menu .menu-card")
+
+
+def _p5(server: WebServer, page: Any) -> None:
+    page.goto(_room(server, game="p5", seats=["human", "human"])["invites"][0]["url"])
+    page.wait_for_selector(".p5-board .actable")
+
+
+def _replay(server: WebServer, page: Any) -> None:
+    page.goto(f"{_finished(server)['spectate']}?replay")
+    page.wait_for_selector(".replay-board .pbar")
+
+
+PAGES: dict[str, Callable[[WebServer, Any], None]] = {
+    "lobby": _lobby,
+    "vs-table": _vs,
+    "vs-tap-menu": _vs_menu,
+    "p5-table": _p5,
+    "replay": _replay,
+}
+
+
+AUDITS = [(name, size) for name in PAGES for size in SIZES if name != "vs-tap-menu"]
+AUDITS.append(("vs-tap-menu", "390x844"))  # a phone's: a mouse click plays at once
+
+
+@pytest.mark.parametrize(("name", "size"), AUDITS)
+def test_no_serious_accessibility_violation(
+    server: WebServer, browser: Any, name: str, size: str
+) -> None:
+    axe = _axe()
+    context = browser.new_context(viewport=SIZES[size], bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        PAGES[name](server, page)
+        page.wait_for_timeout(300)  # the dice land, the cards arrive
+        violations = axe.run(page).response["violations"]
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['help']} — "
+            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+            for v in violations
+            if v["impact"] in FAILING
+        ]
+        assert not bad, "\n".join(bad)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("moment", ["solo-fight", "duo-fight", "duo-boss", "duo-draft"])
+def test_no_serious_accessibility_violation_on_p5_boards(
+    site: str, browser: Any, moment: str
+) -> None:
+    """The P5 board alone (the harness page) at moments the tables above do not reach: a
+    fight after a roll (the dice tray), the boss, the party draft; 390×844."""
+    from tests.web.conftest import FIXTURES
+    from tests.web.p5_positions import board, cards_of, find
+    from velvet.p5.game import load_p5_game
+
+    axe = _axe()
+    game = load_p5_game()
+    state, events = find(game, moment)
+    FIXTURES[f"axe-{moment}"] = {
+        **board(game, state, events, state.current_player),
+        "cards": cards_of(game),
+    }
+    page = browser.new_page(viewport=SIZES["390x844"])
+    try:
+        page.goto(f"{site}/harness/index.html?board=axe-{moment}")
+        page.wait_for_selector("body[data-ready]")
+        page.wait_for_timeout(1200)  # the dice land
+        violations = axe.run(page).response["violations"]
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['help']} — "
+            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+            for v in violations
+            if v["impact"] in FAILING
+        ]
+        assert not bad, "\n".join(bad)
+    finally:
+        page.close()
