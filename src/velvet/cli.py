@@ -58,6 +58,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "report_command",
         "Write a self-contained HTML report (embedded plots) of `velvet sim` results.",
     ),
+    "arena": (
+        "velvet.sim.arena_cli",
+        "arena_command",
+        "Rate bots of GAME on paired games: Elo ratings with 95 % intervals, or an SPRT.",
+    ),
     "print": (
         "velvet.printing.cli",
         "print_command",
@@ -90,6 +95,7 @@ COMMAND_EXTRAS = {
     "sim": "lab",
     "report": "lab",
     "balance": "lab",
+    "arena": "lab",
     "print": "print",
     "serve": "server",
     "join": "server",

@@ -62,7 +62,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
         raise ConfigError(f"unknown bot '{spec}': choose one of {', '.join(BOT_CHOICES)}")
     if sep and not budget_text:
         raise ConfigError(f"bot '{spec}' has an empty budget: use {name}:200 or {name}:1.5s")
-    budget = Budget.parse(budget_text) if sep else None
+    try:
+        budget = Budget.parse(budget_text) if sep else None
+    except ConfigError as error:
+        raise ConfigError(f"bot '{spec[:40]}': {error}") from None
     if name == "random":
         if budget is not None:
             raise ConfigError(f"bot '{spec}': random takes no budget; use 'random'")

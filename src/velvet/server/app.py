@@ -20,21 +20,18 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import VelvetError
 from velvet.server import games, replay
-from velvet.server.bots import BotPool
+from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import Bucket, RoomLimiter, ServeLimits, address_key
 from velvet.server.protocol import (
-    CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
-    PROTOCOL_VERSION,
     AnyClient,
     CreateRoom,
     ErrorMsg,
@@ -50,6 +47,7 @@ from velvet.server.protocol import (
     RoomCreated,
     RoomInfo,
     Undo,
+    parse_client,
 )
 from velvet.server.rooms import Conn, Hub
 from velvet.server.storage import Storage, StorageError, default_db_url, migrate
@@ -66,6 +64,8 @@ class Settings:
     db: str = field(default_factory=default_db_url)
     redis: str | None = None
     bot_workers: int = 1
+    bot_limits: BotLimits = field(default_factory=BotLimits)
+    """Bot budgets a room may name, and each bot move's deadline (velvet.server.bots)."""
     public_url: str | None = None
     allowed_origins: tuple[str, ...] = ()
     """Origins allowed on WebSockets besides the server's own host."""
@@ -157,7 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
         hinter = HintPool(settings.hints)
-        hub = Hub(storage, BotPool(settings.bot_workers), bus, settings.public_url, hinter)
+        bots = BotPool(settings.bot_workers, settings.bot_limits)
+        hub = Hub(storage, bots, bus, settings.public_url, hinter)
         hub.limiter = RoomLimiter(settings.http_rate, settings.rooms_per_hour)
         hub.max_rooms, hub.idle_seconds = settings.max_rooms, settings.idle_seconds
         await bus.start(hub.catch_up)
@@ -451,23 +452,8 @@ def _origin_ok(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
 
 
 def _parse(text: str) -> AnyClient | ErrorMsg:
-    """A client message, or the error that answers it."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return ErrorMsg(code="bad_json", message="a message must be one JSON object")
-    if not isinstance(data, dict):
-        return ErrorMsg(code="bad_message", message="a message must be a JSON object")
-    if data.get("v") != PROTOCOL_VERSION:
-        return ErrorMsg(
-            code="protocol_version",
-            message=f"unsupported protocol version {str(data.get('v'))[:20]!r}; "
-            f"this server speaks {PROTOCOL_VERSION}",
-        )
-    try:
-        return CLIENT_MESSAGE.validate_python(data)
-    except ValidationError as error:
-        return ErrorMsg(code="bad_message", message=_first_error(error.errors()))
+    """A client message, or the error that answers it (velvet.server.protocol.parse_client)."""
+    return parse_client(text)
 
 
 async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) -> None:
@@ -511,8 +497,7 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
         await ws.send_text(ErrorMsg(code="too_many_sockets", message=message).model_dump_json())
         await ws.close(code=1008, reason="too many sockets on this seat")
         return
-    conn = Conn(seat)
-    conn.address = ws.client.host if ws.client else None
+    conn = Conn(seat, ws.client.host if ws.client else "")
     writer = asyncio.create_task(_writer(ws, conn))
     hub.attach(room, conn)
     bucket = Bucket(settings.rate)

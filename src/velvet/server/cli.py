@@ -37,6 +37,21 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     help="Worker processes for bots (0: a thread, for tiny hosts).",
 )
 @click.option(
+    "--max-bot-seconds",
+    type=click.FloatRange(0.1, 3600),
+    default=5.0,
+    show_default=True,
+    help="The longest time budget a room's bot may have (a longer one is refused when the "
+    "room is made), and every bot move's deadline: the search then plays its best so far.",
+)
+@click.option(
+    "--max-bot-simulations",
+    type=click.IntRange(1, 10_000_000),
+    default=5000,
+    show_default=True,
+    help="The largest simulation budget a room's bot may have (hard: 800).",
+)
+@click.option(
     "--hint-budget",
     default="1.5s",
     show_default=True,
@@ -95,6 +110,8 @@ def serve_command(
     db: str | None,
     redis: str | None,
     bot_workers: int,
+    max_bot_seconds: float,
+    max_bot_simulations: int,
     hint_budget: str,
     hint_workers: int,
     forecast_seconds: float,
@@ -118,6 +135,7 @@ def serve_command(
         raise ConfigError(f"--db {db!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError(f"--redis {redis!r}: use redis://HOST:PORT")
+    from velvet.server.bots import BotLimits
     from velvet.server.hinting import HintSettings
 
     hints = HintSettings(
@@ -126,6 +144,7 @@ def serve_command(
     settings = Settings(
         redis=redis,
         bot_workers=bot_workers,
+        bot_limits=BotLimits(seconds=max_bot_seconds, simulations=max_bot_simulations),
         public_url=public_url,
         allowed_origins=origins,
         hints=hints,

@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -22,6 +22,8 @@ from typing import Any
 from velvet.bots.budget import Budget
 from velvet.engine.core import State
 from velvet.engine.errors import ConfigError
+from velvet.server.bots import new_pool, stop_pool
+from velvet.server.protocol import ErrorMsg
 
 HINT_BUDGET = "1.5s"
 """The search behind a hint by default: 1.5 seconds, so an answer comes in about 1.5 s however
@@ -32,6 +34,10 @@ FORECAST_SECONDS = 3.0
 FORECAST_BOT = "easy"
 HINT_LIMIT = 8
 """Hints and forecasts being worked out at once in this process; more are refused."""
+HINT_PER_SEAT = 1
+"""Of those, at most this many for one seat of one room, however many sockets it opens."""
+HINT_PER_ADDRESS = 2
+"""Of those, at most this many for one client address, however many seats and rooms it has."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,8 @@ class HintSettings:
     forecast_seconds: float = FORECAST_SECONDS
     forecast_bot: str = FORECAST_BOT
     limit: int = HINT_LIMIT
+    per_seat: int = HINT_PER_SEAT
+    per_address: int = HINT_PER_ADDRESS
 
     def __post_init__(self) -> None:
         Budget.parse(self.budget)  # a bad budget fails at start, not at the first hint
@@ -53,14 +61,63 @@ class HintSettings:
             raise ConfigError(f"forecast games must be 1 or more, not {self.forecast_games}")
         if not self.forecast_seconds > 0:
             raise ConfigError(f"forecast seconds must be more than 0, not {self.forecast_seconds}")
-        if self.limit < 1:
-            raise ConfigError(f"the hint limit must be 1 or more, not {self.limit}")
+        for name, value in (
+            ("limit", self.limit),
+            ("limit per seat", self.per_seat),
+            ("limit per address", self.per_address),
+        ):
+            if value < 1:
+                raise ConfigError(f"the hint {name} must be 1 or more, not {value}")
         from velvet.games import game_names, has_forecast
         from velvet.server.bots import check_spec
 
         for name in game_names():  # the bot plays the forecasts of every game that has one
             if has_forecast(name):
                 check_spec(self.forecast_bot, name)
+
+
+class HintSlots:
+    """The server's hint slots, shared out: ``limit`` in all, of which one seat of one room
+    holds at most ``per_seat`` (whatever number of sockets it opens) and one client address
+    at most ``per_address`` (whatever number of rooms and seats it has). A slot is held by
+    the task working out a hint, from :meth:`hold` until :meth:`release` or its end."""
+
+    def __init__(self, settings: HintSettings) -> None:
+        self.settings = settings
+        self._held: dict[asyncio.Task[Any], tuple[Hashable, str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def refusal(self, seat: Hashable, address: str) -> ErrorMsg | None:
+        """Why ``seat`` (any key naming one seat of one room) at ``address`` may not have
+        another slot now, or None."""
+        s = self.settings
+        if sum(1 for key, _ in self._held.values() if key == seat) >= s.per_seat:
+            return ErrorMsg(
+                code="hint_busy",
+                message="a hint or forecast is already being worked out for your seat "
+                "(perhaps on another of its sockets); wait for it",
+            )
+        if sum(1 for _, where in self._held.values() if where == address) >= s.per_address:
+            return ErrorMsg(
+                code="hint_full",
+                message=f"{s.per_address} hints are already being worked out for your "
+                "address; wait for them",
+            )
+        if len(self._held) >= s.limit:
+            return ErrorMsg(
+                code="hint_full",
+                message="the server is working out other hints; ask again in a moment",
+            )
+        return None
+
+    def hold(self, task: asyncio.Task[Any], seat: Hashable, address: str) -> None:
+        self._held[task] = (seat, address)
+        task.add_done_callback(self.release)
+
+    def release(self, task: asyncio.Task[Any]) -> None:
+        self._held.pop(task, None)
 
 
 CANCEL_SLOTS = 256
@@ -143,12 +200,7 @@ def _warm() -> None:
 
 
 def _new_pool(workers: int, cancels: Any) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(cancels,),
-    )
+    return new_pool(workers, _start_worker, (cancels,))  # workers that die with the server
 
 
 class HintPool:
@@ -172,6 +224,7 @@ class HintPool:
             "q", CANCEL_SLOTS, lock=False
         )
         self._jobs = itertools.count(1)
+        self.slots = HintSlots(settings)
         self.stopped = 0
         """Jobs cancelled while they were queued or running (counted when cancelled)."""
 
@@ -207,7 +260,7 @@ class HintPool:
         try:
             return await loop.run_in_executor(self._pool, fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = _new_pool(self.settings.workers, self._cancels)
             return await loop.run_in_executor(self._pool, fn, *args)
 
@@ -222,5 +275,7 @@ class HintPool:
         )
 
     def close(self) -> None:
+        """Stop the workers now (a hint under way is of no use once the server stops)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
+            self._pool = None

@@ -8,9 +8,10 @@ them with examples.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
 from velvet.games import game_names
@@ -20,6 +21,9 @@ MAX_MESSAGE_BYTES = 16_384
 """The largest WebSocket message a client may send (a move is far smaller)."""
 MAX_TEXT = 200
 """The longest action text accepted in a move."""
+MAX_DIGITS = 20
+"""The most digits an integer in a client message may have (the largest the protocol takes,
+a ``version``, has 8); a longer one is refused before it is turned into a number."""
 
 
 class _Client(BaseModel):
@@ -256,6 +260,55 @@ class TimerMsg(_Server):
 
 class Pong(_Server):
     type: Literal["pong"] = "pong"
+
+
+class _Refused(Exception):
+    """A message refused while its JSON is read (a number too long, NaN or Infinity)."""
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _constant(text: str) -> Any:
+    raise _Refused(f"{text} is not JSON")
+
+
+def parse_client(text: str) -> AnyClient | ErrorMsg:
+    """A client message read from ``text``, or the ``error`` that answers it.
+
+    ``v`` must be the integer 1 itself: ``1.0`` and ``true`` equal 1 in Python but are not
+    the protocol's version. Integers longer than MAX_DIGITS, ``NaN`` and ``Infinity`` are
+    refused as the JSON is read (Python refuses to turn over 4,300 digits into a number).
+    """
+    try:
+        data = json.loads(text, parse_int=_integer, parse_constant=_constant)
+    except _Refused as refused:
+        return ErrorMsg(code="bad_json", message=f"a message must be one JSON object: {refused}")
+    except (ValueError, RecursionError):  # json.JSONDecodeError is a ValueError
+        return ErrorMsg(code="bad_json", message="a message must be one JSON object")
+    if not isinstance(data, dict):
+        return ErrorMsg(code="bad_message", message="a message must be a JSON object")
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        shown = json.dumps(version)[:20] if "v" in data else "none"
+        return ErrorMsg(
+            code="protocol_version",
+            message=f"unsupported protocol version {shown} (the integer {PROTOCOL_VERSION} "
+            f"is this server's)",
+        )
+    try:
+        return CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as error:
+        return ErrorMsg(code="bad_message", message=_first_error(error))
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(x) for x in first.get("loc", ()))
+    return f"{where or 'message'}: {first.get('msg', 'invalid')}"
 
 
 # --- HTTP -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +25,7 @@ from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.games import find_spec, has_forecast
 from velvet.server import games
-from velvet.server.bots import BotPool, check_spec
+from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
@@ -74,8 +74,11 @@ class RoomsFull(StorageError):
 class Conn:
     """One socket: its seat (None for a spectator) and its queue of outgoing messages."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, address: str = "") -> None:
         self.seat = seat
+        self.address = address
+        """The client's address (hint slots are shared out per address, and its rematches
+        count against its room limit)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.hinting: str | None = None
@@ -83,8 +86,6 @@ class Conn:
         self.hint_task: asyncio.Task[None] | None = None
         self.hint_version = -1
         """The version the pending ``hinting`` was asked at."""
-        self.address: str | None = None
-        """The client's address (its rematches count against the room limit of it)."""
 
     def send(self, message: BaseModel | str) -> None:
         """Queue ``message`` (a model, or its JSON already made) for the socket."""
@@ -372,7 +373,7 @@ class Hub:
 
     async def create(self, request: CreateRoom, base_url: str) -> RoomCreated:
         # parsing uploaded cards and decks takes a while: not on the event loop
-        game, config, specs, seed = await asyncio.to_thread(_prepare, request)
+        game, config, specs, seed = await asyncio.to_thread(_prepare, request, self.pool.check)
         tokens = [secrets.token_urlsafe(24) for _ in specs]
         nonce = secrets.token_hex(16)
         row = RoomRow(
@@ -802,12 +803,7 @@ class Hub:
                 code="hint_busy",
                 message=f"a {conn.hinting} is already being worked out for you; wait for it",
             )
-        if len(self._hint_tasks) >= self.hinter.settings.limit:
-            return ErrorMsg(
-                code="hint_full",
-                message="the server is working out other hints; ask again in a moment",
-            )
-        return None
+        return self.hinter.slots.refusal((room.row.id, seat), conn.address)
 
     def hint(self, room: Room, conn: Conn, version: int, kind: str) -> None:
         """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat; the answer
@@ -825,6 +821,7 @@ class Hub:
         conn.hint_task = task
         self._hint_tasks.add(task)
         task.add_done_callback(self._hint_tasks.discard)
+        self.hinter.slots.hold(task, (room.row.id, conn.seat), conn.address)
 
     def cancel_hint(self, conn: Conn) -> None:
         """``hint_cancel``: stop the hint or forecast being worked out for ``conn``. Its slot
@@ -853,6 +850,7 @@ class Hub:
         conn.hinting, conn.hint_task = None, None
         if task is not None and not task.done():
             self._hint_tasks.discard(task)
+            self.hinter.slots.release(task)
             task.cancel()
 
     async def _work_out(
@@ -1256,17 +1254,20 @@ def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
 
 
-def _prepare(request: CreateRoom) -> tuple[Game[Any], dict[str, Any], list[str], int]:
-    """A new room's game (its uploaded cards parsed), config, seats and seed, checked."""
+def _prepare(
+    request: CreateRoom, check: Callable[[str, str], object]
+) -> tuple[Game[Any], dict[str, Any], list[str], int]:
+    """A new room's game (its uploaded cards parsed), config, seats and seed, checked
+    (``check(spec, game)``: a bot the server allows, within its BotLimits)."""
     game = games.room_game(request.game, request.cards)
     config = games.build_config(game, request)
     players = games.players_of(request)
     specs = list(request.seats) + ["human"] * (players - len(request.seats))
     for spec in specs:
         if spec != "human":
-            check_spec(spec, game.name)
+            check(spec, game.name)
     if request.takeover is not None:
-        check_spec(request.takeover, game.name)
+        check(request.takeover, game.name)
     seed = secrets.randbits(63)
     game.new_state(config, seed)  # a bad config raises ConfigError here
     return game, config, specs, seed

@@ -152,9 +152,11 @@ class RoomRow:
 
 
 def default_db_url() -> str:
-    """SQLite in the user's data folder ($XDG_DATA_HOME/velvet or ~/.local/share/velvet)."""
+    """SQLite in the user's data folder: ``VELVET_DATA_DIR`` (as for the terminal's
+    autosaves), else $XDG_DATA_HOME/velvet or ~/.local/share/velvet."""
+    override = os.environ.get("VELVET_DATA_DIR")
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    folder = Path(base) / "velvet"
+    folder = Path(override) if override else Path(base) / "velvet"
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'server.sqlite3'}"
 

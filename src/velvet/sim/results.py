@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -48,6 +49,26 @@ MAX_TURNS = 100_000
 MAX_COLUMNS = 200
 GAME_COLUMNS = {"p5": ("day", "palace"), "vs": ("first_player", "deck_0", "deck_1")}
 """Columns every finished row of a built-in game has: rows of another game are refused."""
+GAME_CELLS: dict[str, tuple[tuple[str, str], ...]] = {
+    "p5": (
+        ("day", "day"),
+        ("palace", "name"),
+        ("thief_{s}", "name?"),
+        ("persona_{s}", "name?"),
+        ("confidant_count_{s}", "count?"),
+        ("shadow_count_{s}", "count?"),
+    ),
+    "vs": (
+        ("first_player", "seat"),
+        ("deck_{s}", "name"),
+        ("second_draws", "whole?"),
+        ("plays_{s}", "count?"),
+    ),
+}
+"""What the game's own cells of a finished row of a built-in game hold (``{s}``: each
+seat); ``?``: the cell may be absent or empty."""
+CHUNK_NAME = re.compile(r"part-([0-9]{9})-([0-9]{5})\.(?:parquet|csv)")
+"""A chunk's name: its first game index and its number of rows (``ResultStore.write_chunk``)."""
 
 Row = dict[str, Any]
 
@@ -182,8 +203,8 @@ def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
             value = row.get(f"return_{seat}")
             if not isinstance(value, int | float) or isinstance(value, bool):
                 raise bad(f"return_{seat}", "must be a number")
-            if not -1e6 <= value <= 1e6:
-                raise bad(f"return_{seat}", "is out of range")
+            if not 0 <= value <= 1:
+                raise bad(f"return_{seat}", "must be 0 to 1 (a game's return: 1 win, 0 loss)")
             returns.append(float(value))
             bot = row.get(f"bot_{seat}")
             if bot is not None and bot != meta["seats"][seat]:
@@ -208,6 +229,49 @@ def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
                     f"{_p(path)}: row {number}: no column '{column}': not a game of "
                     f"'{meta['game']}' as run.json says"
                 )
+        for pattern, kind in GAME_CELLS.get(meta["game"], ()):
+            for seat in range(n_seats) if "{s}" in pattern else (0,):
+                column = pattern.format(s=seat)
+                what = _cell_fault(row.get(column), kind, n_seats, path.suffix == ".csv")
+                if what is not None:
+                    raise bad(column, what)
+
+
+def _cell_fault(value: Any, kind: str, n_seats: int, csv_chunk: bool) -> str | None:
+    """What is wrong with a game's own cell of kind ``kind`` (GAME_CELLS), or None."""
+    if kind.endswith("?"):
+        if value is None:
+            return None
+        kind = kind[:-1]
+    if kind == "name":  # a CSV chunk reads a name of digits back as a number
+        if (isinstance(value, str) and value) or (csv_chunk and _int(value)):
+            return None
+        return "must be a name"
+    if kind == "seat":
+        ok = _int(value) and 0 <= value < n_seats
+        return None if ok else f"must be a seat number 0..{n_seats - 1}"
+    low, high = {"day": (1, MAX_TURNS), "count": (0, MAX_LENGTH)}.get(kind, (-MAX_TURNS, MAX_TURNS))
+    if _int(value) and low <= value <= high:
+        return None
+    return f"must be a whole number {low}..{high}"
+
+
+def check_chunk(rows: Sequence[Row], path: Path) -> None:
+    """A chunk holds the rows its name says (``part-FIRST-COUNT``): a RecordError if it
+    was cut short or rows were dropped or added, or it holds none."""
+    if not rows:
+        raise RecordError(f"{_p(path)}: holds no rows (cut short?)")
+    named = CHUNK_NAME.fullmatch(path.name)
+    if named is None:
+        return
+    first, count = int(named[1]), int(named[2])
+    if len(rows) != count:
+        raise RecordError(
+            f"{_p(path)}: holds {len(rows)} rows, its name says {count} (cut short or changed)"
+        )
+    indices = [i for i in (r.get("index") for r in rows) if _int(i)]
+    if len(indices) == len(rows) and min(indices) != first:
+        raise RecordError(f"{_p(path)}: its first game is {min(indices)}, its name says {first}")
 
 
 class ResultStore:
@@ -301,6 +365,7 @@ class ResultStore:
         seen: dict[int, Row] = {}
         for path in self.chunk_files():
             rows = list(_decode(path))
+            check_chunk(rows, path)
             if meta is not None:
                 check_rows(rows, meta, path)
             for number, row in enumerate(rows, start=1):
@@ -411,15 +476,31 @@ def _decode(path: Path) -> Iterable[Row]:
 
             rows: list[Row] = pq.read_table(path).to_pylist()
             return rows
-        text = read_text(path, RecordError)
-        return [
-            {k: _csv_value(v) for k, v in r.items()}
-            for r in csv.DictReader(io.StringIO(text, newline=""), strict=True)
-        ]
+        return _decode_csv(path, read_text(path, RecordError))
     except RecordError:
         raise
     except Exception as exc:  # a foreign or damaged file: name it, do not crash
         raise RecordError(f"{_p(path)}: cannot read results chunk ({one_line(str(exc))})") from None
+
+
+def _decode_csv(path: Path, text: str) -> list[Row]:
+    """The rows of a CSV chunk: every row has one cell per column of the header, and the
+    file ends with a line end (a chunk cut short in its last row is refused)."""
+    if text and not text.endswith("\n"):
+        raise RecordError(f"{_p(path)}: cut short (its last row has no line end)")
+    lines = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    if not lines:
+        raise RecordError(f"{_p(path)}: holds no header and no rows (cut short?)")
+    header, rows = lines[0], lines[1:]
+    if len(set(header)) != len(header):
+        raise RecordError(f"{_p(path)}: a column is named twice in the header")
+    for number, cells in enumerate(rows, start=1):
+        if len(cells) != len(header):
+            raise RecordError(
+                f"{_p(path)}: row {number}: {len(cells)} cells, the header has {len(header)} "
+                "columns (cut short or changed)"
+            )
+    return [{k: _csv_value(v) for k, v in zip(header, cells, strict=True)} for cells in rows]
 
 
 def _columns(rows: Sequence[Row]) -> list[str]:
