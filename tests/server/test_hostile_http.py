@@ -252,18 +252,15 @@ def _old_path(text: str, stem: str) -> Path:
 
 @pytest.fixture
 def planted() -> Iterator[Path]:
+    """The shared folder uploads once went to, made for the test if it is not there (and
+    then removed with what is in it); the test removes the files it plants."""
     folder = Path(tempfile.gettempdir()) / "velvet-server-cards"
     existed = folder.exists()
     folder.mkdir(exist_ok=True)
-    made: list[Path] = []
     yield folder
-    for path in folder.iterdir():
-        if path.name.startswith(("cards-", "deck-")) and "planted" in path.name:
-            made.append(path)
-    for path in [*made, *folder.glob("*")]:
-        if not existed:
-            path.unlink(missing_ok=True)
     if not existed:
+        for path in folder.glob("*"):
+            path.unlink(missing_ok=True)
         folder.rmdir()
 
 
