@@ -188,7 +188,9 @@ class Tab:
     """One browser context and page, recording its WebSocket frames and page errors."""
 
     def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
-        self.context = browser.new_context(viewport=viewport)
+        # the tests' own probes (wait_for_function strings, injected audit scripts) are
+        # not the page's scripts: its CSP is checked in tests/server/test_hostile_http.py
+        self.context = browser.new_context(viewport=viewport, bypass_csp=True)
         self.page = self.context.new_page()
         self.sent: list[str] = []
         self.received: list[str] = []

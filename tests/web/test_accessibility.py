@@ -9,6 +9,7 @@ fails the test with the rule, its help text and the elements it found.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -40,11 +41,14 @@ def _room(server: WebServer, **body: Any) -> dict[str, Any]:
 
 
 def _finished(server: WebServer) -> dict[str, Any]:
+    from websockets.sync.client import connect
+
     created = _room(server, game="vs", seats=["greedy", "greedy"])
-    deadline = time.monotonic() + 60
-    while httpx.get(f"{server.url}/api/rooms/{created['room']}").json()["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.1)
+    with connect(created["websocket"], max_size=2**24) as watcher:  # bots play while watched
+        watcher.send(json.dumps({"v": 1, "type": "hello", "token": None}))
+        deadline = time.monotonic() + 60
+        while json.loads(watcher.recv(60))["type"] != "over":
+            assert time.monotonic() < deadline, "the bots did not finish"
     return created
 
 

@@ -7,13 +7,14 @@ import contextlib
 import html
 import json
 import logging
-import time
+import re
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -28,6 +29,7 @@ from velvet.server import games, replay
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
+from velvet.server.limits import Bucket, RoomLimiter, ServeLimits, address_key
 from velvet.server.protocol import (
     MAX_MESSAGE_BYTES,
     AnyClient,
@@ -71,28 +73,24 @@ class Settings:
     """Messages per second a socket may send (with a burst of twice that)."""
     http_rate: float = 20.0
     """Room creations per second per client address (with a burst of twice that)."""
+    rooms_per_hour: int = 200
+    """Room creations (rematches too) per client address in any hour."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies whose ``X-Forwarded-For`` names the client (none: the socket's peer does)."""
+    max_rooms: int = 2000
+    """Rooms held in memory at once; beyond it idle ones are dropped, else 503."""
+    idle_seconds: float = 120.0
+    """A room nobody is connected to and no bot plays leaves memory after this long."""
+    ws_per_seat: int = 8
+    """WebSockets open at once on one seat of a room."""
+    ws_per_address: int = 64
+    """WebSockets open at once from one client address (seats and spectators)."""
+    serve: ServeLimits = field(default_factory=ServeLimits)
+    """Deadlines and connection caps of the HTTP server (velvet.server.limits)."""
     busy_ms: int = 5000
     """How long a SQLite write waits for a lock before the move is refused as "locked"."""
     hints: HintSettings = field(default_factory=HintSettings)
     """Hint budget, worker processes and forecast length (velvet.server.hinting)."""
-
-
-class Bucket:
-    """A token bucket: ``allow()`` is False when the sender goes too fast."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.tokens = 2 * rate
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(2 * self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class BodyLimit:
@@ -150,18 +148,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app; its storage, bot pool and bus live as long as it runs."""
     settings = settings or Settings()
     state: dict[str, Hub] = {}
-    http_buckets: dict[str, Bucket] = {}
+    sockets: Counter[str] = Counter()
+    """Open WebSockets by client address (velvet.server.limits.address_key)."""
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.db, settings.busy_ms)
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
         hinter = HintPool(settings.hints)
         bots = BotPool(settings.bot_workers, settings.bot_limits)
         hub = Hub(storage, bots, bus, settings.public_url, hinter)
+        hub.limiter = RoomLimiter(settings.http_rate, settings.rooms_per_hour)
+        hub.max_rooms, hub.idle_seconds = settings.max_rooms, settings.idle_seconds
         await bus.start(hub.catch_up)
         state["hub"] = hub
+        app.state.hub = hub  # for the operator's (and the tests') inspection
         try:
             yield
         finally:
@@ -179,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
 
     def hub() -> Hub:
         return state["hub"]
@@ -215,15 +218,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms", response_model=RoomCreated, status_code=201, responses=problems)
     async def create_room(body: CreateRoom, request: Request) -> RoomCreated | JSONResponse:
         """Create a room; the answer holds one secret invite per human seat."""
-        client = request.client.host if request.client else "?"
-        if len(http_buckets) > 10_000:  # many addresses: forget the old buckets
-            http_buckets.clear()
-        bucket = http_buckets.setdefault(client, Bucket(settings.http_rate))
-        if not bucket.allow():
-            return JSONResponse(
-                {"error": "rate_limited", "message": "too many rooms; slow down"}, 429
-            )
-        return await hub().create(body, str(request.base_url))
+        refusal = hub().limiter.refusal(request.client.host if request.client else None)
+        if refusal is not None:
+            return JSONResponse({"error": "rate_limited", "message": refusal}, 429)
+        return await hub().create(body, own_base(request))
 
     @app.get("/api/rooms", response_model=list[RoomInfo], responses=problems)
     async def lobby() -> list[RoomInfo]:
@@ -276,7 +274,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return page
         return PlainTextResponse(
             f"Velvet room {room_id[:64]!r}.\n"
-            f"Join from a terminal with: velvet join '{request.url}#<token from your invite>'\n",
+            f"Join from a terminal with: velvet join "
+            f"'{(settings.public_url or own_base(request)).rstrip('/')}/join/"
+            f"{quote(room_id[:64], safe='')}"
+            "#<token from your invite>'\n",
             headers={"Vary": "Accept"},
         )
 
@@ -305,11 +306,86 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not _origin_ok(ws, settings.allowed_origins):
             await ws.close(code=1008, reason="origin not allowed")
             return
-        await ws.accept()
-        with contextlib.suppress(WebSocketDisconnect):
-            await _session(ws, hub(), room_id[:64], settings)
+        key = address_key(ws.client.host if ws.client else None)
+        if sockets[key] >= settings.ws_per_address:
+            await ws.close(code=1008, reason="too many sockets from this address")
+            return
+        sockets[key] += 1
+        try:
+            await ws.accept()
+            with contextlib.suppress(WebSocketDisconnect):
+                await _session(ws, hub(), room_id[:64], settings)
+        finally:
+            sockets[key] -= 1
+            if sockets[key] <= 0:
+                del sockets[key]
 
     return app
+
+
+_HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+"""A ``Host`` header fit to name in the page's Content-Security-Policy."""
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'{ws}; manifest-src 'self'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+)
+"""The pages' policy: the client's own files only (no inline script or style)."""
+
+
+class SecurityHeaders:
+    """Every HTTP answer says: only this server's scripts and styles, never in a frame,
+    no type sniffing, no referrer beyond this origin (docs/reliability.md)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = next((v for k, v in scope.get("headers", []) if k == b"host"), b"")
+        text = host.decode("latin-1")
+        ws = f" ws://{text} wss://{text}" if _HOST.fullmatch(text) else ""
+        extra = [
+            (b"content-security-policy", CSP.format(ws=ws).encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"x-frame-options", b"DENY"),
+            (b"referrer-policy", b"same-origin"),
+            (b"cross-origin-opener-policy", b"same-origin"),
+        ]
+
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *((k, v) for k, v in extra if k not in names),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def own_base(request: Request) -> str:
+    """This server's own base URL, as the socket the request came in on names it (never
+    the request's ``Host`` header, which the client writes): invite links without
+    ``--public-url`` point where the server listens."""
+    scheme = "https" if request.url.scheme in ("https", "wss") else "http"
+    server = request.scope.get("server")
+    if not server:
+        return f"{scheme}://127.0.0.1"
+    host, port = str(server[0]), server[1]
+    if ":" in host:
+        host = f"[{host}]"
+    default = port is None or (scheme, int(port)) in (("http", 80), ("https", 443))
+    root = str(request.scope.get("root_path", "")).rstrip("/")
+    return f"{scheme}://{host}{'' if default else f':{port}'}{root}"
 
 
 class _Static(StaticFiles):
@@ -416,6 +492,11 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
             )
             await ws.close(code=1008, reason="bad token")
             return
+    if seat is not None and sum(c.seat == seat for c in room.conns) >= settings.ws_per_seat:
+        message = f"seat {seat + 1} has {settings.ws_per_seat} sockets open; close one first"
+        await ws.send_text(ErrorMsg(code="too_many_sockets", message=message).model_dump_json())
+        await ws.close(code=1008, reason="too many sockets on this seat")
+        return
     conn = Conn(seat, ws.client.host if ws.client else "")
     writer = asyncio.create_task(_writer(ws, conn))
     hub.attach(room, conn)

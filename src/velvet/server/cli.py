@@ -78,6 +78,28 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     "--allow-origin", "origins", multiple=True, metavar="ORIGIN", help="Extra WebSocket origin."
 )
 @click.option(
+    "--forwarded-allow-ips",
+    "proxies",
+    multiple=True,
+    metavar="IPS",
+    help="Proxies (addresses or networks, comma-separated, or '*') whose X-Forwarded-For "
+    "names the client; default none: limits count the socket's own peer.",
+)
+@click.option(
+    "--per-address",
+    type=click.IntRange(1, 10**6),
+    default=64,
+    show_default=True,
+    help="Connections, and WebSockets, one client address may hold open at once.",
+)
+@click.option(
+    "--rooms-per-hour",
+    type=click.IntRange(1, 10**9),
+    default=200,
+    show_default=True,
+    help="Rooms (rematches too) one client address may create in an hour.",
+)
+@click.option(
     "--no-browser",
     is_flag=True,
     help="Do not open the browser client (it opens when there is one).",
@@ -95,6 +117,9 @@ def serve_command(
     forecast_seconds: float,
     public_url: str | None,
     origins: tuple[str, ...],
+    proxies: tuple[str, ...],
+    per_address: int,
+    rooms_per_hour: int,
     no_browser: bool,
 ) -> None:
     """Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md)."""
@@ -102,7 +127,7 @@ def serve_command(
         import uvicorn
 
         from velvet.server.app import Settings, create_app
-        from velvet.server.protocol import MAX_MESSAGE_BYTES
+        from velvet.server.limits import ServeLimits, forwarded_hosts, uvicorn_options
     except ImportError as error:
         raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
 
@@ -123,6 +148,10 @@ def serve_command(
         public_url=public_url,
         allowed_origins=origins,
         hints=hints,
+        forwarded_allow_ips=forwarded_hosts(proxies),
+        rooms_per_hour=rooms_per_hour,
+        ws_per_address=per_address,
+        serve=ServeLimits(connections_per_address=per_address),
     )
     if db is not None:
         settings.db = db
@@ -131,14 +160,8 @@ def serve_command(
     click.echo(f"Play in the browser: {address}")
     if not no_browser and has_browser():
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        ws_max_size=MAX_MESSAGE_BYTES,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
-    )
+    options = uvicorn_options(host, port, settings.forwarded_allow_ips, settings.serve)
+    uvicorn.run(create_app(settings), **options)
 
 
 def _budget(text: str) -> str:

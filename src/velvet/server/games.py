@@ -7,7 +7,7 @@ speaks only the engine contract.
 
 from __future__ import annotations
 
-import hashlib
+import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,26 +20,36 @@ from velvet.engine.errors import ConfigError, VelvetError
 from velvet.games import get_game, get_spec
 from velvet.server.protocol import CreateRoom
 
-_CARD_DIR = Path(tempfile.gettempdir()) / "velvet-server-cards"
 
+@contextmanager
+def _private_files(texts: Sequence[tuple[str, str]]) -> Iterator[list[Path]]:
+    """Uploaded ``(stem, text)`` as files the loaders can read, for the ``with`` block only.
 
-def _materialise(text: str, stem: str) -> Path:
-    """Write uploaded TOML to a content-addressed file the loaders can read."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    _CARD_DIR.mkdir(parents=True, exist_ok=True)
-    path = _CARD_DIR / f"{stem}-{digest}.toml"
-    if not path.exists():
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    return path
+    They are written to a folder of their own (a fresh random name, mode 0700, the files
+    0600, created exclusively: nobody else can plant, link or read one) and removed with
+    it when the block ends, whether the upload was taken or refused: nothing uploaded is
+    kept on disk (a room's cards live in the database)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    with tempfile.TemporaryDirectory(prefix="velvet-upload-") as folder:
+        paths = []
+        for n, (stem, text) in enumerate(texts, start=1):
+            path = Path(folder) / f"{stem}-{n}.toml"
+            with os.fdopen(os.open(path, flags, 0o600), "w", encoding="utf-8") as out:
+                out.write(text)
+            paths.append(path)
+        yield paths
 
 
 @lru_cache(maxsize=32)
 def _game(name: str, cards: tuple[str, ...]) -> Game[Any]:
-    paths = [_materialise(t, "cards") for t in cards]
-    with _named({p: f"card file {n}" for n, p in enumerate(paths, start=1)}):
+    if not cards:
+        return get_game(name)
+    with _private_files([("cards", t) for t in cards]) as paths, _named(_card_names(paths)):
         return get_game(name, paths)
+
+
+def _card_names(paths: Sequence[Path]) -> dict[Path, str]:
+    return {p: f"card file {n}" for n, p in enumerate(paths, start=1)}
 
 
 @contextmanager
@@ -71,10 +81,10 @@ def players_of(request: CreateRoom) -> int:
 
 @contextmanager
 def _upload(text: str, stem: str, name: str) -> Iterator[Path]:
-    """An uploaded file as a path to read, named as the player knows it in errors."""
-    path = _materialise(text, stem)
-    with _named({path: name}):
-        yield path
+    """An uploaded file as a path to read in the ``with`` block, named as the player knows
+    it in errors (``_private_files``: removed when the block ends)."""
+    with _private_files([(stem, text)]) as paths, _named({paths[0]: name}):
+        yield paths[0]
 
 
 def build_config(game: Game[Any], request: CreateRoom) -> dict[str, Any]:

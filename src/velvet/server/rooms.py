@@ -13,7 +13,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +28,7 @@ from velvet.server import games
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.hinting import HintPool, HintSettings
+from velvet.server.limits import RoomLimiter
 from velvet.server.protocol import (
     ActionOut,
     CreateRoom,
@@ -62,6 +63,12 @@ HINT_TIME_CAP = 1.0
 room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
 OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
+MAX_SNAPSHOTS = 32
+"""States kept per room for undo (the most recent positions since the last reveal)."""
+
+
+class RoomsFull(StorageError):
+    """This process holds ``max_rooms`` rooms and none of them is idle."""
 
 
 class Conn:
@@ -70,7 +77,8 @@ class Conn:
     def __init__(self, seat: int | None, address: str = "") -> None:
         self.seat = seat
         self.address = address
-        """The client's address (hint slots are shared out per address)."""
+        """The client's address (hint slots are shared out per address, and its rematches
+        count against its room limit)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.hinting: str | None = None
@@ -146,6 +154,11 @@ class Room:
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     legal: tuple[int, dict[str, Any]] = (-1, {})
     """The legal actions by text at a version, kept from when they were last listed."""
+    snapshots: dict[int, State[Any]] = field(default_factory=dict)
+    """The state after the first N moves, by N, for N from ``barrier`` on (where an undo
+    may go back to; never changed: ``state_after`` hands out copies)."""
+    used: float = field(default_factory=time.monotonic)
+    """When a request or a socket last used the room (idle rooms leave memory)."""
 
     def known_legal(self, text: str) -> Any | None:
         """The legal action whose text is ``text`` at this version, if already listed."""
@@ -204,12 +217,17 @@ class Room:
         return None
 
     def push(self, text: str, before: State[Any]) -> None:
-        """Count move ``text``, made from ``before`` to the current state."""
+        """Count move ``text``, made from ``before`` (kept, never changed again) to the
+        current state."""
+        self.snapshots[len(self.actions)] = before
         self.actions.append(text)
         self.movers.append(before.current_player)
         self.entries += 1
         if self.state.reveals_since(before):
             self.barrier = len(self.actions)
+            self.snapshots.clear()  # no undo goes back past a reveal
+        while len(self.snapshots) > MAX_SNAPSHOTS:
+            del self.snapshots[min(self.snapshots)]
 
     def take_back(self, keep: int, state: State[Any]) -> Event:
         """Drop the moves after the first ``keep``; ``state`` is the state they lead to.
@@ -221,6 +239,8 @@ class Room:
         self.taken_back.append({"after": keep, "actions": taken})
         del self.actions[keep:]
         del self.movers[keep:]
+        for n in [n for n in self.snapshots if n > keep]:
+            del self.snapshots[n]  # states of the moves taken back
         self.barrier = min(self.barrier, keep)
         self.state = state
         self.entries += 1
@@ -233,7 +253,7 @@ class Room:
             if not self.barrier <= keep < len(self.actions):
                 raise ConfigError(f"room {self.row.id}: an undo to move {keep} cannot be made")
             return [self.take_back(keep, self.state_after(keep))]
-        before = self.state.clone()
+        before = self.state.clone()  # kept as the snapshot before this move
         events = self.state.apply_unchecked(choose_by_text(self.state, text))
         self.push(text, before)
         return events
@@ -264,10 +284,27 @@ class Room:
         return record
 
     def state_after(self, keep: int) -> State[Any]:
-        """The state after the first ``keep`` moves, replayed from the seed."""
-        record = GameRecord.start(self.game, self.row.config, self.row.seed)
-        record.actions = self.actions[:keep]
-        return record.replay(self.game)
+        """The state after the first ``keep`` moves: a copy of its snapshot, else the
+        nearest one before it played on, else replayed from the seed."""
+        start = max((n for n in self.snapshots if n <= keep), default=None)
+        if start is None:
+            record = GameRecord.start(self.game, self.row.config, self.row.seed)
+            record.actions = self.actions[:keep]
+            return record.replay(self.game)
+        state = self.snapshots[start].clone()
+        for text in self.actions[start:keep]:
+            state.apply_unchecked(choose_by_text(state, text))
+        return state
+
+    def unattended(self) -> bool:
+        """Every seat is played by a bot now (none has a person, or all were handed over):
+        such a room plays only while someone watches it."""
+        return all(self.bot_for(s.seat) is not None for s in self.row.seats)
+
+    def idle(self) -> bool:
+        """Nobody is connected, no bot is thinking, no grace period or move is running."""
+        busy = self.bot_task is not None and not self.bot_task.done()
+        return not self.conns and not busy and not self.grace and not self.lock.locked()
 
 
 def hints_default(game: str, seats: Sequence[Any], option: str | None) -> bool:
@@ -321,6 +358,13 @@ class Hub:
         self.public_url = public_url
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.limiter = RoomLimiter(20.0, 200)
+        """Rooms (and rematches) one client address may create."""
+        self.max_rooms = 2000
+        """Rooms held in memory at most (idle ones are dropped first)."""
+        self.idle_seconds = 120.0
+        """An idle room leaves memory after this long (it is read again when asked for)."""
+        self._swept = time.monotonic()
         self._closing = False
         # seat marks are written one at a time, in the order they were made
         self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
@@ -328,17 +372,8 @@ class Hub:
     # --- rooms ----------------------------------------------------------------------------
 
     async def create(self, request: CreateRoom, base_url: str) -> RoomCreated:
-        game = games.room_game(request.game, request.cards)
-        config = games.build_config(game, request)
-        players = games.players_of(request)
-        specs = list(request.seats) + ["human"] * (players - len(request.seats))
-        for spec in specs:
-            if spec != "human":
-                self.pool.check(spec, game.name)  # within the server's BotLimits
-        if request.takeover is not None:
-            self.pool.check(request.takeover, game.name)
-        seed = secrets.randbits(63)
-        game.new_state(config, seed)  # a bad config raises ConfigError here
+        # parsing uploaded cards and decks takes a while: not on the event loop
+        game, config, specs, seed = await asyncio.to_thread(_prepare, request, self.pool.check)
         tokens = [secrets.token_urlsafe(24) for _ in specs]
         nonce = secrets.token_hex(16)
         row = RoomRow(
@@ -369,9 +404,8 @@ class Hub:
             ],
         )
         await asyncio.to_thread(self.storage.create_room, row)
-        room = await self.get(row.id)
-        if room is not None:
-            self._kick(room)
+        with contextlib.suppress(RoomsFull):  # it loads when someone comes
+            self._start(await self.get(row.id))
         base = (self.public_url or base_url).rstrip("/")
         invites = [
             Invite(seat=i, name=player_name(i), url=f"{base}/join/{row.id}#{t}", token=t)
@@ -387,16 +421,26 @@ class Hub:
             websocket=f"{ws}/ws/{row.id}",
         )
 
+    def _start(self, room: Room | None) -> None:
+        """A room just made: its bots start if one moves first; else it need not stay."""
+        if room is not None:
+            self._kick(room)
+            self._maybe_evict(room)
+
     async def get(self, room_id: str) -> Room | None:
         """The room in memory, loading (replaying) it from the database if needed."""
+        self._sweep()
         room = self.rooms.get(room_id)
         if room is not None:
+            room.used = time.monotonic()
             return room
         lock = self._loading.setdefault(room_id, asyncio.Lock())
         async with lock:
             room = self.rooms.get(room_id)
             if room is not None:
                 return room
+            if len(self.rooms) >= self.max_rooms:
+                self._sweep(make_room=True)
             loaded = await asyncio.to_thread(self.storage.load_room, room_id)
             if loaded is None:
                 self._loading.pop(room_id, None)
@@ -460,6 +504,7 @@ class Hub:
 
     def attach(self, room: Room, conn: Conn) -> None:
         room.conns.add(conn)
+        room.used = time.monotonic()
         if conn.seat is not None:
             task = room.grace.pop(conn.seat, None)
             if task is not None:
@@ -488,6 +533,7 @@ class Hub:
 
     def detach(self, room: Room, conn: Conn) -> None:
         room.conns.discard(conn)
+        room.used = time.monotonic()
         self._drop_hint(conn)  # nobody is left to read its answer
         seat = conn.seat
         grace = room.row.options.get("grace")
@@ -531,12 +577,34 @@ class Hub:
         return future
 
     def _maybe_evict(self, room: Room) -> None:
-        busy = room.bot_task is not None and not room.bot_task.done()
-        if not room.conns and not busy and not room.grace:
-            if room.timer is not None:
-                room.timer.cancel()
-            self.rooms.pop(room.row.id, None)
+        if room.idle():
+            self._evict(room)
+
+    def _evict(self, room: Room) -> None:
+        if room.timer is not None:
+            room.timer.cancel()
+        if self.rooms.get(room.row.id) is room:
+            del self.rooms[room.row.id]
             self._loading.pop(room.row.id, None)
+
+    def _sweep(self, make_room: bool = False) -> None:
+        """Drop rooms idle for ``idle_seconds`` (checked every few seconds); with
+        ``make_room``, the least recently used idle ones too, until one more fits (else
+        RoomsFull: every room in memory is in use)."""
+        now = time.monotonic()
+        if not make_room and now - self._swept < min(5.0, self.idle_seconds):
+            return
+        self._swept = now
+        idle = sorted((r for r in self.rooms.values() if r.idle()), key=lambda r: r.used)
+        for room in idle:
+            if now - room.used >= self.idle_seconds or (
+                make_room and len(self.rooms) >= self.max_rooms
+            ):
+                self._evict(room)
+        if make_room and len(self.rooms) >= self.max_rooms:
+            raise RoomsFull(
+                f"the server holds {self.max_rooms} rooms in use; try again in a moment"
+            )
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -887,6 +955,10 @@ class Hub:
             loaded = await asyncio.to_thread(self.storage.load_room, room.row.id)
             new_id = loaded[0].rematch if loaded else None
             if new_id is None:
+                refusal = self.limiter.refusal(conn.address)
+                if refusal is not None:
+                    conn.send(ErrorMsg(code="rate_limited", message=refusal))
+                    return
                 seed = secrets.randbits(63)
                 nonce = secrets.token_hex(16)
                 row = RoomRow(
@@ -916,9 +988,8 @@ class Hub:
             room.row.rematch = new_id
             for c in room.conns:
                 c.send(RematchMsg(room=new_id))
-        fresh = await self.get(new_id)
-        if fresh is not None:
-            self._kick(fresh)
+        with contextlib.suppress(RoomsFull):
+            self._start(await self.get(new_id))
 
     async def catch_up(
         self, room_id: str, version: int, over: bool, action: str | None = None
@@ -1076,10 +1147,14 @@ class Hub:
     # --- bots and timers ------------------------------------------------------------------
 
     def _kick(self, room: Room) -> None:
-        """Start the bot if a bot is to move and none is thinking; time a person's turn."""
+        """Start the bot if a bot is to move and none is thinking; time a person's turn.
+
+        A room whose every seat a bot plays moves only while someone watches it."""
         self._arm_timer(room)
         seat = room.to_move()
         if seat is None or room.bot_for(seat) is None:
+            return
+        if not room.conns and room.unattended():
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.create_task(self._bots(room))
@@ -1090,8 +1165,8 @@ class Hub:
             if seat is None:
                 break
             spec = room.bot_for(seat)
-            if spec is None:
-                break
+            if spec is None or (not room.conns and room.unattended()):
+                break  # a person's turn, or nobody left to watch the bots
             await self._bot_move(room, seat, spec)
         self._maybe_evict(room)
 
@@ -1177,6 +1252,25 @@ def _overtaken(kind: str, asked: int, version: int) -> ErrorMsg:
 
 def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
+
+
+def _prepare(
+    request: CreateRoom, check: Callable[[str, str], object]
+) -> tuple[Game[Any], dict[str, Any], list[str], int]:
+    """A new room's game (its uploaded cards parsed), config, seats and seed, checked
+    (``check(spec, game)``: a bot the server allows, within its BotLimits)."""
+    game = games.room_game(request.game, request.cards)
+    config = games.build_config(game, request)
+    players = games.players_of(request)
+    specs = list(request.seats) + ["human"] * (players - len(request.seats))
+    for spec in specs:
+        if spec != "human":
+            check(spec, game.name)
+    if request.takeover is not None:
+        check(request.takeover, game.name)
+    seed = secrets.randbits(63)
+    game.new_state(config, seed)  # a bad config raises ConfigError here
+    return game, config, specs, seed
 
 
 def _replay(row: RoomRow, entries: list[str]) -> Room:

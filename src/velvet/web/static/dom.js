@@ -8,6 +8,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (key === "text") node.textContent = value;
     else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "style") node.style.cssText = value; // CSSOM: allowed by the page's CSP
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   append(node, children);
