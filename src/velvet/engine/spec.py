@@ -60,6 +60,11 @@ class ConfigOption:
     metavar: str = "ID"
 
 
+PLUGIN_FACETS = ("renderer", "evaluator", "playout_policy", "cards", "forecast")
+"""The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
+``module:function``): a front end reaches a game's own code only through these."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameSpec:
     """Everything a front end needs to know about one game, declared once by the game."""
@@ -117,6 +122,11 @@ class GameSpec:
     stop=None)`` (``stop()`` true: end early, the answer is no longer wanted), and returns the
     chance to win with its interval (a ``velvet.bots.hints.Forecast``). The server offers
     ``forecast`` only in a game that has one."""
+
+    def plugin_paths(self) -> dict[str, str]:
+        """The facets this spec names by import path, facet -> path (those it sets)."""
+        named = ((facet, getattr(self, facet)) for facet in PLUGIN_FACETS)
+        return {facet: path for facet, path in named if path is not None}
 
     def config_for(self, game: Game[Any], seats: int, options: Options | None = None) -> Config:
         """The set-up for ``seats`` players with the chosen ``options`` (ConfigError if bad)."""
