@@ -60,7 +60,14 @@ class ConfigOption:
     metavar: str = "ID"
 
 
-PLUGIN_FACETS = ("renderer", "evaluator", "playout_policy", "cards", "forecast")
+PLUGIN_FACETS = (
+    "renderer",
+    "evaluator",
+    "playout_policy",
+    "cards",
+    "forecast",
+    "rules_summary",
+)
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
 
@@ -122,6 +129,22 @@ class GameSpec:
     stop=None)`` (``stop()`` true: end early, the answer is no longer wanted), and returns the
     chance to win with its interval (a ``velvet.bots.hints.Forecast``). The server offers
     ``forecast`` only in a game that has one."""
+
+    rules_summary: str | None = None
+    """``module:function`` of the rules summary ``velvet print`` adds to the cards,
+    ``summary(game) -> [(heading, (line, ...)), ...]`` (short clauses with their rule IDs;
+    numbers that are game data read from ``game``), or None: the game has none, and
+    ``velvet print --rules`` says so."""
+
+    def plugin(self, facet: str, what: str) -> Any:
+        """The plug-in the facet ``facet`` names (see :data:`PLUGIN_FACETS`), loaded; a
+        ConfigError saying the game has no ``what`` if the spec names none."""
+        if facet not in PLUGIN_FACETS:
+            raise ValueError(f"{facet} is not a plug-in facet of GameSpec: {PLUGIN_FACETS}")
+        path = getattr(self, facet)
+        if path is None:
+            raise ConfigError(f"game '{self.name}' has no {what} (its GameSpec sets no {facet})")
+        return resolve(path, f"game '{self.name}' {what}")
 
     def plugin_paths(self) -> dict[str, str]:
         """The facets this spec names by import path, facet -> path (those it sets)."""

@@ -129,6 +129,7 @@ SPEC = GameSpec(
     evaluator="velvet.bots.heuristics:p5_evaluator",
     playout_policy="velvet.bots.heuristics:p5_playout",
     cards="velvet.p5.cards",
+    rules_summary="velvet.printing.summary:p5_summary",
     summarize=summarize,
     vary=vary,
     turns_key="day",

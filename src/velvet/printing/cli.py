@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from velvet.engine.errors import ConfigError
-from velvet.games import get_game
+from velvet.games import get_spec
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
@@ -76,9 +76,17 @@ def print_command(
             f"velvet print needs {package}, which is not installed: pip install 'velvet[print]'"
         ) from None
 
-    loaded = get_game(game, card_paths)
+    spec = get_spec(game)
+    loaded = spec.load(card_paths)
     result = write_pdf(
-        loaded, out, paper=paper.lower(), backs=backs, deck=deck, rules=rules, boards=boards
+        loaded,
+        out,
+        paper=paper.lower(),
+        backs=backs,
+        deck=deck,
+        rules=rules,
+        boards=boards,
+        spec=spec,
     )
     for note in result.notes:
         click.echo(f"note: {note}", err=True)

@@ -29,7 +29,10 @@ from reportlab.platypus import Frame, Paragraph, Spacer
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
+from velvet.engine.spec import GameSpec
+from velvet.games import get_spec
 from velvet.printing.cardtext import Icon, Line, PrintCard, print_cards
+from velvet.printing.summary import Section, summary
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": letter}
 CARD_W = 63 * mm
@@ -551,10 +554,11 @@ def _flow(c: Canvas, paper: str, story: list[Any], heading: str, top_space: floa
     return pages
 
 
-def rules_pages(c: Canvas, game: Game[Any], paper: str, icons: Sequence[str]) -> int:
-    """The rules summary (with rule IDs) and a legend of the icons used on the cards."""
-    from velvet.printing.summary import summary
-
+def rules_pages(
+    c: Canvas, game: Game[Any], paper: str, icons: Sequence[str], sections: Sequence[Section]
+) -> int:
+    """The rules summary (``sections``, with rule IDs) and a legend of the icons used on
+    the cards."""
     width, height = paper_size(paper)
     margin = 15 * mm
     legend_y = height - margin - 30
@@ -572,7 +576,7 @@ def rules_pages(c: Canvas, game: Game[Any], paper: str, icons: Sequence[str]) ->
         x += 30 * mm
     used = legend_y - y + 6 * mm
     story: list[Any] = []
-    for heading, lines in summary(game):
+    for heading, lines in sections:
         story.append(_para(heading, 10, bold=True))
         story.append(Spacer(1, 2))
         for line in lines:
@@ -805,13 +809,16 @@ def write_pdf(
     deck: Path | str | None = None,
     rules: bool = True,
     boards: bool = True,
+    spec: GameSpec | None = None,
 ) -> PrintResult:
-    """Write the print-and-play PDF of ``game``'s card set (or a VS ``deck``) to ``out``."""
+    """Write the print-and-play PDF of ``game``'s card set (or a VS ``deck``) to ``out``;
+    ``spec`` is the game's (by default the one registered under its name)."""
     paper_size(paper)
     register_fonts()
     cards = print_cards(game, deck)
     if not cards:
         raise ConfigError("the card set has no cards to print")
+    sections = summary(spec or get_spec(game.name), game) if rules else ()
     path = Path(out)
     if path.is_dir():
         raise ConfigError(f"{path} is a folder; give a file name such as cards.pdf")
@@ -824,7 +831,9 @@ def write_pdf(
     title = GAME_TITLES.get(game.name, game.name)
     result.pages.append(("card", card_pages(c, cards, paper, backs, title, result.notes)))
     if rules:
-        result.pages.append(("rules", rules_pages(c, game, paper, used_icons(cards, game))))
+        result.pages.append(
+            ("rules", rules_pages(c, game, paper, used_icons(cards, game), sections))
+        )
     if boards and game.name == "p5":
         result.pages.append(("board", player_board_pages(c, game, paper)))
         result.pages.append(("palace", palace_pages(c, game, paper, result.notes)))

@@ -224,6 +224,7 @@ SPEC = GameSpec(
     renderer="velvet.ui.vs_render",
     evaluator="velvet.bots.heuristics:vs_evaluator",
     cards="velvet.vs.cards",
+    rules_summary="velvet.printing.summary:vs_summary",
     summarize=summarize,
     start=start,
     track=track,
