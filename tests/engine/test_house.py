@@ -32,8 +32,15 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "velvet"
 GAMES = ("p5", "vs")
 GAME_PACKAGES = tuple(f"velvet.{g}" for g in GAMES)
-FRONT_ENDS = ("velvet.adapters", "velvet.printing", "velvet.sim", "velvet.bots", "velvet.server")
-FRONT_ENDS += ("velvet.ui", "velvet.cli")
+FRONT_ENDS = (
+    "velvet.adapters",
+    "velvet.printing",
+    "velvet.sim",
+    "velvet.bots",
+    "velvet.server",
+    "velvet.ui",
+    "velvet.cli",
+)
 WORD = re.compile(r"(?<![A-Za-z0-9])(p5|vs)(?![A-Za-z0-9])")
 VERSUS = re.compile(r"(?:^ |\) )vs(?: |$)")
 """``f"{a} vs {b}"``, ``"(seat 1) vs "``: the English word in a pairing, not the game."""
@@ -52,14 +59,12 @@ NAMED: dict[str, int] = {
     "games.py": 1,
     "printing/cardtext.py": 22,
     "printing/cli.py": 1,
-    "printing/sheets.py": 4,
+    "printing/sheets.py": 3,
     "printing/summary.py": 3,
     "sim/arena_cli.py": 7,
     "sim/balance.py": 17,
     "sim/balance_cli.py": 2,
     "sim/cli.py": 4,
-    "sim/results.py": 3,
-    "sim/summaries.py": 17,
     "ui/p5_render.py": 6,
     "ui/vs_render.py": 4,
 }
@@ -88,8 +93,6 @@ IMPORTS: set[tuple[str, str]] = {
     ("velvet.printing.sheets", "velvet.p5.cards"),
     ("velvet.sim.balance", "velvet.p5.game"),
     ("velvet.sim.balance", "velvet.vs.game"),
-    ("velvet.sim.summaries", "velvet.p5.spec"),
-    ("velvet.sim.summaries", "velvet.vs.spec"),
 }
 
 

@@ -25,6 +25,10 @@ Summarizer = Callable[[State[Any]], Mapping[str, Any]]
 """Columns of a results row read from a state (``summarize`` at the end, ``start`` at the start)."""
 Tracker = Callable[[State[Any], Any, dict[str, Any]], None]
 """``track(state, action, columns)``: called before each action; may add to ``columns``."""
+CellKind = Literal[
+    "name", "seat", "day", "count", "whole", "name?", "seat?", "day?", "count?", "whole?"
+]
+"""What a results cell holds (:attr:`GameSpec.result_cells`); ``?``: it may be empty."""
 Varier = Callable[[Game[Any], Config, Rng], Config]
 """``vary(game, config, rng)``: a random valid set-up like ``config`` (``--vary-setup``)."""
 Options = Mapping[str, Any]
@@ -80,6 +84,8 @@ class GameSpec:
     load: Loader
     title: str = ""
     """One line for help texts."""
+    short_title: str = ""
+    """The game's name on printed sheets and card backs ("Persona VS"); empty: ``name``."""
     players: tuple[int, ...] = (2,)
     """Seat counts ``velvet play`` offers (the game's ``num_players``)."""
     options: tuple[ConfigOption, ...] = ()
@@ -114,6 +120,14 @@ class GameSpec:
     start: Summarizer = no_summary
     """Results columns read from the state as the game begins (decks, first player ...)."""
     track: Tracker | None = None
+    result_cells: tuple[tuple[str, CellKind], ...] = ()
+    """What the game's own cells of a finished results row hold, checked whenever a results
+    folder is read (``velvet report``, a resumed ``velvet sim``): ``(column, kind)``, the
+    column with ``{s}`` for each seat (``deck_{s}``). Kinds: ``name`` (a non-empty text),
+    ``seat`` (a seat number), ``day`` (1 or more), ``count`` (0 or more), ``whole`` (a whole
+    number); a trailing ``?``: the cell may be absent or empty, else every finished row has
+    it (a row without it is refused as not a game of this game). Only registered games'
+    rows are checked (``velvet.games.registered_spec``)."""
     vary: Varier | None = None
     turns_key: str | None = None
     """Which summary column counts days or turns (copied to the ``turns`` column)."""

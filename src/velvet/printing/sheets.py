@@ -449,11 +449,8 @@ def draw_card(c: Canvas, card: PrintCard, x: float, y: float, notes: list[str]) 
     c.restoreState()
 
 
-GAME_TITLES = {"p5": "Persona 5 board game", "vs": "Persona VS"}
-
-
-def draw_back(c: Canvas, card: PrintCard, x: float, y: float) -> None:
-    """A card back: the game and the card's kind, in its colour."""
+def draw_back(c: Canvas, card: PrintCard, x: float, y: float, title: str) -> None:
+    """A card back: the game's ``title`` and the card's kind, in its colour."""
     kind_color = colors.HexColor(KIND_COLORS.get(card.kind, "#444444"))
     inset = 2 * mm
     c.saveState()
@@ -466,7 +463,7 @@ def draw_back(c: Canvas, card: PrintCard, x: float, y: float) -> None:
     c.setFont(BOLD, 16)
     c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 + 4 * mm, "VELVET")
     c.setFont(FONT, 7)
-    c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 - 2 * mm, GAME_TITLES.get(card.game, ""))
+    c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 - 2 * mm, title)
     c.setFont(BOLD, 8)
     c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 - 8 * mm, card.kind.upper())
     c.restoreState()
@@ -526,7 +523,7 @@ def card_pages(
         if backs:
             for slot, card in enumerate(chunk):
                 x, y, _, _ = cell_rect(paper, back_slot(slot))
-                draw_back(c, card, x, y)
+                draw_back(c, card, x, y, title)
             draw_crop_marks(c, paper)
             page_label(c, paper, f"Velvet · {title} · backs of sheet {sheet + 1} of {sheets}")
             c.showPage()
@@ -555,7 +552,12 @@ def _flow(c: Canvas, paper: str, story: list[Any], heading: str, top_space: floa
 
 
 def rules_pages(
-    c: Canvas, game: Game[Any], paper: str, icons: Sequence[str], sections: Sequence[Section]
+    c: Canvas,
+    game: Game[Any],
+    paper: str,
+    icons: Sequence[str],
+    sections: Sequence[Section],
+    title: str,
 ) -> int:
     """The rules summary (``sections``, with rule IDs) and a legend of the icons used on
     the cards."""
@@ -583,8 +585,7 @@ def rules_pages(
             story.append(_para(line, 8))
             story.append(Spacer(1, 1.5))
         story.append(Spacer(1, 6))
-    title = f"{GAME_TITLES.get(game.name, game.name)}: rules summary"
-    return _flow(c, paper, story, title, top_space=used)
+    return _flow(c, paper, story, f"{title}: rules summary", top_space=used)
 
 
 def _box(c: Canvas, x: float, y: float, w: float, h: float, label: str = "") -> None:
@@ -818,7 +819,9 @@ def write_pdf(
     cards = print_cards(game, deck)
     if not cards:
         raise ConfigError("the card set has no cards to print")
-    sections = summary(spec or get_spec(game.name), game) if rules else ()
+    spec = spec or get_spec(game.name)
+    sections = summary(spec, game) if rules else ()
+    title = spec.short_title or spec.name
     path = Path(out)
     if path.is_dir():
         raise ConfigError(f"{path} is a folder; give a file name such as cards.pdf")
@@ -827,12 +830,11 @@ def write_pdf(
     result = PrintResult(path, cards=len(cards))
     tmp = path.with_name(path.name + ".part")
     c = Canvas(str(tmp), pagesize=paper_size(paper), invariant=1)
-    c.setTitle(f"Velvet print and play: {GAME_TITLES.get(game.name, game.name)}")
-    title = GAME_TITLES.get(game.name, game.name)
+    c.setTitle(f"Velvet print and play: {title}")
     result.pages.append(("card", card_pages(c, cards, paper, backs, title, result.notes)))
     if rules:
         result.pages.append(
-            ("rules", rules_pages(c, game, paper, used_icons(cards, game), sections))
+            ("rules", rules_pages(c, game, paper, used_icons(cards, game), sections, title))
         )
     if boards and game.name == "p5":
         result.pages.append(("board", player_board_pages(c, game, paper)))

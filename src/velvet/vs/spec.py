@@ -187,6 +187,7 @@ def _card_names(game: VsGame) -> dict[str, str]:
 SPEC = GameSpec(
     name="vs",
     title="Persona VS: summon, fuse and attack until the rival's HP is 0.",
+    short_title="Persona VS",
     load=load,
     players=(2,),
     options=(
@@ -228,6 +229,12 @@ SPEC = GameSpec(
     summarize=summarize,
     start=start,
     track=track,
+    result_cells=(
+        ("first_player", "seat"),
+        ("deck_{s}", "name"),
+        ("second_draws", "whole?"),
+        ("plays_{s}", "count?"),
+    ),
     vary=vary,
     turns_key="turns",
     # The evaluator moves 0.035 for a 3-HP swing: ``hard`` beat greedy 76 / 86 / 76 / 72 %
