@@ -1,8 +1,10 @@
-"""The printed rules summary is a facet of the game's spec (``GameSpec.rules_summary``)."""
+"""What ``velvet print`` prints is found through the game's spec: its cards
+(``GameSpec.print_cards``) and its rules summary (``GameSpec.rules_summary``)."""
 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +12,8 @@ import pytest
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
 from velvet.games import get_spec
+from velvet.printing.cardtext import Line, PrintCard
+from velvet.printing.sheets import write_pdf
 from velvet.printing.summary import Section, summary
 
 
@@ -47,3 +51,27 @@ def test_each_built_in_game_prints_its_own_summary(name: str, clause: str) -> No
     assert clause in text
     other = "VS-" if name == "p5" else "P5-"
     assert other not in text
+
+
+def race_cards(game: Game[Any], deck: Path | str | None) -> list[PrintCard]:
+    """A toy game's printed cards: one die card."""
+    return [PrintCard("die", "Die", "die", "race", (Line("Roll: 1 to 6."),))]
+
+
+def test_a_toy_game_prints_through_its_spec_alone(tmp_path: Path) -> None:
+    toy = get_spec("tests.engine.toygame:SPEC")
+    out = tmp_path / "race.pdf"
+    with pytest.raises(ConfigError) as info:
+        write_pdf(toy.load(()), out, spec=toy)
+    assert str(info.value) == "game 'race' has no printed cards (its GameSpec sets no print_cards)"
+    here = "tests.printing.test_rules_summary"
+    spec = dataclasses.replace(
+        toy,
+        short_title="Race",
+        print_cards=f"{here}:race_cards",
+        rules_summary=f"{here}:race_summary",
+    )
+    result = write_pdf(spec.load(()), out, spec=spec, backs=True)
+    assert result.cards == 1
+    assert result.pages == [("card", 2), ("rules", 1)]
+    assert out.read_bytes().startswith(b"%PDF")

@@ -71,6 +71,7 @@ PLUGIN_FACETS = (
     "cards",
     "forecast",
     "rules_summary",
+    "print_cards",
 )
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
@@ -149,6 +150,11 @@ class GameSpec:
     ``summary(game) -> [(heading, (line, ...)), ...]`` (short clauses with their rule IDs;
     numbers that are game data read from ``game``), or None: the game has none, and
     ``velvet print --rules`` says so."""
+
+    print_cards: str | None = None
+    """``module:function`` of the cards ``velvet print`` prints, ``cards(game, deck) ->
+    [PrintCard, ...]`` (``velvet.printing.cardtext``; ``deck``: a deck file to print instead
+    of the whole set, or None), or None: the game has no printed cards."""
 
     def plugin(self, facet: str, what: str) -> Any:
         """The plug-in the facet ``facet`` names (see :data:`PLUGIN_FACETS`), loaded; a

@@ -131,6 +131,7 @@ SPEC = GameSpec(
     playout_policy="velvet.bots.heuristics:p5_playout",
     cards="velvet.p5.cards",
     rules_summary="velvet.printing.summary:p5_summary",
+    print_cards="velvet.printing.cardtext:p5_cards",
     summarize=summarize,
     result_cells=(
         ("day", "day"),

@@ -816,10 +816,10 @@ def write_pdf(
     ``spec`` is the game's (by default the one registered under its name)."""
     paper_size(paper)
     register_fonts()
-    cards = print_cards(game, deck)
+    spec = spec or get_spec(game.name)
+    cards = print_cards(game, deck, spec)
     if not cards:
         raise ConfigError("the card set has no cards to print")
-    spec = spec or get_spec(game.name)
     sections = summary(spec, game) if rules else ()
     title = spec.short_title or spec.name
     path = Path(out)

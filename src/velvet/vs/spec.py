@@ -226,6 +226,7 @@ SPEC = GameSpec(
     evaluator="velvet.bots.heuristics:vs_evaluator",
     cards="velvet.vs.cards",
     rules_summary="velvet.printing.summary:vs_summary",
+    print_cards="velvet.printing.cardtext:vs_cards",
     summarize=summarize,
     start=start,
     track=track,
