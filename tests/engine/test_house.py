@@ -301,6 +301,20 @@ def test_front_ends_import_a_game_only_through_its_plug_ins() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_every_plug_in_facet_is_listed_and_each_built_in_one_loads() -> None:
+    """The import contract trusts PLUGIN_FACETS: a facet naming a module must be in it."""
+    import dataclasses
+
+    from velvet.engine.spec import PLUGIN_FACETS, GameSpec, resolve
+    from velvet.games import get_spec
+
+    optional_text = {f.name for f in dataclasses.fields(GameSpec) if f.type == "str | None"}
+    assert optional_text - {"turns_key"} == set(PLUGIN_FACETS)
+    for game in GAMES:
+        for facet, path in get_spec(game).plugin_paths().items():
+            assert resolve(path, f"{game} {facet}") is not None
+
+
 def test_the_scanner_sees_each_kind_of_naming(tmp_path: Path) -> None:
     """The ratchet's reader itself: each kind of naming counts, docstrings and comments not."""
     sample = tmp_path / "sample.py"
