@@ -58,7 +58,6 @@ NAMED: dict[str, int] = {
     "cli.py": 4,
     "games.py": 1,
     "printing/cardtext.py": 19,
-    "printing/cli.py": 1,
     "printing/sheets.py": 3,
     "printing/summary.py": 3,
     "sim/arena_cli.py": 7,
@@ -83,7 +82,6 @@ IMPORTS: set[tuple[str, str]] = {
     ("velvet.adapters._engine", "velvet.vs.state"),
     ("velvet.cli", "velvet.vs.decks"),
     ("velvet.cli", "velvet.vs.game"),
-    ("velvet.printing.sheets", "velvet.p5.cards"),
     ("velvet.sim.balance", "velvet.p5.game"),
     ("velvet.sim.balance", "velvet.vs.game"),
 }

@@ -72,6 +72,7 @@ PLUGIN_FACETS = (
     "forecast",
     "rules_summary",
     "print_cards",
+    "print_boards",
 )
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
@@ -155,6 +156,11 @@ class GameSpec:
     """``module:function`` of the cards ``velvet print`` prints, ``cards(game, deck) ->
     [PrintCard, ...]`` (``velvet.printing.cardtext``; ``deck``: a deck file to print instead
     of the whole set, or None), or None: the game has no printed cards."""
+
+    print_boards: str | None = None
+    """``module:function`` of the sheets ``velvet print --boards`` adds after the cards and
+    the rules, ``boards(canvas, game, paper, notes) -> [(label, pages), ...]`` (a reportlab
+    canvas; ``notes`` collects what the PDF had to change), or None: the game has none."""
 
     def plugin(self, facet: str, what: str) -> Any:
         """The plug-in the facet ``facet`` names (see :data:`PLUGIN_FACETS`), loaded; a

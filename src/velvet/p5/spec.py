@@ -132,6 +132,7 @@ SPEC = GameSpec(
     cards="velvet.p5.cards",
     rules_summary="velvet.printing.summary:p5_summary",
     print_cards="velvet.printing.cardtext:p5_cards",
+    print_boards="velvet.printing.sheets:p5_boards",
     summarize=summarize,
     result_cells=(
         ("day", "day"),

@@ -784,6 +784,15 @@ def day_track_pages(c: Canvas, game: Game[Any], paper: str) -> int:
     return 1
 
 
+def p5_boards(c: Canvas, game: Game[Any], paper: str, notes: list[str]) -> list[tuple[str, int]]:
+    """The P5 board game's sheets beside its cards: player boards, palace rows, day track."""
+    return [
+        ("board", player_board_pages(c, game, paper)),
+        ("palace", palace_pages(c, game, paper, notes)),
+        ("day track", day_track_pages(c, game, paper)),
+    ]
+
+
 def used_icons(cards: Sequence[PrintCard], game: Game[Any]) -> list[str]:
     """Every icon that appears on ``cards`` (resources first for P5), for the legend."""
     seen: dict[str, None] = {}
@@ -821,6 +830,7 @@ def write_pdf(
     if not cards:
         raise ConfigError("the card set has no cards to print")
     sections = summary(spec, game) if rules else ()
+    print_boards = spec.plugin("print_boards", "boards") if boards and spec.print_boards else None
     title = spec.short_title or spec.name
     path = Path(out)
     if path.is_dir():
@@ -836,10 +846,8 @@ def write_pdf(
         result.pages.append(
             ("rules", rules_pages(c, game, paper, used_icons(cards, game), sections, title))
         )
-    if boards and game.name == "p5":
-        result.pages.append(("board", player_board_pages(c, game, paper)))
-        result.pages.append(("palace", palace_pages(c, game, paper, result.notes)))
-        result.pages.append(("day track", day_track_pages(c, game, paper)))
+    if print_boards is not None:
+        result.pages += print_boards(c, game, paper, result.notes)
     try:
         c.save()
         tmp.replace(path)

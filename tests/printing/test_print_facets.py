@@ -1,5 +1,6 @@
 """What ``velvet print`` prints is found through the game's spec: its cards
-(``GameSpec.print_cards``) and its rules summary (``GameSpec.rules_summary``)."""
+(``GameSpec.print_cards``), its rules summary (``rules_summary``), its boards
+(``print_boards``) and its name on the sheets (``short_title``)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from typing import Any
 
 import pytest
 
+import velvet.games
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
 from velvet.games import get_spec
 from velvet.printing.cardtext import Line, PrintCard
+from velvet.printing.cli import _printable_games
 from velvet.printing.sheets import write_pdf
 from velvet.printing.summary import Section, summary
 
@@ -34,11 +37,11 @@ def test_a_game_without_a_rules_summary_is_told_so_not_given_another_games() -> 
 
 def test_a_toy_games_summary_is_found_through_its_spec_alone() -> None:
     toy = get_spec("tests.engine.toygame:SPEC")
-    spec = dataclasses.replace(toy, rules_summary="tests.printing.test_rules_summary:race_summary")
+    spec = dataclasses.replace(toy, rules_summary="tests.printing.test_print_facets:race_summary")
     assert summary(spec, spec.load(())) == [
         ("A turn", ("Roll or stop; reach exactly 10 (RACE-1).",))
     ]
-    broken = dataclasses.replace(toy, rules_summary="tests.printing.test_rules_summary:pytest")
+    broken = dataclasses.replace(toy, rules_summary="tests.printing.test_print_facets:pytest")
     with pytest.raises(ConfigError, match=r"rules_summary .*:pytest is not a function"):
         summary(broken, broken.load(()))
 
@@ -64,7 +67,7 @@ def test_a_toy_game_prints_through_its_spec_alone(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         write_pdf(toy.load(()), out, spec=toy)
     assert str(info.value) == "game 'race' has no printed cards (its GameSpec sets no print_cards)"
-    here = "tests.printing.test_rules_summary"
+    here = "tests.printing.test_print_facets"
     spec = dataclasses.replace(
         toy,
         short_title="Race",
@@ -75,3 +78,36 @@ def test_a_toy_game_prints_through_its_spec_alone(tmp_path: Path) -> None:
     assert result.cards == 1
     assert result.pages == [("card", 2), ("rules", 1)]
     assert out.read_bytes().startswith(b"%PDF")
+    with_board = dataclasses.replace(spec, print_boards=f"{here}:race_boards")
+    assert write_pdf(spec.load(()), out, spec=with_board).pages == [
+        ("card", 1),
+        ("rules", 1),
+        ("track", 1),
+    ]
+    assert write_pdf(spec.load(()), out, spec=with_board, boards=False).pages == [
+        ("card", 1),
+        ("rules", 1),
+    ]
+
+
+def race_boards(c: Any, game: Game[Any], paper: str, notes: list[str]) -> list[tuple[str, int]]:
+    """A toy game's board: one page with its track."""
+    c.drawString(100, 100, f"Track to {game.target}")  # type: ignore[attr-defined]
+    c.showPage()
+    return [("track", 1)]
+
+
+PRINTABLE_RACE = dataclasses.replace(
+    get_spec("tests.engine.toygame:SPEC"),
+    print_cards="tests.printing.test_print_facets:race_cards",
+)
+
+
+def test_velvet_print_offers_the_registered_games_that_print_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    installed = {"race": "tests.engine.toygame:SPEC"}
+    monkeypatch.setattr(velvet.games, "_installed", lambda: installed)
+    assert _printable_games() == ["p5", "vs"]
+    installed["race"] = "tests.printing.test_print_facets:PRINTABLE_RACE"
+    assert _printable_games() == ["p5", "vs", "race"]
