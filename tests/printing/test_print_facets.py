@@ -111,3 +111,19 @@ def test_velvet_print_offers_the_registered_games_that_print_cards(
     assert _printable_games() == ["p5", "vs"]
     installed["race"] = "tests.printing.test_print_facets:PRINTABLE_RACE"
     assert _printable_games() == ["p5", "vs", "race"]
+
+
+def test_a_spec_naming_another_games_plug_in_gets_a_clear_error(tmp_path: Path) -> None:
+    toy = get_spec("tests.engine.toygame:SPEC")
+    wrong = dataclasses.replace(toy, rules_summary="velvet.printing.summary:p5_summary")
+    with pytest.raises(ConfigError, match="P5 rules summary is for the P5 board game, not 'race'"):
+        summary(wrong, wrong.load(()))
+    boards = dataclasses.replace(
+        toy,
+        print_cards="tests.printing.test_print_facets:race_cards",
+        print_boards="velvet.printing.sheets:p5_boards",
+    )
+    out = tmp_path / "race.pdf"
+    with pytest.raises(ConfigError, match="P5 boards are for the P5 board game, not 'race'"):
+        write_pdf(boards.load(()), out, spec=boards, rules=False)
+    assert not out.exists() and not (tmp_path / "race.pdf.part").exists()

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -33,6 +33,10 @@ from velvet.engine.spec import GameSpec
 from velvet.games import get_spec
 from velvet.printing.cardtext import Icon, Line, PrintCard, print_cards
 from velvet.printing.summary import Section, summary
+
+if TYPE_CHECKING:
+    from velvet.p5.cards import Res
+    from velvet.p5.game import P5Game
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": letter}
 CARD_W = 63 * mm
@@ -595,9 +599,9 @@ def _box(c: Canvas, x: float, y: float, w: float, h: float, label: str = "") -> 
         c.drawString(x + 1 * mm, y + h - 2.8 * mm, label)
 
 
-def player_board_pages(c: Canvas, game: Game[Any], paper: str) -> int:
+def player_board_pages(c: Canvas, game: P5Game, paper: str) -> int:
     """P5 player boards, two to a page: resource areas, stat tracks and party slots."""
-    rules = game.cards.rules  # type: ignore[attr-defined]
+    rules = game.cards.rules
     width, height = paper_size(paper)
     margin = 12 * mm
     board_h = (height - 3 * margin) / 2
@@ -615,7 +619,8 @@ def player_board_pages(c: Canvas, game: Game[Any], paper: str) -> int:
         # resources: fresh and spent areas (cash has one side: P5-COMP-2)
         col_w = (width - 2 * margin - 8 * mm) / 4
         top = by + board_h - 14 * mm
-        for i, res in enumerate(("stamina", "sp", "bullet", "cash")):
+        resources: tuple[Res, ...] = ("stamina", "sp", "bullet", "cash")
+        for i, res in enumerate(resources):
             x = margin + 4 * mm + i * col_w
             draw_icon(c, (res, ""), x, top - ICON, 8)
             c.setFont(BOLD, 8)
@@ -652,14 +657,14 @@ def player_board_pages(c: Canvas, game: Game[Any], paper: str) -> int:
     return 1
 
 
-def palace_pages(c: Canvas, game: Game[Any], paper: str, notes: list[str]) -> int:
+def palace_pages(c: Canvas, game: P5Game, paper: str, notes: list[str]) -> int:
     """One page per palace: its four alert rows, then the boss on its back."""
     from velvet.p5.cards import effect_text
 
     width, height = paper_size(paper)
     margin = 15 * mm
     pages = 0
-    for palace in game.cards.palaces:  # type: ignore[attr-defined]
+    for palace in game.cards.palaces:
         where = f"palace '{palace.id}'"
         c.setFont(BOLD, 14)
         title = printable(palace.name, notes, where)
@@ -751,9 +756,9 @@ def _draw_body(
         cursor -= lh + body.size * 0.4
 
 
-def day_track_pages(c: Canvas, game: Game[Any], paper: str) -> int:
+def day_track_pages(c: Canvas, game: P5Game, paper: str) -> int:
     """The calendar: one box per day; the boss must fall by the last one (P5-END-2)."""
-    days = game.cards.rules.days  # type: ignore[attr-defined]
+    days = game.cards.rules.days
     width, height = paper_size(paper)
     margin = 15 * mm
     cols = 7
@@ -786,6 +791,10 @@ def day_track_pages(c: Canvas, game: Game[Any], paper: str) -> int:
 
 def p5_boards(c: Canvas, game: Game[Any], paper: str, notes: list[str]) -> list[tuple[str, int]]:
     """The P5 board game's sheets beside its cards: player boards, palace rows, day track."""
+    from velvet.p5.game import P5Game
+
+    if not isinstance(game, P5Game):
+        raise ConfigError(f"the P5 boards are for the P5 board game, not '{game.name}'")
     return [
         ("board", player_board_pages(c, game, paper)),
         ("palace", palace_pages(c, game, paper, notes)),

@@ -18,7 +18,11 @@ Section = tuple[str, tuple[str, ...]]
 
 
 def p5_summary(game: Game[Any]) -> list[Section]:
-    rules = game.cards.rules  # type: ignore[attr-defined]
+    from velvet.p5.game import P5Game
+
+    if not isinstance(game, P5Game):
+        raise ConfigError(f"the P5 rules summary is for the P5 board game, not '{game.name}'")
+    rules = game.cards.rules
     supply = ", ".join(f"{n} {k}" for k, n in rules.supply.items())
     solo = ", ".join(f"{n} {k}" for k, n in rules.solo_gain.items() if n) or "nothing"
     return [
