@@ -64,6 +64,15 @@ def find_spec(name: str) -> GameSpec | None:
         return None
 
 
+def registered_spec(name: str) -> GameSpec | None:
+    """The spec of a game registered under ``name`` (built in or by an entry point), or
+    None: never imports a ``package.module:ATTR`` path, so a name read from a file (a
+    results folder's ``run.json``) cannot make Velvet import a module it names."""
+    if name not in BUILTIN and name not in _installed():
+        return None
+    return find_spec(name)
+
+
 def forecaster(name: str) -> Callable[..., Any] | None:
     """The forecast of the game ``name`` (its spec's ``forecast`` hook), or None if it has
     none or is not registered."""

@@ -25,6 +25,10 @@ Summarizer = Callable[[State[Any]], Mapping[str, Any]]
 """Columns of a results row read from a state (``summarize`` at the end, ``start`` at the start)."""
 Tracker = Callable[[State[Any], Any, dict[str, Any]], None]
 """``track(state, action, columns)``: called before each action; may add to ``columns``."""
+CellKind = Literal[
+    "name", "seat", "day", "count", "whole", "name?", "seat?", "day?", "count?", "whole?"
+]
+"""What a results cell holds (:attr:`GameSpec.result_cells`); ``?``: it may be empty."""
 Varier = Callable[[Game[Any], Config, Rng], Config]
 """``vary(game, config, rng)``: a random valid set-up like ``config`` (``--vary-setup``)."""
 Options = Mapping[str, Any]
@@ -60,6 +64,20 @@ class ConfigOption:
     metavar: str = "ID"
 
 
+PLUGIN_FACETS = (
+    "renderer",
+    "evaluator",
+    "playout_policy",
+    "cards",
+    "forecast",
+    "rules_summary",
+    "print_cards",
+    "print_boards",
+)
+"""The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
+``module:function``): a front end reaches a game's own code only through these."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameSpec:
     """Everything a front end needs to know about one game, declared once by the game."""
@@ -68,6 +86,8 @@ class GameSpec:
     load: Loader
     title: str = ""
     """One line for help texts."""
+    short_title: str = ""
+    """The game's name on printed sheets and card backs ("Persona VS"); empty: ``name``."""
     players: tuple[int, ...] = (2,)
     """Seat counts ``velvet play`` offers (the game's ``num_players``)."""
     options: tuple[ConfigOption, ...] = ()
@@ -102,6 +122,14 @@ class GameSpec:
     start: Summarizer = no_summary
     """Results columns read from the state as the game begins (decks, first player ...)."""
     track: Tracker | None = None
+    result_cells: tuple[tuple[str, CellKind], ...] = ()
+    """What the game's own cells of a finished results row hold, checked whenever a results
+    folder is read (``velvet report``, a resumed ``velvet sim``): ``(column, kind)``, the
+    column with ``{s}`` for each seat (``deck_{s}``). Kinds: ``name`` (a non-empty text),
+    ``seat`` (a seat number), ``day`` (1 or more), ``count`` (0 or more), ``whole`` (a whole
+    number); a trailing ``?``: the cell may be absent or empty, else every finished row has
+    it (a row without it is refused as not a game of this game). Only registered games'
+    rows are checked (``velvet.games.registered_spec``)."""
     vary: Varier | None = None
     turns_key: str | None = None
     """Which summary column counts days or turns (copied to the ``turns`` column)."""
@@ -117,6 +145,37 @@ class GameSpec:
     stop=None)`` (``stop()`` true: end early, the answer is no longer wanted), and returns the
     chance to win with its interval (a ``velvet.bots.hints.Forecast``). The server offers
     ``forecast`` only in a game that has one."""
+
+    rules_summary: str | None = None
+    """``module:function`` of the rules summary ``velvet print`` adds to the cards,
+    ``summary(game) -> [(heading, (line, ...)), ...]`` (short clauses with their rule IDs;
+    numbers that are game data read from ``game``), or None: the game has none, and
+    ``velvet print --rules`` says so."""
+
+    print_cards: str | None = None
+    """``module:function`` of the cards ``velvet print`` prints, ``cards(game, deck) ->
+    [PrintCard, ...]`` (``velvet.printing.cardtext``; ``deck``: a deck file to print instead
+    of the whole set, or None), or None: the game has no printed cards."""
+
+    print_boards: str | None = None
+    """``module:function`` of the sheets ``velvet print --boards`` adds after the cards and
+    the rules, ``boards(canvas, game, paper, notes) -> [(label, pages), ...]`` (a reportlab
+    canvas; ``notes`` collects what the PDF had to change), or None: the game has none."""
+
+    def plugin(self, facet: str, what: str) -> Any:
+        """The plug-in the facet ``facet`` names (see :data:`PLUGIN_FACETS`), loaded; a
+        ConfigError saying the game has no ``what`` if the spec names none."""
+        if facet not in PLUGIN_FACETS:
+            raise ValueError(f"{facet} is not a plug-in facet of GameSpec: {PLUGIN_FACETS}")
+        path = getattr(self, facet)
+        if path is None:
+            raise ConfigError(f"game '{self.name}' has no {what} (its GameSpec sets no {facet})")
+        return resolve(path, f"game '{self.name}' {what}")
+
+    def plugin_paths(self) -> dict[str, str]:
+        """The facets this spec names by import path, facet -> path (those it sets)."""
+        named = ((facet, getattr(self, facet)) for facet in PLUGIN_FACETS)
+        return {facet: path for facet, path in named if path is not None}
 
     def config_for(self, game: Game[Any], seats: int, options: Options | None = None) -> Config:
         """The set-up for ``seats`` players with the chosen ``options`` (ConfigError if bad)."""

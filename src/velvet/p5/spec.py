@@ -112,6 +112,7 @@ def summarize(state: State[Any]) -> dict[str, Any]:
 SPEC = GameSpec(
     name="p5",
     title="The Persona 5 Print & Play board game: 28 days to sweep a palace and beat its boss.",
+    short_title="Persona 5 board game",
     load=load,
     players=(1, 2),
     options=(
@@ -129,7 +130,18 @@ SPEC = GameSpec(
     evaluator="velvet.bots.heuristics:p5_evaluator",
     playout_policy="velvet.bots.heuristics:p5_playout",
     cards="velvet.p5.cards",
+    rules_summary="velvet.printing.summary:p5_summary",
+    print_cards="velvet.printing.cardtext:p5_cards",
+    print_boards="velvet.printing.sheets:p5_boards",
     summarize=summarize,
+    result_cells=(
+        ("day", "day"),
+        ("palace", "name"),
+        ("thief_{s}", "name?"),
+        ("persona_{s}", "name?"),
+        ("confidant_count_{s}", "count?"),
+        ("shadow_count_{s}", "count?"),
+    ),
     vary=vary,
     turns_key="day",
     # P5's evaluator values differ by a few hundredths, so a small exploration constant

@@ -17,6 +17,8 @@ from typing import Any
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
+from velvet.engine.spec import GameSpec
+from velvet.games import get_spec
 
 Icon = tuple[str, str]
 """(icon name, label printed beside it): ``("sp", "2")``, ``("fire", "")``."""
@@ -63,11 +65,13 @@ def _p5_icons(amount: Mapping[Any, int]) -> tuple[Icon, ...]:
     return tuple((kind, str(n)) for kind, n in amount.items() if n)
 
 
-def p5_cards(game: Game[Any]) -> list[PrintCard]:
+def p5_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]:
     """Thieves, personas, confidants, shadows and locations of a P5 card set, in file order.
 
     Palaces and the rules table are printed as boards (:mod:`velvet.printing.sheets`).
     """
+    if deck is not None:
+        raise ConfigError("--deck is for Persona VS; the P5 board game has no decks")
     from velvet.p5 import cards as p5
     from velvet.p5.game import P5Game
 
@@ -243,12 +247,14 @@ def vs_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]
     return out
 
 
-def print_cards(game: Game[Any], deck: Path | str | None = None) -> list[PrintCard]:
-    """The cards to print for ``game`` (a VS ``deck`` prints its 40 cards instead)."""
-    if game.name == "p5":
-        if deck is not None:
-            raise ConfigError("--deck is for Persona VS; the P5 board game has no decks")
-        return p5_cards(game)
-    if game.name == "vs":
-        return vs_cards(game, deck)
-    raise ConfigError(f"cannot print cards of game '{game.name}': choose p5 or vs")
+def print_cards(
+    game: Game[Any], deck: Path | str | None = None, spec: GameSpec | None = None
+) -> list[PrintCard]:
+    """The cards to print for ``game`` (a VS ``deck`` prints its 40 cards instead), by its
+    spec's ``print_cards`` (``spec``: the game's, by default the one registered under its
+    name); a ConfigError if the game has no printed cards."""
+    spec = spec or get_spec(game.name)
+    make = spec.plugin("print_cards", "printed cards")
+    if not callable(make):
+        raise ConfigError(f"game '{spec.name}': print_cards {spec.print_cards} is not a function")
+    return list(make(game, deck))

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from velvet.engine.errors import ConfigError
-from velvet.games import get_game
+from velvet.games import find_spec, game_names, get_spec
 
 CARDS_HELP = (
     "A card file or folder of *.toml files that extends the built-in set "
@@ -15,8 +15,13 @@ CARDS_HELP = (
 )
 
 
+def _printable_games() -> list[str]:
+    """The registered games whose spec names printed cards (``GameSpec.print_cards``)."""
+    return [name for name in game_names() if (spec := find_spec(name)) and spec.print_cards]
+
+
 @click.command("print")
-@click.argument("game", type=click.Choice(["p5", "vs"]))
+@click.argument("game", type=click.Choice(_printable_games()))
 @click.option(
     "--cards", "card_paths", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
 )
@@ -76,9 +81,17 @@ def print_command(
             f"velvet print needs {package}, which is not installed: pip install 'velvet[print]'"
         ) from None
 
-    loaded = get_game(game, card_paths)
+    spec = get_spec(game)
+    loaded = spec.load(card_paths)
     result = write_pdf(
-        loaded, out, paper=paper.lower(), backs=backs, deck=deck, rules=rules, boards=boards
+        loaded,
+        out,
+        paper=paper.lower(),
+        backs=backs,
+        deck=deck,
+        rules=rules,
+        boards=boards,
+        spec=spec,
     )
     for note in result.notes:
         click.echo(f"note: {note}", err=True)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -29,7 +29,14 @@ from reportlab.platypus import Frame, Paragraph, Spacer
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
+from velvet.engine.spec import GameSpec
+from velvet.games import get_spec
 from velvet.printing.cardtext import Icon, Line, PrintCard, print_cards
+from velvet.printing.summary import Section, summary
+
+if TYPE_CHECKING:
+    from velvet.p5.cards import Res
+    from velvet.p5.game import P5Game
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": letter}
 CARD_W = 63 * mm
@@ -446,11 +453,8 @@ def draw_card(c: Canvas, card: PrintCard, x: float, y: float, notes: list[str]) 
     c.restoreState()
 
 
-GAME_TITLES = {"p5": "Persona 5 board game", "vs": "Persona VS"}
-
-
-def draw_back(c: Canvas, card: PrintCard, x: float, y: float) -> None:
-    """A card back: the game and the card's kind, in its colour."""
+def draw_back(c: Canvas, card: PrintCard, x: float, y: float, title: str) -> None:
+    """A card back: the game's ``title`` and the card's kind, in its colour."""
     kind_color = colors.HexColor(KIND_COLORS.get(card.kind, "#444444"))
     inset = 2 * mm
     c.saveState()
@@ -463,7 +467,7 @@ def draw_back(c: Canvas, card: PrintCard, x: float, y: float) -> None:
     c.setFont(BOLD, 16)
     c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 + 4 * mm, "VELVET")
     c.setFont(FONT, 7)
-    c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 - 2 * mm, GAME_TITLES.get(card.game, ""))
+    c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 - 2 * mm, title)
     c.setFont(BOLD, 8)
     c.drawCentredString(x + CARD_W / 2, y + CARD_H / 2 - 8 * mm, card.kind.upper())
     c.restoreState()
@@ -523,7 +527,7 @@ def card_pages(
         if backs:
             for slot, card in enumerate(chunk):
                 x, y, _, _ = cell_rect(paper, back_slot(slot))
-                draw_back(c, card, x, y)
+                draw_back(c, card, x, y, title)
             draw_crop_marks(c, paper)
             page_label(c, paper, f"Velvet · {title} · backs of sheet {sheet + 1} of {sheets}")
             c.showPage()
@@ -551,10 +555,16 @@ def _flow(c: Canvas, paper: str, story: list[Any], heading: str, top_space: floa
     return pages
 
 
-def rules_pages(c: Canvas, game: Game[Any], paper: str, icons: Sequence[str]) -> int:
-    """The rules summary (with rule IDs) and a legend of the icons used on the cards."""
-    from velvet.printing.summary import summary
-
+def rules_pages(
+    c: Canvas,
+    game: Game[Any],
+    paper: str,
+    icons: Sequence[str],
+    sections: Sequence[Section],
+    title: str,
+) -> int:
+    """The rules summary (``sections``, with rule IDs) and a legend of the icons used on
+    the cards."""
     width, height = paper_size(paper)
     margin = 15 * mm
     legend_y = height - margin - 30
@@ -572,15 +582,14 @@ def rules_pages(c: Canvas, game: Game[Any], paper: str, icons: Sequence[str]) ->
         x += 30 * mm
     used = legend_y - y + 6 * mm
     story: list[Any] = []
-    for heading, lines in summary(game):
+    for heading, lines in sections:
         story.append(_para(heading, 10, bold=True))
         story.append(Spacer(1, 2))
         for line in lines:
             story.append(_para(line, 8))
             story.append(Spacer(1, 1.5))
         story.append(Spacer(1, 6))
-    title = f"{GAME_TITLES.get(game.name, game.name)}: rules summary"
-    return _flow(c, paper, story, title, top_space=used)
+    return _flow(c, paper, story, f"{title}: rules summary", top_space=used)
 
 
 def _box(c: Canvas, x: float, y: float, w: float, h: float, label: str = "") -> None:
@@ -590,9 +599,9 @@ def _box(c: Canvas, x: float, y: float, w: float, h: float, label: str = "") -> 
         c.drawString(x + 1 * mm, y + h - 2.8 * mm, label)
 
 
-def player_board_pages(c: Canvas, game: Game[Any], paper: str) -> int:
+def player_board_pages(c: Canvas, game: P5Game, paper: str) -> int:
     """P5 player boards, two to a page: resource areas, stat tracks and party slots."""
-    rules = game.cards.rules  # type: ignore[attr-defined]
+    rules = game.cards.rules
     width, height = paper_size(paper)
     margin = 12 * mm
     board_h = (height - 3 * margin) / 2
@@ -610,7 +619,8 @@ def player_board_pages(c: Canvas, game: Game[Any], paper: str) -> int:
         # resources: fresh and spent areas (cash has one side: P5-COMP-2)
         col_w = (width - 2 * margin - 8 * mm) / 4
         top = by + board_h - 14 * mm
-        for i, res in enumerate(("stamina", "sp", "bullet", "cash")):
+        resources: tuple[Res, ...] = ("stamina", "sp", "bullet", "cash")
+        for i, res in enumerate(resources):
             x = margin + 4 * mm + i * col_w
             draw_icon(c, (res, ""), x, top - ICON, 8)
             c.setFont(BOLD, 8)
@@ -647,14 +657,14 @@ def player_board_pages(c: Canvas, game: Game[Any], paper: str) -> int:
     return 1
 
 
-def palace_pages(c: Canvas, game: Game[Any], paper: str, notes: list[str]) -> int:
+def palace_pages(c: Canvas, game: P5Game, paper: str, notes: list[str]) -> int:
     """One page per palace: its four alert rows, then the boss on its back."""
     from velvet.p5.cards import effect_text
 
     width, height = paper_size(paper)
     margin = 15 * mm
     pages = 0
-    for palace in game.cards.palaces:  # type: ignore[attr-defined]
+    for palace in game.cards.palaces:
         where = f"palace '{palace.id}'"
         c.setFont(BOLD, 14)
         title = printable(palace.name, notes, where)
@@ -746,9 +756,9 @@ def _draw_body(
         cursor -= lh + body.size * 0.4
 
 
-def day_track_pages(c: Canvas, game: Game[Any], paper: str) -> int:
+def day_track_pages(c: Canvas, game: P5Game, paper: str) -> int:
     """The calendar: one box per day; the boss must fall by the last one (P5-END-2)."""
-    days = game.cards.rules.days  # type: ignore[attr-defined]
+    days = game.cards.rules.days
     width, height = paper_size(paper)
     margin = 15 * mm
     cols = 7
@@ -779,6 +789,19 @@ def day_track_pages(c: Canvas, game: Game[Any], paper: str) -> int:
     return 1
 
 
+def p5_boards(c: Canvas, game: Game[Any], paper: str, notes: list[str]) -> list[tuple[str, int]]:
+    """The P5 board game's sheets beside its cards: player boards, palace rows, day track."""
+    from velvet.p5.game import P5Game
+
+    if not isinstance(game, P5Game):
+        raise ConfigError(f"the P5 boards are for the P5 board game, not '{game.name}'")
+    return [
+        ("board", player_board_pages(c, game, paper)),
+        ("palace", palace_pages(c, game, paper, notes)),
+        ("day track", day_track_pages(c, game, paper)),
+    ]
+
+
 def used_icons(cards: Sequence[PrintCard], game: Game[Any]) -> list[str]:
     """Every icon that appears on ``cards`` (resources first for P5), for the legend."""
     seen: dict[str, None] = {}
@@ -805,13 +828,19 @@ def write_pdf(
     deck: Path | str | None = None,
     rules: bool = True,
     boards: bool = True,
+    spec: GameSpec | None = None,
 ) -> PrintResult:
-    """Write the print-and-play PDF of ``game``'s card set (or a VS ``deck``) to ``out``."""
+    """Write the print-and-play PDF of ``game``'s card set (or a VS ``deck``) to ``out``;
+    ``spec`` is the game's (by default the one registered under its name)."""
     paper_size(paper)
     register_fonts()
-    cards = print_cards(game, deck)
+    spec = spec or get_spec(game.name)
+    cards = print_cards(game, deck, spec)
     if not cards:
         raise ConfigError("the card set has no cards to print")
+    sections = summary(spec, game) if rules else ()
+    print_boards = spec.plugin("print_boards", "boards") if boards and spec.print_boards else None
+    title = spec.short_title or spec.name
     path = Path(out)
     if path.is_dir():
         raise ConfigError(f"{path} is a folder; give a file name such as cards.pdf")
@@ -820,15 +849,14 @@ def write_pdf(
     result = PrintResult(path, cards=len(cards))
     tmp = path.with_name(path.name + ".part")
     c = Canvas(str(tmp), pagesize=paper_size(paper), invariant=1)
-    c.setTitle(f"Velvet print and play: {GAME_TITLES.get(game.name, game.name)}")
-    title = GAME_TITLES.get(game.name, game.name)
+    c.setTitle(f"Velvet print and play: {title}")
     result.pages.append(("card", card_pages(c, cards, paper, backs, title, result.notes)))
     if rules:
-        result.pages.append(("rules", rules_pages(c, game, paper, used_icons(cards, game))))
-    if boards and game.name == "p5":
-        result.pages.append(("board", player_board_pages(c, game, paper)))
-        result.pages.append(("palace", palace_pages(c, game, paper, result.notes)))
-        result.pages.append(("day track", day_track_pages(c, game, paper)))
+        result.pages.append(
+            ("rules", rules_pages(c, game, paper, used_icons(cards, game), sections, title))
+        )
+    if print_boards is not None:
+        result.pages += print_boards(c, game, paper, result.notes)
     try:
         c.save()
         tmp.replace(path)

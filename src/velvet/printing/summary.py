@@ -1,5 +1,7 @@
 """The rules summary printed with the cards: short clauses with their rule IDs.
 
+Each game's spec names its summary (``GameSpec.rules_summary``: ``p5_summary`` and
+``vs_summary`` here are the built-in games'); :func:`summary` finds it only there.
 Numbers that are game data (supply, days, party size, stat cap) come from the
 loaded card set, so a custom set prints its own.
 """
@@ -9,12 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from velvet.engine.core import Game
+from velvet.engine.errors import ConfigError
+from velvet.engine.spec import GameSpec
 
 Section = tuple[str, tuple[str, ...]]
 
 
 def p5_summary(game: Game[Any]) -> list[Section]:
-    rules = game.cards.rules  # type: ignore[attr-defined]
+    from velvet.p5.game import P5Game
+
+    if not isinstance(game, P5Game):
+        raise ConfigError(f"the P5 rules summary is for the P5 board game, not '{game.name}'")
+    rules = game.cards.rules
     supply = ", ".join(f"{n} {k}" for k, n in rules.supply.items())
     solo = ", ".join(f"{n} {k}" for k, n in rules.solo_gain.items() if n) or "nothing"
     return [
@@ -121,8 +129,12 @@ def vs_summary(game: Game[Any]) -> list[Section]:
     ]
 
 
-def summary(game: Game[Any]) -> list[Section]:
-    """The rules summary sections of ``game``."""
-    if game.name == "p5":
-        return p5_summary(game)
-    return vs_summary(game)
+def summary(spec: GameSpec, game: Game[Any]) -> list[Section]:
+    """The rules summary sections of ``game``, by its spec's ``rules_summary``; a
+    ConfigError if the game has none (print it with ``--no-rules``)."""
+    make = spec.plugin("rules_summary", "rules summary")
+    if not callable(make):
+        raise ConfigError(
+            f"game '{spec.name}': rules_summary {spec.rules_summary} is not a function"
+        )
+    return list(make(game))

@@ -34,6 +34,7 @@ from velvet.engine.files import (
     show_path,
     write_atomic,
 )
+from velvet.games import registered_spec
 
 RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
@@ -47,26 +48,6 @@ MAX_LENGTH = 10_000_000
 """Most actions a results row may claim (``--max-actions`` is far below)."""
 MAX_TURNS = 100_000
 MAX_COLUMNS = 200
-GAME_COLUMNS = {"p5": ("day", "palace"), "vs": ("first_player", "deck_0", "deck_1")}
-"""Columns every finished row of a built-in game has: rows of another game are refused."""
-GAME_CELLS: dict[str, tuple[tuple[str, str], ...]] = {
-    "p5": (
-        ("day", "day"),
-        ("palace", "name"),
-        ("thief_{s}", "name?"),
-        ("persona_{s}", "name?"),
-        ("confidant_count_{s}", "count?"),
-        ("shadow_count_{s}", "count?"),
-    ),
-    "vs": (
-        ("first_player", "seat"),
-        ("deck_{s}", "name"),
-        ("second_draws", "whole?"),
-        ("plays_{s}", "count?"),
-    ),
-}
-"""What the game's own cells of a finished row of a built-in game hold (``{s}``: each
-seat); ``?``: the cell may be absent or empty."""
 CHUNK_NAME = re.compile(r"part-([0-9]{9})-([0-9]{5})\.(?:parquet|csv)")
 """A chunk's name: its first game index and its number of rows (``ResultStore.write_chunk``)."""
 
@@ -154,13 +135,15 @@ def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
 
     Checks each cell's type and range: the index within the run, the seed the seed
     function gives for it, a winner among the seats that agrees with the returns,
-    finite returns for exactly the run's seats, lengths, and the columns every game
-    of a built-in game has. The first fault is a RecordError naming file, row, column.
+    finite returns for exactly the run's seats, lengths, and the game's own cells as its
+    spec declares them (``GameSpec.result_cells``, registered games only). The first
+    fault is a RecordError naming file, row, column.
     """
     from velvet.sim.run import game_seed, winner_of
 
     n_seats = len(meta["seats"])
-    needed = GAME_COLUMNS.get(meta["game"], ())
+    cells = game_cells(meta["game"], n_seats)
+    needed = [column for column, kind in cells if not kind.endswith("?")]
     for number, row in enumerate(rows, start=1):
 
         def bad(column: str, what: str, row: Row = row, number: int = number) -> RecordError:
@@ -229,16 +212,28 @@ def check_rows(rows: Sequence[Row], meta: dict[str, Any], path: Path) -> None:
                     f"{_p(path)}: row {number}: no column '{column}': not a game of "
                     f"'{meta['game']}' as run.json says"
                 )
-        for pattern, kind in GAME_CELLS.get(meta["game"], ()):
-            for seat in range(n_seats) if "{s}" in pattern else (0,):
-                column = pattern.format(s=seat)
-                what = _cell_fault(row.get(column), kind, n_seats, path.suffix == ".csv")
-                if what is not None:
-                    raise bad(column, what)
+        for column, kind in cells:
+            what = _cell_fault(row.get(column), kind, n_seats, path.suffix == ".csv")
+            if what is not None:
+                raise bad(column, what)
+
+
+def game_cells(game: str, n_seats: int) -> list[tuple[str, str]]:
+    """``(column, kind)`` of a registered game's own cells (``GameSpec.result_cells``), each
+    ``{s}`` column once per seat; none for a game that is not registered."""
+    spec = registered_spec(game)
+    if spec is None:
+        return []
+    return [
+        (pattern.format(s=seat), kind)
+        for pattern, kind in spec.result_cells
+        for seat in (range(n_seats) if "{s}" in pattern else (0,))
+    ]
 
 
 def _cell_fault(value: Any, kind: str, n_seats: int, csv_chunk: bool) -> str | None:
-    """What is wrong with a game's own cell of kind ``kind`` (GAME_CELLS), or None."""
+    """What is wrong with a game's own cell of kind ``kind`` (``GameSpec.result_cells``),
+    or None."""
     if kind.endswith("?"):
         if value is None:
             return None

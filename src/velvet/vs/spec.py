@@ -187,6 +187,7 @@ def _card_names(game: VsGame) -> dict[str, str]:
 SPEC = GameSpec(
     name="vs",
     title="Persona VS: summon, fuse and attack until the rival's HP is 0.",
+    short_title="Persona VS",
     load=load,
     players=(2,),
     options=(
@@ -224,9 +225,17 @@ SPEC = GameSpec(
     renderer="velvet.ui.vs_render",
     evaluator="velvet.bots.heuristics:vs_evaluator",
     cards="velvet.vs.cards",
+    rules_summary="velvet.printing.summary:vs_summary",
+    print_cards="velvet.printing.cardtext:vs_cards",
     summarize=summarize,
     start=start,
     track=track,
+    result_cells=(
+        ("first_player", "seat"),
+        ("deck_{s}", "name"),
+        ("second_draws", "whole?"),
+        ("plays_{s}", "count?"),
+    ),
     vary=vary,
     turns_key="turns",
     # The evaluator moves 0.035 for a 3-HP swing: ``hard`` beat greedy 76 / 86 / 76 / 72 %
