@@ -17,10 +17,6 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
-import signal
-import sys
-import threading
-import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,6 +28,7 @@ from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
+from velvet.engine.workers import die_with_parent
 from velvet.server.games import room_game
 
 log = logging.getLogger("velvet.server")
@@ -46,8 +43,6 @@ DEADLINE_GRACE = 5.0
 """Seconds after a bot move's deadline before its worker is judged stuck and replaced."""
 WATCH_EVERY = 0.25
 """Seconds between the checks of a bot move against its deadline."""
-PARENT_POLL = 0.5
-"""Seconds between a worker's checks that the server is still alive."""
 
 
 @dataclass(frozen=True)
@@ -105,34 +100,6 @@ def check_spec(spec: str, game_name: str, limits: BotLimits | None = None) -> No
     budget = getattr(bot, "budget", None)
     if limits is not None and isinstance(budget, Budget):
         budget.check_within(limits.seconds, limits.simulations, f"bot '{spec[:40]}'")
-
-
-def die_with_parent(parent: int) -> None:
-    """In a worker: end when the server process ``parent`` ends, even by kill -9.
-
-    On Linux the kernel sends SIGKILL at the parent's death (PR_SET_PDEATHSIG); everywhere
-    a daemon thread also watches for the worker being re-parented. Ctrl-C at the terminal
-    is left to the server, which stops its workers itself.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the hook was set
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(PARENT_POLL)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="velvet-parent-watch", daemon=True).start()
 
 
 def new_pool(

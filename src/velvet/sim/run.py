@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import sys
 import time
@@ -23,6 +22,7 @@ from velvet.bots import Bot, make_bot
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
+from velvet.engine.workers import die_with_parent
 from velvet.sim.games import SimGame, resolve_game
 from velvet.sim.results import MAX_GAMES, SUMMARY_FILE, ResultStore, Row, atomic_write_json
 from velvet.sim.stats import wilson
@@ -448,52 +448,10 @@ def _execute(
         yield from _execute_pool(n_workers, job, chunks)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which keeps what is finished."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-PARENT_POLL = 0.5
-"""Seconds between a worker's checks that its parent is still alive."""
-
-
-def _die_with_parent(parent: int) -> None:
-    """End this worker when ``parent`` dies, even by kill -9 (no orphan keeps playing).
-
-    On Linux the kernel sends SIGKILL at the parent's death (PR_SET_PDEATHSIG);
-    everywhere a daemon thread also watches for the worker being re-parented.
-    """
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the hook was set
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(PARENT_POLL)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    import threading
-
-    threading.Thread(target=watch, name="velvet-parent-watch", daemon=True).start()
-
-
-def _worker_init(parent: int) -> None:
-    _ignore_sigint()
-    _die_with_parent(parent)
-
-
 def _execute_pool(n_workers: int, job: Job, chunks: list[list[int]]) -> Iterator[list[Row]]:
     pool = ProcessPoolExecutor(
         max_workers=min(n_workers, len(chunks)),
-        initializer=_worker_init,
+        initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
     try:
