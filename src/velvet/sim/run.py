@@ -8,6 +8,7 @@ by index, and an interrupted run resumes by playing only the missing indices.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import socket
 import sys
@@ -451,6 +452,9 @@ def _execute(
 def _execute_pool(n_workers: int, job: Job, chunks: list[list[int]]) -> Iterator[list[Row]]:
     pool = ProcessPoolExecutor(
         max_workers=min(n_workers, len(chunks)),
+        # spawn, not fork: a forked worker of a process with threads (Ray's gRPC, a
+        # server's, a test runner's) may inherit a lock held or a fork handler that kills it
+        mp_context=multiprocessing.get_context("spawn"),
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
