@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -449,6 +452,36 @@ def _execute(
         yield from _execute_pool(n_workers, job, chunks)
 
 
+INTERRUPT_POLL = 0.2
+"""Seconds between a pool run's checks for Ctrl-C."""
+
+
+@contextmanager
+def _ctrl_c_sets(stop: threading.Event) -> Iterator[None]:
+    """While inside, the first Ctrl-C only sets ``stop``; a second one interrupts at once.
+
+    A KeyboardInterrupt raised at a random point of the main thread may land inside
+    ``concurrent.futures.wait`` while it holds the futures' locks; the pool's manager
+    thread then waits on them for ever and shutdown hangs. The loop below checks the flag
+    between waits, where no lock is held. Off the main thread signals cannot be handled:
+    nothing changes there.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _execute_pool(n_workers: int, job: Job, chunks: list[list[int]]) -> Iterator[list[Row]]:
     pool = ProcessPoolExecutor(
         max_workers=min(n_workers, len(chunks)),
@@ -458,12 +491,22 @@ def _execute_pool(n_workers: int, job: Job, chunks: list[list[int]]) -> Iterator
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
+    stop = threading.Event()
     try:
-        pending: set[Future[list[Row]]] = {pool.submit(run_chunk, job, chunk) for chunk in chunks}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
+        with _ctrl_c_sets(stop):
+            pending: set[Future[list[Row]]] = {
+                pool.submit(run_chunk, job, chunk) for chunk in chunks
+            }
+            while pending:
+                if stop.is_set():
+                    raise KeyboardInterrupt
+                finished, pending = wait(
+                    pending, timeout=INTERRUPT_POLL, return_when=FIRST_COMPLETED
+                )
+                for future in finished:
+                    yield future.result()
+            if stop.is_set():
+                raise KeyboardInterrupt
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
