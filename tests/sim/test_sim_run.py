@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+from concurrent import futures
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +166,7 @@ def test_ctrl_c_in_a_pool_run_never_lands_inside_the_futures_locks(
     """A KeyboardInterrupt raised inside ``concurrent.futures.wait`` can leave a future's lock
     held, and the pool's shutdown then hangs for ever (seen in CI): Ctrl-C must only be noticed
     between waits. Here Ctrl-C comes while the pool is waiting."""
-    real_wait = sim_run.wait
+    real_wait = futures.wait
     inside: list[str] = []
 
     def wait_with_ctrl_c(*args: Any, **kw: Any) -> Any:
@@ -176,7 +177,7 @@ def test_ctrl_c_in_a_pool_run_never_lands_inside_the_futures_locks(
             inside.append("KeyboardInterrupt inside wait")
             raise
 
-    monkeypatch.setattr(sim_run, "wait", wait_with_ctrl_c)
+    monkeypatch.setattr("velvet.sim.run.wait", wait_with_ctrl_c)
     summary = sim(tmp_path / "r", n=40, workers=2, chunk_size=2)
     assert inside == []
     assert summary.interrupted and summary.finished < 40
