@@ -40,7 +40,8 @@ from velvet.bots import make_bot
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, RecordError
 from velvet.engine.files import describe_os_error, parse_json, read_text, show_path
-from velvet.sim.games import SimGame, resolve_game
+from velvet.engine.spec import GameSpec
+from velvet.games import get_spec
 from velvet.sim.results import MAX_GAMES, RUN_FILE, ResultStore, Row, atomic_write_json
 from velvet.sim.run import (
     MAX_ACTIONS,
@@ -546,7 +547,7 @@ def run_arena(
     game_name: str, bot_specs: Sequence[str], out: Path, options: ArenaOptions, say: Say = _silent
 ) -> ArenaResult:
     """Play (or resume) an arena into ``out`` and rate its bots; ``say`` prints progress."""
-    sim_game = resolve_game(game_name)
+    sim_game = get_spec(game_name)
     cooperative = sim_game.cooperative
     bots = normalize_bots(game_name, bot_specs, cooperative)
     if options.sprt is not None:
@@ -616,7 +617,7 @@ def _one_ray(options: ArenaOptions) -> Iterator[None]:
         ray.shutdown()
 
 
-def _preflight(sim_game: SimGame, game: Game[Any], options: ArenaOptions) -> None:
+def _preflight(sim_game: GameSpec, game: Game[Any], options: ArenaOptions) -> None:
     """What ``run_sim`` would refuse, refused before the arena's folder is made."""
     if not 0 < options.n_games <= MAX_GAMES:
         raise ConfigError(
