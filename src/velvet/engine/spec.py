@@ -142,6 +142,10 @@ class GameSpec:
     it (a row without it is refused as not a game of this game). Only registered games'
     rows are checked (``velvet.games.registered_spec``)."""
     vary: Varier | None = None
+    setup_columns: tuple[str, ...] = ()
+    """Results columns that tell one set-up from another (``palace``; per seat with
+    ``{s}``, ``thief_{s}``): the co-op ``velvet arena`` gives each bot's win rate by each
+    (``ratings.json`` ``by_palace``, ``by_thief`` ...) and prints it by the first."""
     turns_key: str | None = None
     """Which summary column counts days or turns (copied to the ``turns`` column)."""
     search: Literal["mcts", "ismcts"] = "ismcts"

@@ -146,6 +146,7 @@ SPEC = GameSpec(
         ("shadow_count_{s}", "count?"),
     ),
     vary=vary,
+    setup_columns=("palace", "thief_{s}", "persona_{s}"),
     turns_key="day",
     # P5's evaluator values differ by a few hundredths, so a small exploration constant
     # and short playouts (random P5 play almost never wins) took mcts:60 from 0% to ~70%

@@ -227,7 +227,9 @@ def check(
     if profile not in PROFILES:
         raise ConfigError(f"unknown profile '{profile}': choose {' or '.join(PROFILES)}")
     if game is not None and game not in balanced_games():
-        raise ConfigError(f"unknown game '{game}': choose {' or '.join(balanced_games())}")
+        names = balanced_games()
+        choices = " or ".join(filter(None, (", ".join(names[:-1]), names[-1] if names else "")))
+        raise ConfigError(f"unknown game '{game}': choose {choices or 'none (no game has bands)'}")
     entries = [e for e in load_bands(bands) if e.profile == profile]
     if game is not None:
         entries = [e for e in entries if e.game == game]
