@@ -219,8 +219,8 @@ def check(
     """Measure every entry of ``profile`` (of ``game``, or whose subject is in ``only``).
 
     Card files belong to one game: with ``cards``, ``game`` (or ``only`` naming
-    subjects of one game) says which; a custom P5 set's palaces without a band are
-    measured too and shown as new.
+    subjects of one game) says which; a custom set's subjects without a band (a new P5
+    palace; a game's plug-in ``subjects``) are measured too and shown as new.
     """
     from velvet.games import get_game
 
