@@ -25,7 +25,7 @@ from velvet.sim.balance import BANDS_FILE, PROFILES, Outcome, check
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profile", choices=PROFILES, default="full")
-    parser.add_argument("--game", choices=("p5", "vs"), default=None, help="one game only")
+    parser.add_argument("--game", default=None, help="one game only (a game with bands)")
     parser.add_argument("--cards", action="append", default=[], help="custom card file")
     parser.add_argument("--bands", type=Path, default=BANDS_FILE, help="bands file")
     parser.add_argument("--only", action="append", default=[], help="palace or pairing")

@@ -24,7 +24,7 @@ from velvet.bots import make_bot, memory
 from velvet.engine.core import Game, canonical_json
 from velvet.engine.errors import VelvetError
 from velvet.engine.rng import Rng
-from velvet.sim.games import resolve_game
+from velvet.games import get_spec
 from velvet.sim.run import game_seed, play_game
 
 KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
@@ -55,7 +55,7 @@ class Timed:
 def play(name: str, bot: str, games: int, seed: int, key: str) -> tuple[float, list[str]]:
     """Decision seconds and every choice made, over ``games`` games with ``key``."""
     memory.fingerprint = KEYS[key]  # type: ignore[assignment]
-    sim_game = resolve_game(name)
+    sim_game = get_spec(name)
     game = sim_game.load(())
     seats = 2 if name == "vs" else 1
     config = sim_game.config_for(game, seats)

@@ -24,7 +24,7 @@ from velvet.bots.base import Bot
 from velvet.engine.core import Game
 from velvet.engine.errors import VelvetError
 from velvet.engine.rng import Rng
-from velvet.sim.games import resolve_game
+from velvet.games import get_spec
 from velvet.sim.run import game_seed, play_game
 
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':<6}{'decisions':>10}{'mean s':>10}{'p95 s':>10}{'max s':>10}")
     try:
         for name in args.game or ["p5", "vs"]:
-            sim_game = resolve_game(name)
+            sim_game = get_spec(name)
             game = sim_game.load(())
             seats = 2 if name == "vs" else 1
             config = sim_game.config_for(game, seats)

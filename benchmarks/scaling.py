@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from velvet.engine.errors import VelvetError
-from velvet.sim.games import resolve_game
+from velvet.games import get_spec
 from velvet.sim.run import run_sim, start_local_ray
 
 
@@ -52,7 +52,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        sim_game = resolve_game(args.game)
+        sim_game = get_spec(args.game)
         loaded = sim_game.load(())
         seats = args.seat or ["random"] * min(loaded.num_players)
         config = json.loads(args.config) if args.config else sim_game.config_for(loaded, len(seats))

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from velvet.engine.errors import VelvetError
-from velvet.sim.games import resolve_game
+from velvet.games import get_spec
 from velvet.sim.run import run_sim
 from velvet.sim.stats import Rate, wilson
 
@@ -68,7 +68,7 @@ def play(
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        sim_game = resolve_game(args.game)
+        sim_game = get_spec(args.game)
         loaded = sim_game.load(())
         n_seats = args.seats or (2 if min(loaded.num_players) >= 2 else 1)
         config = json.loads(args.config) if args.config else sim_game.config_for(loaded, n_seats)

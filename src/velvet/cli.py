@@ -51,7 +51,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "sim": (
         "velvet.sim.cli",
         "sim_command",
-        "Play many seeded bot games of GAME (p5, vs, or module:SPEC) and save the results.",
+        "Play many seeded bot games of GAME (a game's name or module:SPEC) and save the results.",
     ),
     "report": (
         "velvet.sim.cli",

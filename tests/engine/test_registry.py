@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,3 +73,31 @@ def test_loading_the_games_imports_no_front_end() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert result.stdout.strip() == "[]", result.stdout
+
+
+def test_a_config_error_names_its_option_and_keeps_its_message() -> None:
+    """``ConfigError.option``: the field a form shows the error on; the words do not change."""
+    import pickle
+
+    vs = get_spec("vs")
+    game = vs.load(())
+    cases: list[tuple[dict[str, Any], str, str]] = [
+        ({"first": "3"}, "first", "--first must be 1, 2 or random, not '3'"),
+        ({"second_draws": "5"}, "second_draws", "--second-draws must be 0, 1 or 2, not '5'"),
+        ({"player_card": ("p9",)}, "player_card", "unknown player card 'p9': choose one of"),
+        ({"colour": "red"}, "colour", "game 'vs' has no option --colour; its options:"),
+    ]
+    for options, option, words in cases:
+        with pytest.raises(ConfigError) as caught:
+            vs.config_for(game, 2, options)
+        assert caught.value.option == option
+        assert str(caught.value).startswith(words)
+        again = pickle.loads(pickle.dumps(caught.value))  # a worker's error reaches its parent
+        assert (str(again), again.option) == (str(caught.value), option)
+    p5 = get_spec("p5")
+    with pytest.raises(ConfigError, match=r"^2 --thief options for 1 player\(s\)$") as caught:
+        p5.config_for(p5.load(()), 1, {"thief": ("joker", "skull")})
+    assert caught.value.option == "thief"
+    with pytest.raises(ConfigError) as caught:
+        vs.config_for(game, 3)
+    assert caught.value.option is None  # the seats, not one option

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from velvet.engine.errors import ConfigError
+from velvet.games import get_spec
 from velvet.sim import run as sim_run
-from velvet.sim.games import resolve_game
 from velvet.sim.results import ResultStore, load_results
 from velvet.sim.run import check_ray_address, game_seed, replay_game, run_sim
 from velvet.sim.stats import wilson
@@ -263,8 +263,8 @@ def test_too_few_seats_is_reported_in_the_row(tmp_path: Path) -> None:
 
 
 def test_builtin_games_resolve() -> None:
-    assert resolve_game("p5").turns_key == "day"
-    assert resolve_game("vs").name == "vs"
+    assert get_spec("p5").turns_key == "day"
+    assert get_spec("vs").name == "vs"
 
 
 # ------------------------------------------------------------------ ray

@@ -55,7 +55,21 @@ class CardDataError(VelvetError):
 
 
 class ConfigError(VelvetError):
-    """A game configuration names something unknown or breaks a set-up rule."""
+    """A game configuration names something unknown or breaks a set-up rule.
+
+    ``option`` names the set-up option the error is about (a :class:`ConfigOption` name
+    of the game's spec, ``thief``, ``second_draws``; a server room's request field in a
+    ``room_config``), so a form can show the error on its field; None when it is about
+    no one option (the number of seats, the whole config). The message names it too.
+    """
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str | None]]:
+        """Kept through pickling (a worker process's error reaches its parent)."""
+        return (type(self), (str(self.args[0]) if self.args else "", self.option))
 
 
 class DeckError(VelvetError):

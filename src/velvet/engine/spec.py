@@ -64,6 +64,16 @@ class ConfigOption:
     metavar: str = "ID"
 
 
+@dataclass(frozen=True, slots=True)
+class BalanceGame:
+    """One game of a balance band (a game's ``balance`` plug-in, ``setup``): its set-up,
+    how many seats the bot plays, and the seat whose result is the band's rate."""
+
+    config: Config
+    seats: int
+    seat: int = 0
+
+
 PLUGIN_FACETS = (
     "renderer",
     "evaluator",
@@ -73,6 +83,7 @@ PLUGIN_FACETS = (
     "rules_summary",
     "print_cards",
     "print_boards",
+    "balance",
 )
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
@@ -131,6 +142,10 @@ class GameSpec:
     it (a row without it is refused as not a game of this game). Only registered games'
     rows are checked (``velvet.games.registered_spec``)."""
     vary: Varier | None = None
+    setup_columns: tuple[str, ...] = ()
+    """Results columns that tell one set-up from another (``palace``; per seat with
+    ``{s}``, ``thief_{s}``): the co-op ``velvet arena`` gives each bot's win rate by each
+    (``ratings.json`` ``by_palace``, ``by_thief`` ...) and prints it by the first."""
     turns_key: str | None = None
     """Which summary column counts days or turns (copied to the ``turns`` column)."""
     search: Literal["mcts", "ismcts"] = "ismcts"
@@ -162,6 +177,15 @@ class GameSpec:
     the rules, ``boards(canvas, game, paper, notes) -> [(label, pages), ...]`` (a reportlab
     canvas; ``notes`` collects what the PDF had to change), or None: the game has none."""
 
+    balance: str | None = None
+    """Import path of the module ``velvet balance check`` reads the game's bands through,
+    or None (the game has no balance bands): ``SUBJECT``, what a band is of (``"palace"``);
+    ``check_subject(subject)``, ValueError if ``subject`` cannot be one (read with the
+    bands file, before any game is loaded); ``setup(game, subject, index) ->``
+    :class:`BalanceGame`, game ``index`` of the subject's band (ConfigError if the card set
+    has no such subject); and optionally ``subjects(game)``, every subject of a card set,
+    so a custom set's subjects without a band are measured too."""
+
     def plugin(self, facet: str, what: str) -> Any:
         """The plug-in the facet ``facet`` names (see :data:`PLUGIN_FACETS`), loaded; a
         ConfigError saying the game has no ``what`` if the spec names none."""
@@ -185,7 +209,8 @@ class GameSpec:
         if unknown:
             allowed = ", ".join(f"--{o.name}" for o in self.options) or "none"
             raise ConfigError(
-                f"game '{self.name}' has no option --{unknown[0]}; its options: {allowed}"
+                f"game '{self.name}' has no option --{unknown[0]}; its options: {allowed}",
+                unknown[0],
             )
         if self.make_config is not None:
             return self.make_config(game, seats, chosen)

@@ -42,7 +42,7 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
     for option in ("thief", "persona"):
         values = tuple(options.get(option, ()))
         if len(values) > seats:
-            raise ConfigError(f"{len(values)} --{option} options for {seats} player(s)")
+            raise ConfigError(f"{len(values)} --{option} options for {seats} player(s)", option)
         for seat, value in enumerate(values):
             config["players"][seat][option] = value
     palace = options.get("palace")
@@ -60,9 +60,10 @@ def room_config(
     if not isinstance(game, P5Game):
         raise ConfigError("a p5 room needs the P5 board game's cards")
     config = game.default_config(players)
-    for option, values in (("thief", request["thieves"]), ("persona", request["personas"])):
+    for option, field in (("thief", "thieves"), ("persona", "personas")):
+        values = request[field]
         if len(values) > players:
-            raise ConfigError(f"{len(values)} {option} options for {players} player(s)")
+            raise ConfigError(f"{len(values)} {option} options for {players} player(s)", field)
         for seat, value in enumerate(values):
             config["players"][seat][option] = value
     if request["palace"]:
@@ -79,7 +80,8 @@ def _sample(rng: Rng, items: Sequence[str], k: int) -> list[str]:
 
 
 def vary(game: Game[Any], config: Config, rng: Rng) -> Config:
-    """A random set-up with as many players as ``config``: distinct thieves and personas."""
+    """A random set-up with as many players as ``config``: distinct thieves and personas, a
+    palace."""
     choices = game.choices()
     n = len(config.get("players", [])) or 1
     thieves = _sample(rng, [t for t, _ in choices["thieves"]], n)
@@ -133,6 +135,7 @@ SPEC = GameSpec(
     rules_summary="velvet.printing.summary:p5_summary",
     print_cards="velvet.printing.cardtext:p5_cards",
     print_boards="velvet.printing.sheets:p5_boards",
+    balance="velvet.p5.balance",
     summarize=summarize,
     result_cells=(
         ("day", "day"),
@@ -143,6 +146,7 @@ SPEC = GameSpec(
         ("shadow_count_{s}", "count?"),
     ),
     vary=vary,
+    setup_columns=("palace", "thief_{s}", "persona_{s}"),
     turns_key="day",
     # P5's evaluator values differ by a few hundredths, so a small exploration constant
     # and short playouts (random P5 play almost never wins) took mcts:60 from 0% to ~70%

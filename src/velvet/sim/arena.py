@@ -40,7 +40,8 @@ from velvet.bots import make_bot
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, RecordError
 from velvet.engine.files import describe_os_error, parse_json, read_text, show_path
-from velvet.sim.games import SimGame, resolve_game
+from velvet.engine.spec import GameSpec
+from velvet.games import get_spec
 from velvet.sim.results import MAX_GAMES, RUN_FILE, ResultStore, Row, atomic_write_json
 from velvet.sim.run import (
     MAX_ACTIONS,
@@ -546,7 +547,7 @@ def run_arena(
     game_name: str, bot_specs: Sequence[str], out: Path, options: ArenaOptions, say: Say = _silent
 ) -> ArenaResult:
     """Play (or resume) an arena into ``out`` and rate its bots; ``say`` prints progress."""
-    sim_game = resolve_game(game_name)
+    sim_game = get_spec(game_name)
     cooperative = sim_game.cooperative
     bots = normalize_bots(game_name, bot_specs, cooperative)
     if options.sprt is not None:
@@ -616,7 +617,7 @@ def _one_ray(options: ArenaOptions) -> Iterator[None]:
         ray.shutdown()
 
 
-def _preflight(sim_game: SimGame, game: Game[Any], options: ArenaOptions) -> None:
+def _preflight(sim_game: GameSpec, game: Game[Any], options: ArenaOptions) -> None:
     """What ``run_sim`` would refuse, refused before the arena's folder is made."""
     if not 0 < options.n_games <= MAX_GAMES:
         raise ConfigError(
@@ -971,7 +972,8 @@ def _run_coop(
         if _play(game_name, seats, out / bot_folder(bot), options, options.n_games):
             interrupted = True
             break
-    return coop_result(game_name, bots, out, options.n_games, interrupted)
+    breakdown = get_spec(game_name).setup_columns
+    return coop_result(game_name, bots, out, options.n_games, interrupted, breakdown)
 
 
 @dataclass(frozen=True)
@@ -1013,10 +1015,26 @@ def _seat_values(row: Row, base: str) -> list[str]:
     )
 
 
+def _column_values(column: str) -> tuple[str, Callable[[Row], list[str]]]:
+    """``(name, values of a row)`` of a set-up column: ``palace``, or per seat ``thief_{s}``
+    (every seat's value, each once)."""
+    base, per_seat, _ = column.partition("_{s}")
+    if per_seat:
+        return base, lambda r: _seat_values(r, base)
+    return column, lambda r: [str(r[column])] if r.get(column) else []
+
+
 def coop_result(
-    game_name: str, bots: list[str], out: Path, n_games: int, interrupted: bool = False
+    game_name: str,
+    bots: list[str],
+    out: Path,
+    n_games: int,
+    interrupted: bool = False,
+    breakdown: Sequence[str] = (),
 ) -> ArenaResult:
-    """Each bot's win rate and winning day by set-up, and paired comparisons of the bots."""
+    """Each bot's win rate and winning day, overall and by each set-up column of
+    ``breakdown`` (the game's ``GameSpec.setup_columns``; the first also printed), and
+    paired comparisons of the bots."""
     records = [
         CoopRecord(bot, {i: r for i, r in _rows(out / bot_folder(bot)).items() if i < n_games})
         for bot in bots
@@ -1026,12 +1044,9 @@ def coop_result(
         rows = list(record.games.values())
         entry: dict[str, Any] = {"bot": record.bot, **_win_summary(rows)}
         entry["errors"] = _errors(out / bot_folder(record.bot))
-        for name, key in (
-            ("by_palace", lambda r: [str(r["palace"])] if r.get("palace") else []),
-            ("by_thief", lambda r: _seat_values(r, "thief")),
-            ("by_persona", lambda r: _seat_values(r, "persona")),
-        ):
-            entry[name] = {k: _win_summary(v) for k, v in _by(rows, key).items()}
+        for column in breakdown:
+            name, key = _column_values(column)
+            entry[f"by_{name}"] = {k: _win_summary(v) for k, v in _by(rows, key).items()}
         per_bot.append(entry)
     comparisons: list[PairedComparison] = []
     for i, first in enumerate(records):
@@ -1050,13 +1065,14 @@ def coop_result(
             f"of {entry['n']}, day {'-' if day is None else f'{day:g}'}"
             + (f" ({entry['errors']} failed)" if entry["errors"] else "")
         )
-    palaces = sorted({p for e in per_bot for p in e["by_palace"]})
-    if palaces:
-        lines.append("  by palace (win rate, median winning day):")
-        for palace in palaces:
+    shown = _column_values(breakdown[0])[0] if breakdown else ""
+    values = sorted({v for e in per_bot for v in e.get(f"by_{shown}", {})})
+    if values:
+        lines.append(f"  by {shown} (win rate, median winning day):")
+        for value in values:
             cells = []
             for entry in per_bot:
-                item = entry["by_palace"].get(palace)
+                item = entry[f"by_{shown}"].get(value)
                 if item is None:
                     continue
                 day = item["median_win_day"]
@@ -1064,7 +1080,7 @@ def coop_result(
                     f"{entry['bot']} {item['wins']:g}/{item['n']}"
                     + ("" if day is None else f" d{day:g}")
                 )
-            lines.append(f"    {palace}: " + ", ".join(cells))
+            lines.append(f"    {value}: " + ", ".join(cells))
     if comparisons:
         lines.append("  paired on the same set-ups (A-B win rate [95 %], McNemar p):")
         for c in comparisons:

@@ -19,7 +19,7 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     "bots",
     multiple=True,
     metavar="BOT",
-    help=f"A bot to rate (repeat: at least two for vs): {BOT_HELP}.",
+    help=f"A bot to rate (repeat: at least two for a game of rivals): {BOT_HELP}.",
 )
 @click.option(
     "--games",
@@ -28,8 +28,8 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     type=int,
     default=100,
     show_default=True,
-    help="vs: seeds per pairing, each played twice (seats swapped), so 2N games a pairing; "
-    "co-op (p5): set-ups per bot. With --sprt: the most game pairs before giving up.",
+    help="Rivals: seeds per pairing, each played twice (seats swapped), so 2N games a "
+    "pairing; co-op: set-ups per bot. With --sprt: the most game pairs before giving up.",
 )
 @click.option(
     "--seed",
@@ -43,21 +43,21 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     type=click.Choice(["all", "chain"]),
     default="all",
     show_default=True,
-    help="vs: play every two bots (all), or each bot with the next one given (chain: "
+    help="Rivals: play every two bots (all), or each bot with the next one given (chain: "
     "a ladder in fewer games).",
 )
 @click.option(
     "--anchor",
     default=None,
     metavar="BOT|mean",
-    help="vs: the bot rated 0 (default: the first --bot), or 'mean' for ratings averaging 0.",
+    help="Rivals: the bot rated 0 (default: the first --bot), or 'mean' for ratings averaging 0.",
 )
 @click.option(
     "--sprt",
     "sprt_text",
     default=None,
     metavar="ELO0,ELO1",
-    help="vs, two bots: a sequential test (GSPRT on game pairs) of H0 'the first bot is "
+    help="Rivals, two bots: a sequential test (GSPRT on game pairs) of H0 'the first bot is "
     "ELO0 Elo stronger than the second' against H1 'ELO1 stronger' (logistic Elo, e.g. "
     "0,50); stops as soon as it is decided, printing the LLR and its bounds as it goes.",
 )
@@ -81,15 +81,15 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     type=int,
     default=1,
     show_default=True,
-    help="Co-op (p5): seats per game, every seat the bot being rated.",
+    help="Co-op games: seats per game, every seat the bot being rated.",
 )
 @click.option(
     "--vary-setup/--same-setup",
     "vary",
     default=None,
-    help="Draw each game's set-up from its seed (p5: thieves, personas, palace; vs: player "
-    "cards with their decks), the same for every bot. Default: vary for co-op games, "
-    "the default set-up (or --option) for vs.",
+    help="Draw each game's set-up from its seed (as `velvet sim --vary-setup`), the same "
+    "for every bot. Default: vary for co-op games, the default set-up (or --option) for "
+    "rivals.",
 )
 @click.option(
     "--option",
@@ -194,7 +194,7 @@ def arena_command(
         from velvet.sim.arena import ArenaOptions, SprtTest, run_arena
     except ModuleNotFoundError as error:  # numpy and scipy come with the lab extra
         raise CommandError(f"the arena needs {error.name}: pip install 'velvet[lab]'") from None
-    from velvet.sim.games import resolve_game
+    from velvet.games import get_spec
 
     _check_game_name(game)
     try:
@@ -207,7 +207,7 @@ def arena_command(
         test = SprtTest.parse(sprt_text, alpha, beta, sprt_model) if sprt_text else None
         if sprt_text is None and (batch is not None or sprt_model != "pentanomial"):
             raise CommandError("--batch and --sprt-model are for an SPRT: add --sprt ELO0,ELO1")
-        sim_game = resolve_game(game)
+        sim_game = get_spec(game)
         loaded = sim_game.load(card_paths)
         seats = players if sim_game.cooperative else 2
         if sim_game.cooperative and seats not in loaded.num_players:

@@ -1,11 +1,13 @@
 """Balance that guards itself: fixed seeded games compared with stored win-rate bands.
 
 ``balance.toml`` (``velvet/data/balance.toml``) holds, per profile (``short`` for CI,
-``full`` for the benchmark), one entry per P5 palace and per VS deck pairing: the
-bot, the number of games, the seed, the band ``[low, high]`` and the reference
-run behind it. :func:`check` plays exactly those games — with any card set, so a
-designer sees what a new card does — and fails an entry whose measured rate falls
-outside its band, naming it and the measured interval.
+``full`` for the benchmark), one entry per subject of a game (a P5 palace, a VS deck
+pairing): the game, the bot, the number of games, the seed, the band ``[low, high]``
+and the reference run behind it. What a subject is and how its games are set up is
+the game's own: its spec's ``balance`` plug-in (``GameSpec.balance``), so any registered
+game with one can be banded. :func:`check` plays exactly those games — with any card
+set, so a designer sees what a new card does — and fails an entry whose measured rate
+falls outside its band, naming it and the measured interval.
 
 A band is the range a fresh sample of the check's ``games`` lands in with 95 %
 probability if the true rate lies anywhere in the reference run's 95 % Wilson
@@ -27,13 +29,32 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
-from velvet.p5.game import P5Game
+from velvet.engine.spec import BalanceGame
+from velvet.games import game_names, registered_spec
 from velvet.sim.stats import Rate, wilson
-from velvet.vs.game import VsGame
 
 BANDS_FILE = Path(__file__).resolve().parent.parent / "data" / "balance.toml"
 PROFILES = ("short", "full")
-VS_DECKS = ("p5", "p4", "p3")
+
+
+def balanced_games() -> tuple[str, ...]:
+    """The registered games whose spec names a ``balance`` plug-in."""
+    return tuple(name for name in game_names() if _spec_balance(name) is not None)
+
+
+def _spec_balance(name: str) -> str | None:
+    spec = registered_spec(name)
+    return None if spec is None else spec.balance
+
+
+def plugin(game: str) -> Any:
+    """The ``balance`` plug-in of the registered game ``game`` (a bands file names games
+    by their registered name only, so reading one imports no module it names)."""
+    spec = registered_spec(game)
+    if spec is None or spec.balance is None:
+        allowed = ", ".join(balanced_games()) or "none"
+        raise ConfigError(f"no balance bands for game '{game}': games with bands: {allowed}")
+    return spec.plugin("balance", "balance bands")
 
 
 class _Model(BaseModel):
@@ -57,7 +78,7 @@ class Reference(_Model):
 class Entry(_Model):
     """One palace (P5) or deck pairing (VS, "p5-p4": the first deck's rate)."""
 
-    game: Literal["p5", "vs"]
+    game: str = Field(min_length=1)
     subject: str = Field(min_length=1)
     profile: Literal["short", "full"]
     bot: str = Field(min_length=1)
@@ -71,16 +92,17 @@ class Entry(_Model):
     def _check(self) -> Entry:
         if self.low > self.high:
             raise ValueError(f"low {self.low} is above high {self.high}")
-        if self.game == "vs":
-            a, _, b = self.subject.partition("-")
-            if a not in VS_DECKS or b not in VS_DECKS or a == b:
-                raise ValueError(f"a VS pairing is two of {', '.join(VS_DECKS)} like 'p5-p4'")
+        try:
+            module = plugin(self.game)
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
+        module.check_subject(self.subject)
         return self
 
     @property
     def label(self) -> str:
-        kind = "palace" if self.game == "p5" else "pairing"
-        return f"{self.game} {kind} {self.subject}"
+        """``p5 palace kamoshida``: the game, what its subjects are, the subject."""
+        return f"{self.game} {plugin(self.game).SUBJECT} {self.subject}"
 
 
 def load_bands(path: Path | str = BANDS_FILE) -> list[Entry]:
@@ -143,31 +165,16 @@ def measure(game: Game[Any], entry: Entry) -> Rate:
     from velvet.bots import make_bot
     from velvet.sim.run import game_seed, play_game
 
+    module = plugin(entry.game)
     wins = 0.0
-    if entry.game == "p5":
-        if not isinstance(game, P5Game):
-            raise ConfigError(f"{entry.label}: the card set is not of the P5 board game")
-        config: dict[str, Any] = game.default_config(1)
-        palaces = {p.id for p in game.cards.palaces}
-        if entry.subject not in palaces:
-            raise ConfigError(f"{entry.label}: the card set has no palace '{entry.subject}'")
-        config["palace"] = entry.subject
-        for i in range(entry.games):
-            state, _ = play_game(
-                game, config, game_seed(entry.seed, i), [make_bot(entry.bot, "p5")]
-            )
-            wins += state.returns()[0]
-        return wilson(wins, entry.games)
-    if not isinstance(game, VsGame):
-        raise ConfigError(f"{entry.label}: the card set is not of Persona VS")
-    a, _, b = entry.subject.partition("-")
     for i in range(entry.games):
-        first, second = (a, b) if i % 2 == 0 else (b, a)
-        config = game.default_config(first, second)
-        config["first_player"] = None
-        bots = [make_bot(entry.bot, "vs"), make_bot(entry.bot, "vs")]
-        state, _ = play_game(game, config, game_seed(entry.seed, i), bots)
-        wins += state.returns()[0 if first == a else 1]
+        try:
+            one: BalanceGame = module.setup(game, entry.subject, i)
+        except ConfigError as error:
+            raise ConfigError(f"{entry.label}: {error}", error.option) from None
+        bots = [make_bot(entry.bot, entry.game) for _ in range(one.seats)]
+        state, _ = play_game(game, one.config, game_seed(entry.seed, i), bots)
+        wins += state.returns()[one.seat]
     return wilson(wins, entry.games)
 
 
@@ -212,15 +219,17 @@ def check(
     """Measure every entry of ``profile`` (of ``game``, or whose subject is in ``only``).
 
     Card files belong to one game: with ``cards``, ``game`` (or ``only`` naming
-    subjects of one game) says which; a custom P5 set's palaces without a band are
-    measured too and shown as new.
+    subjects of one game) says which; a custom set's subjects without a band (a new P5
+    palace; a game's plug-in ``subjects``) are measured too and shown as new.
     """
     from velvet.games import get_game
 
     if profile not in PROFILES:
         raise ConfigError(f"unknown profile '{profile}': choose {' or '.join(PROFILES)}")
-    if game is not None and game not in ("p5", "vs"):
-        raise ConfigError(f"unknown game '{game}': choose p5 or vs")
+    if game is not None and game not in balanced_games():
+        names = balanced_games()
+        choices = " or ".join(filter(None, (", ".join(names[:-1]), names[-1] if names else "")))
+        raise ConfigError(f"unknown game '{game}': choose {choices or 'none (no game has bands)'}")
     entries = [e for e in load_bands(bands) if e.profile == profile]
     if game is not None:
         entries = [e for e in entries if e.game == game]
@@ -232,7 +241,8 @@ def check(
     if not entries:
         raise ConfigError(f"{bands}: no bands for profile '{profile}'")
     if cards and len({e.game for e in entries}) > 1:
-        raise ConfigError("card files belong to one game: add --game p5 or --game vs")
+        choices = " or ".join(f"--game {name}" for name in sorted({e.game for e in entries}))
+        raise ConfigError(f"card files belong to one game: add {choices}")
     games: dict[str, Game[Any]] = {}
     outcomes: list[Outcome] = []
     plan = [(entry, True) for entry in entries] + [
@@ -251,19 +261,22 @@ def check(
 def _unbanded(
     entries: Sequence[Entry], cards: Sequence[Path | str], only: Sequence[str]
 ) -> list[Entry]:
-    """Entries for the palaces of a custom P5 set that have no band, played like the others."""
+    """Entries for the subjects of a custom card set that have no band (a new palace),
+    played like the first band of their game; for games whose plug-in lists subjects."""
     from velvet.games import get_game
 
-    model = next((e for e in entries if e.game == "p5"), None)
-    if not cards or only or model is None:
+    if not cards or only:
         return []
-    banded = {e.subject for e in entries if e.game == "p5"}
-    p5 = get_game("p5", cards)
-    if not isinstance(p5, P5Game):
-        raise ConfigError(f"game 'p5' is not the P5 board game ({type(p5).__name__})")
-    palaces = [p.id for p in p5.cards.palaces]
-    return [
-        model.model_copy(update={"subject": palace, "low": 0.0, "high": 1.0})
-        for palace in palaces
-        if palace not in banded
-    ]
+    out: list[Entry] = []
+    for name in dict.fromkeys(e.game for e in entries):
+        subjects = getattr(plugin(name), "subjects", None)
+        if subjects is None:
+            continue
+        mine = [e for e in entries if e.game == name]
+        banded = {e.subject for e in mine}
+        out += [
+            mine[0].model_copy(update={"subject": subject, "low": 0.0, "high": 1.0})
+            for subject in subjects(get_game(name, cards))
+            if subject not in banded
+        ]
+    return out

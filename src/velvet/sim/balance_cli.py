@@ -24,9 +24,10 @@ def balance_command() -> None:
 )
 @click.option(
     "--game",
-    type=click.Choice(["p5", "vs"]),
+    metavar="GAME",
     default=None,
-    help="Only this game's palaces or pairings (needed with --cards).",
+    help="Only this game's bands (needed with --cards): a registered game whose spec has "
+    "balance bands (velvet.sim.balance.balanced_games()).",
 )
 @click.option("--full", is_flag=True, help="The full profile (normal bots; tens of minutes).")
 @click.option(
@@ -36,7 +37,12 @@ def balance_command() -> None:
     show_default="the built-in balance.toml",
     help="The bands file.",
 )
-@click.option("--only", multiple=True, help="Only this palace or pairing (e.g. kamoshida, p5-p4).")
+@click.option(
+    "--only",
+    multiple=True,
+    metavar="SUBJECT",
+    help="Only this band's subject (a palace, a deck pairing ...). Repeatable.",
+)
 def balance_check(
     card_paths: tuple[Path, ...],
     game: str | None,

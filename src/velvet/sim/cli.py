@@ -26,15 +26,20 @@ class CommandError(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True, file=file)
 
 
-_GAME_NAME = re.compile(r"^(p5|vs|[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*)$")
+_SPEC_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 
 
 def _check_game_name(game: str) -> None:
-    """p5, vs or package.module:ATTRIBUTE (no paths: a module is imported by name)."""
-    if not _GAME_NAME.match(game):
+    """A registered game (built in or by an entry point) or package.module:ATTRIBUTE (no
+    paths: a module is imported by name)."""
+    from velvet.games import game_names
+
+    names = game_names()
+    if game not in names and not _SPEC_PATH.match(game):
         shown = game if len(game) <= 60 and game.isprintable() else repr(game[:60])
         raise CommandError(
-            f"unknown game '{shown}': choose p5, vs or package.module:ATTRIBUTE naming a SimGame"
+            f"unknown game '{shown}': choose {', '.join(names)} "
+            "or package.module:ATTRIBUTE naming a GameSpec"
         )
 
 
@@ -122,6 +127,18 @@ class SimCommand(click.Command):
                     formatter.write_dl(rows)
                 else:
                     formatter.write_text("none")
+                varied = vary_help(spec)
+                if varied:
+                    formatter.write_dl([("--vary-setup", varied)])
+
+
+def vary_help(spec: GameSpec) -> str:
+    """What ``--vary-setup`` draws for ``spec``'s game: its ``vary`` function's first line
+    (empty: the game has none, so every game is played on the given set-up)."""
+    if spec.vary is None:
+        return ""
+    lines = (spec.vary.__doc__ or "").strip().splitlines()
+    return lines[0].replace("``", "") if lines else "draws each game's set-up at random"
 
 
 @click.command("sim", cls=SimCommand)
@@ -155,7 +172,8 @@ class SimCommand(click.Command):
     "decks",
     multiple=True,
     metavar="FILE",
-    help="For games with a --deck option (vs): a deck file or built-in deck per seat.",
+    help="For games with a deck option: a deck file or built-in deck per seat "
+    "(the same as --option deck=FILE).",
 )
 @click.option(
     "--option",
@@ -225,8 +243,8 @@ class SimCommand(click.Command):
     "--vary-setup",
     "vary",
     is_flag=True,
-    help="Draw each game's set-up at random (p5: thieves, personas, palace; "
-    "vs: player cards with their decks), seeded by the game's seed.",
+    help="Draw each game's set-up at random, seeded by the game's seed (what each game "
+    "draws: its --vary-setup line below).",
 )
 @click.option(
     "--max-actions",
@@ -255,7 +273,7 @@ def sim_command(
     max_actions: int,
     no_progress: bool,
 ) -> None:
-    """Play many seeded bot games of GAME (p5, vs, or module:SPEC) and save the results.
+    """Play many seeded bot games of GAME (a game's name or module:SPEC) and save the results.
 
     Writes one row per game (seed, winner, length, day/turn and game columns)
     as Parquet chunks plus summary.json (win rates with 95% Wilson intervals)
@@ -264,12 +282,12 @@ def sim_command(
 
         velvet sim vs --games 1000 --seat ismcts:50 --seat random --seed 7
     """
-    from velvet.sim.games import resolve_game
+    from velvet.games import get_spec
     from velvet.sim.run import run_sim
 
     _check_game_name(game)
     try:
-        sim_game = resolve_game(game)
+        sim_game = get_spec(game)
         loaded = sim_game.load(card_paths)
         if not seats:
             seats = ("random",) * (2 if len(decks) == 2 else min(loaded.num_players))

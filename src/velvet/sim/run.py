@@ -26,8 +26,9 @@ from velvet.bots import Bot, make_bot
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
+from velvet.engine.spec import GameSpec
 from velvet.engine.workers import die_with_parent
-from velvet.sim.games import SimGame, resolve_game
+from velvet.games import get_spec
 from velvet.sim.results import MAX_GAMES, SUMMARY_FILE, ResultStore, Row, atomic_write_json
 from velvet.sim.stats import wilson
 
@@ -187,7 +188,7 @@ def _bot_for(bots: Sequence[Bot], seat: int) -> Bot:
 
 
 def play_row(
-    sim_game: SimGame,
+    sim_game: GameSpec,
     game: Game[Any],
     config: Mapping[str, Any],
     seats: Sequence[str],
@@ -251,7 +252,7 @@ def setup_seed(seed: int) -> int:
 
 
 def game_config(
-    sim_game: SimGame, game: Game[Any], config: Mapping[str, Any], seed: int, vary: bool
+    sim_game: GameSpec, game: Game[Any], config: Mapping[str, Any], seed: int, vary: bool
 ) -> Mapping[str, Any]:
     """The configuration of one game: ``config``, or a set-up drawn from it when varying."""
     if not vary:
@@ -283,14 +284,14 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:500]
 
 
-_GAMES: dict[tuple[str, tuple[str, ...]], tuple[SimGame, Game[Any]]] = {}
+_GAMES: dict[tuple[str, tuple[str, ...]], tuple[GameSpec, Game[Any]]] = {}
 
 
-def _loaded(game_name: str, cards: tuple[str, ...]) -> tuple[SimGame, Game[Any]]:
+def _loaded(game_name: str, cards: tuple[str, ...]) -> tuple[GameSpec, Game[Any]]:
     """Load a game once per process (workers keep it between chunks)."""
     key = (game_name, cards)
     if key not in _GAMES:
-        sim_game = resolve_game(game_name)
+        sim_game = get_spec(game_name)
         _GAMES[key] = (sim_game, sim_game.load(cards))
     return _GAMES[key]
 
@@ -327,7 +328,7 @@ def replay_game(
     vary: bool = False,
 ) -> tuple[State[Any], list[str]]:
     """Replay game ``index`` of a run alone: its final state and its actions as text."""
-    sim_game = resolve_game(game_name)
+    sim_game = get_spec(game_name)
     game = sim_game.load(tuple(str(c) for c in cards))
     actions: list[str] = []
     seed = game_seed(base_seed, index)

@@ -63,9 +63,15 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
     chosen = tuple(options.get("player_card", ()))
     decks = tuple(options.get("deck", ()))
     if len(chosen) > 2 or len(decks) > 2:
-        raise ConfigError("Persona VS has 2 seats: give --player-card and --deck at most twice")
+        raise ConfigError(
+            "Persona VS has 2 seats: give --player-card and --deck at most twice",
+            "player_card" if len(chosen) > 2 else "deck",
+        )
     cards = list(chosen) + list(DEFAULT_CARDS[len(chosen) :])
-    config = vs.default_config(*cards)
+    try:
+        config = vs.default_config(*cards)
+    except ConfigError as error:  # an unknown player card: the same words, on its option
+        raise ConfigError(str(error), "player_card") from None
     for seat, deck in enumerate(decks):
         if deck in vs.players:
             config["players"][seat] = vs.default_config(deck, deck)["players"][0]
@@ -77,16 +83,17 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
         if seat < len(chosen) and chosen[seat] != player_card:
             raise ConfigError(
                 f"{deck} is a deck for player card '{player_card}', "
-                f"not --player-card {chosen[seat]}"
+                f"not --player-card {chosen[seat]}",
+                "deck",
             )
         config["players"][seat] = {"player_card": player_card, "deck": ids}
     first = options.get("first") or "random"
     if first not in ("1", "2", "random"):
-        raise ConfigError(f"--first must be 1, 2 or random, not {first!r}")
+        raise ConfigError(f"--first must be 1, 2 or random, not {first!r}", "first")
     config["first_player"] = None if first == "random" else int(first) - 1
     second_draws = options.get("second_draws") or "0"
     if second_draws not in SECOND_DRAWS:
-        raise ConfigError(f"--second-draws must be 0, 1 or 2, not {second_draws!r}")
+        raise ConfigError(f"--second-draws must be 0, 1 or 2, not {second_draws!r}", "second_draws")
     if second_draws != "0":
         config["second_draws"] = int(second_draws)
     return config
@@ -227,6 +234,7 @@ SPEC = GameSpec(
     cards="velvet.vs.cards",
     rules_summary="velvet.printing.summary:vs_summary",
     print_cards="velvet.printing.cardtext:vs_cards",
+    balance="velvet.vs.balance",
     summarize=summarize,
     start=start,
     track=track,
