@@ -65,7 +65,9 @@ def learn_command(
     from velvet.learn.terminal import Learn
 
     console = Console(highlight=False)
-    runner = Learn(game_name, lessons, console, console.input, get_spec(game_name).short_title or game_name)
+    runner = Learn(
+        game_name, lessons, console, console.input, get_spec(game_name).short_title or game_name
+    )
     if list_only:
         console.print(runner.menu_screen())
         return

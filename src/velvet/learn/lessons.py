@@ -12,8 +12,8 @@ what to do; nothing is loaded then.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,10 @@ MAX_LESSONS = 60
 """Most lesson files in one folder (the built-in sets have a dozen)."""
 MAX_STEPS = 12
 """Longest solution (a lesson is short)."""
+
+
+Fail = Callable[[str | None, str], Exception]
+"""Makes the error of one field of the lesson being checked."""
 
 
 class LessonError(VelvetError):
@@ -232,7 +236,7 @@ def check_lesson(lesson: Lesson, seat: int | None) -> Lesson:
         raise fail("seat", f"there is no player {learner + 1} in this position")
     if start.current_player != learner:
         raise fail("seat", f"player {learner + 1} does not move first in this position")
-    checked = Lesson(**{**lesson.__dict__, "seat": learner})
+    checked = replace(lesson, seat=learner)
     used: set[int] = set()
     for number, moves in enumerate(checked.solutions):
         _check_solution(checked, start.clone(), number, moves, used, fail)
@@ -252,7 +256,7 @@ def _check_solution(
     number: int,
     moves: Sequence[str],
     used: set[int],
-    fail: Any,
+    fail: Fail,
 ) -> None:
     events: list[Event] = []
     for step, move in enumerate(moves):
@@ -280,7 +284,7 @@ def _check_others(
     events: list[Event],
     legal: Mapping[str, Any],
     used: set[int],
-    fail: Any,
+    fail: Fail,
 ) -> None:
     good = lesson.next_moves(played)
     step = len(played) + 1
@@ -312,12 +316,12 @@ def _why_not(state: State[Any], move: str) -> str:
 
 
 def _wanted(lesson: Lesson) -> str:
-    return ", ".join(
-        " ".join(f"{k}={v}" for k, v in want.items()) for want in lesson.goal_events
-    )
+    return ", ".join(" ".join(f"{k}={v}" for k, v in want.items()) for want in lesson.goal_events)
 
 
-def load_lessons(game: Game[Any], folders: Sequence[Path] = (), *, builtin: bool = True) -> list[Lesson]:
+def load_lessons(
+    game: Game[Any], folders: Sequence[Path] = (), *, builtin: bool = True
+) -> list[Lesson]:
     """The game's lessons in file-name order: the built-in ones (unless ``builtin`` is
     false), then each folder's ``*.toml``; a file with a built-in lesson's name replaces it."""
     found: dict[str, Lesson] = {}

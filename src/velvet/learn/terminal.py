@@ -28,7 +28,16 @@ from velvet.ui.choose import InvalidAction, pick
 from velvet.ui.renderers import renderer_for
 
 WIDTH = 80
-HELP = "number or words of a move · hint · rules · menu · quit"
+PROMPT = "Your move (or hint, rules, menu, quit; Enter: the coach) > "
+
+
+def _style(line: str) -> str:
+    """How a message line is shown: feedback stands out, the rule's words are quieter."""
+    if line.startswith(("Not this time", "Not allowed", "error:")):
+        return "yellow"
+    if line.startswith("Rule "):
+        return "cyan"
+    return ""
 
 
 class QuitLessons(Exception):
@@ -145,12 +154,12 @@ class Learn:
             ),
             board,
             Text.from_markup(f"[bold green]Goal:[/] {escape(lesson.goal)}"),
-            Text(" ".join(lesson.coach.split()), style="italic"),
         ]
+        if not message:  # a message takes the coach's place (Enter brings the coach back)
+            parts.append(Text(" ".join(lesson.coach.split()), style="italic"))
         for index, label in enumerate(labels.values()):
             parts.append(Text(clip(f" {index + 1:>2}. {label}")))
-        parts += [Text(line) for line in message]
-        parts.append(Text(HELP, style="dim"))
+        parts += [Text(line, style=_style(line)) for line in message]
         return Group(*parts)
 
     def play(self, lesson: Lesson) -> str:
@@ -160,7 +169,7 @@ class Learn:
         message: list[str] = []
         while True:
             self.show(self.lesson_screen(lesson, state, message))
-            word = self.read("> ").strip()
+            word = self.read(PROMPT).strip()
             low = word.lower()
             if low in ("q", "quit", "exit"):
                 return "quit"
@@ -179,7 +188,9 @@ class Learn:
             if lesson.solved_by(played):
                 return self.solved(lesson, message)
 
-    def try_move(self, lesson: Lesson, state: State[Any], played: list[str], word: str) -> list[str]:
+    def try_move(
+        self, lesson: Lesson, state: State[Any], played: list[str], word: str
+    ) -> list[str]:
         """Apply the move if it goes on along a solution (with the other seat's moves after
         it); otherwise leave the state alone. The lines to show either way."""
         labels = state.action_labels()
