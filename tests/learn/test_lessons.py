@@ -144,7 +144,7 @@ BAD = [
     ),
     ("uncovered", _swap('moves = ["discover"]', 'moves = ["discovery"]'), "feedback", "discover"),
     ("position", _swap('palace = "kamoshida"', 'palace = "castle"'), "position", "castle"),
-    ("seat", _swap('title = "Your first turn"', 'title = "Your first turn"\nseat = 2'), "seat", "2"),
+    ("seat", _swap('title = "Your first turn"', 'title = "Day one"\nseat = 2'), "seat", "2"),
     (
         "early",
         _swap('solutions = [["visit home"]]', 'solutions = [["visit home", "visit sales-clerk"]]'),

@@ -53,7 +53,10 @@ def learn_command(
         click.echo(f"{len(lessons)} lessons of {game_name}: all check out")
         return
     if reset:
-        done = load_progress() if progress_path().exists() else {}
+        try:
+            done = load_progress()
+        except ConfigError:  # an unreadable file: --reset is the way out it names
+            done = {}
         done.pop(game_name, None)
         save_progress(done)
         click.echo(f"Progress of {game_name} forgotten ({progress_path()}).")

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from velvet.engine.core import Event, State, choose_by_text
-from velvet.engine.errors import IllegalActionError, VelvetError
+from velvet.engine.errors import IllegalActionError, InvalidActionError, VelvetError
 from velvet.engine.files import one_line
 from velvet.learn.lessons import Lesson
 from velvet.learn.progress import load_progress, mark_done
@@ -203,6 +203,9 @@ class Learn:
             action = legal[found] if found is not None else choose_by_text(state, word)
         except IllegalActionError as error:
             return [f"Not allowed: {error.reason}.", f"Rule {rule_line(error.rule_id)}"]
+        except InvalidActionError:  # words that are no move at all: no parser jargon here
+            shown = one_line(word, 40)
+            return [f"error: '{shown}' is no move here: type 1 to {len(legal)} or a move's words"]
         except (InvalidAction, VelvetError) as error:
             return [f"error: {one_line(str(error), 200)}"]
         text = str(action)
