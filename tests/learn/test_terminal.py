@@ -105,7 +105,10 @@ def test_an_illegal_move_gets_the_engines_reason_and_rule_and_changes_nothing() 
     assert lines[1].startswith("Rule P5-DAY-3: You may never end your action where you started")
     assert state.digest() == before
     garbled = learn.try_move(lesson, state, [], "fly to the moon")
-    assert garbled == ["error: 'fly to the moon' is no move here: type 1 to 3 or a move's words"]
+    assert garbled == [
+        "error: 'fly to the moon' is no move here: type its number (1 to 3) or its words "
+        "from the start"
+    ]
     assert state.digest() == before
 
 

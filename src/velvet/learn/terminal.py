@@ -40,6 +40,48 @@ def _style(line: str) -> str:
     return ""
 
 
+def try_move(lesson: Lesson, state: State[Any], played: list[str], word: str) -> list[str]:
+    """Apply the move if it goes on along a solution (with the other seat's moves after
+    it); otherwise leave the state alone. The lines to show either way."""
+    labels = state.action_labels()
+    legal = list(labels)
+    try:
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(legal):
+            found: int | None = int(word) - 1
+        else:
+            found = pick(word, [(str(a), labels[a]) for a in legal])
+        action = legal[found] if found is not None else choose_by_text(state, word)
+    except IllegalActionError as error:
+        return [f"Not allowed: {error.reason}.", f"Rule {rule_line(error.rule_id)}"]
+    except InvalidActionError:  # words that are no move at all: no parser jargon here
+        shown = one_line(word, 40)
+        return [
+            f"error: '{shown}' is no move here: type its number (1 to {len(legal)}) "
+            "or its words from the start"
+        ]
+    except (InvalidAction, VelvetError) as error:
+        return [f"error: {one_line(str(error), 200)}"]
+    text = str(action)
+    if text not in lesson.next_moves(played):
+        item = lesson.feedback_for(text, len(played) + 1)
+        if item is None:
+            return [f"Not this time: {labels[action]}. Try another move ('hint' helps)."]
+        return [f"Not this time: {item.text}", f"Rule {rule_line(item.rule)}"]
+    events = list(state.apply(action))
+    played.append(text)
+    while not lesson.solved_by(played) and state.current_player != lesson.seat:
+        other = sorted(lesson.next_moves(played))[0]
+        move = next(a for a in state.legal_actions() if str(a) == other)
+        events += state.apply(move)
+        played.append(other)
+    return [event_line(lesson, event) for event in events]
+
+
+def event_line(lesson: Lesson, event: Event) -> str:
+    """An event in words, as the learner's seat may see it."""
+    return clip(lesson.game.event_text(lesson.game.event_for(event, lesson.seat)), WIDTH)
+
+
 class QuitLessons(Exception):
     """The person left (quit, or end of input)."""
 
@@ -191,41 +233,8 @@ class Learn:
     def try_move(
         self, lesson: Lesson, state: State[Any], played: list[str], word: str
     ) -> list[str]:
-        """Apply the move if it goes on along a solution (with the other seat's moves after
-        it); otherwise leave the state alone. The lines to show either way."""
-        labels = state.action_labels()
-        legal = list(labels)
-        try:
-            if word.isascii() and word.isdigit() and 1 <= int(word) <= len(legal):
-                found: int | None = int(word) - 1
-            else:
-                found = pick(word, [(str(a), labels[a]) for a in legal])
-            action = legal[found] if found is not None else choose_by_text(state, word)
-        except IllegalActionError as error:
-            return [f"Not allowed: {error.reason}.", f"Rule {rule_line(error.rule_id)}"]
-        except InvalidActionError:  # words that are no move at all: no parser jargon here
-            shown = one_line(word, 40)
-            return [f"error: '{shown}' is no move here: type 1 to {len(legal)} or a move's words"]
-        except (InvalidAction, VelvetError) as error:
-            return [f"error: {one_line(str(error), 200)}"]
-        text = str(action)
-        if text not in lesson.next_moves(played):
-            item = lesson.feedback_for(text, len(played) + 1)
-            if item is None:
-                return [f"Not this time: {labels[action]}. Try another move ('hint' helps)."]
-            return [f"Not this time: {item.text}", f"Rule {rule_line(item.rule)}"]
-        events = list(state.apply(action))
-        played.append(text)
-        while not lesson.solved_by(played) and state.current_player != lesson.seat:
-            other = sorted(lesson.next_moves(played))[0]
-            move = next(a for a in state.legal_actions() if str(a) == other)
-            events += state.apply(move)
-            played.append(other)
-        return [self.event_line(lesson, event) for event in events]
-
-    @staticmethod
-    def event_line(lesson: Lesson, event: Event) -> str:
-        return clip(lesson.game.event_text(lesson.game.event_for(event, lesson.seat)), WIDTH)
+        """See :func:`try_move` (the browser's Learn page calls it too)."""
+        return try_move(lesson, state, played, word)
 
     def solved(self, lesson: Lesson, happened: Sequence[str]) -> str:
         try:
