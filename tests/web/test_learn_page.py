@@ -61,3 +61,18 @@ def test_a_lesson_is_played_by_clicking_from_the_lobby(
     assert "1 of 11 done" in page.inner_text(".learn-body").lower()
     assert page.inner_text("button[data-lesson='01-first-turn']").startswith("✓")
     tab.close()
+
+
+def test_the_learn_page_fits_a_phone_without_sideways_scrolling(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    tab = Tab(browser, {"width": 390, "height": 844})
+    page = tab.page
+    page.goto(f"{server.url}/learn/vs")
+    page.click("button[data-lesson='05-react']")
+    page.click("button.action[data-action='pass']")
+    page.wait_for_selector(".learn-rule")
+    assert "Player 2 (you)" in page.inner_text(".learn-board")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(shots / "learn-vs-390x844.png"), full_page=True)
+    tab.close()
