@@ -20,7 +20,7 @@ def run(*args: str, input: str = "") -> tuple[int, str]:
 
 def test_list_check_and_an_unknown_game() -> None:
     code, out = run("learn", "p5", "--list")
-    assert code == 0 and "(0 of 11 done)" in out and " 11  The boss" in out
+    assert code == 0 and "(0 of 12 done)" in out and " 12  The boss" in out
     code, out = run("learn", "vs", "--check")
     assert code == 0 and "9 lessons of vs: all check out" in out
     code, out = run("learn", "chess")
@@ -47,11 +47,11 @@ def test_only_plays_the_folders_lessons_and_a_session_marks_one_done(tmp_path: P
     assert code == 0 and "✓ Solved: Your first turn" in out
     assert load_progress() == {"p5": ["01-first-turn"]}
     code, out = run("learn", "p5", "--list")
-    assert "(1 of 11 done)" in out and "▶  2  Never end where you started  (next)" in out
+    assert "(1 of 12 done)" in out and "▶  2  Never end where you started  (next)" in out
     code, out = run("learn", "p5", "--reset")
     assert code == 0 and load_progress() == {}
     assert run("learn", "p5", "--only")[0] == 2
-    assert run("learn", "p5", "--lesson", "12")[0] == 2
+    assert run("learn", "p5", "--lesson", "13")[0] == 2
 
 
 def test_a_corrupt_progress_file_stops_with_what_to_do() -> None:

@@ -139,10 +139,10 @@ def test_a_session_solves_a_lesson_keeps_progress_and_resumes_at_the_next() -> N
     assert "Hint: Home says: Restore 3 Stamina." in text
     assert "✓ Solved: Your first turn" in text
     assert load_progress() == {"p5": ["01-first-turn"]}
-    assert "(1 of 11 done)" in text and "✓  1  Your first turn" in text
+    assert "(1 of 12 done)" in text and "✓  1  Your first turn" in text
     again, out = runner("p5", ["", "q"])
     again.run()
-    assert "Lesson 2 of 11: Never end where you started" in out.export_text()
+    assert "Lesson 2 of 12: Never end where you started" in out.export_text()
 
 
 def test_a_corrupt_progress_file_is_named_and_left_alone(tmp_path: Path) -> None:

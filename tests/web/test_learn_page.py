@@ -15,7 +15,7 @@ DESKTOP = {"width": 1280, "height": 720}
 
 def test_the_endpoints_list_lessons_answer_moves_and_refuse_bad_input(server: WebServer) -> None:
     listed = httpx.get(f"{server.url}/api/learn/p5").json()
-    assert listed["title"] == "Persona 5 board game" and len(listed["lessons"]) == 11
+    assert listed["title"] == "Persona 5 board game" and len(listed["lessons"]) == 12
     assert listed["lessons"][0] == {
         "id": "01-first-turn",
         "title": "Your first turn",
@@ -46,7 +46,7 @@ def test_a_lesson_is_played_by_clicking_from_the_lobby(
     page.click("a[href=learn]")
     page.click("a[href='learn/p5']")
     page.wait_for_selector("button.lesson-pick")
-    assert "0 of 11 done" in page.inner_text(".learn-body").lower()
+    assert "0 of 12 done" in page.inner_text(".learn-body").lower()
     page.click("button[data-lesson='01-first-turn']")
     page.click("button.action[data-action='visit sales-clerk']")
     page.wait_for_selector(".learn-rule")
@@ -58,7 +58,7 @@ def test_a_lesson_is_played_by_clicking_from_the_lobby(
     page.wait_for_selector(".learn-success")
     assert "Home flipped your spent Stamina" in page.inner_text(".learn-success")
     page.click("text=All lessons")
-    assert "1 of 11 done" in page.inner_text(".learn-body").lower()
+    assert "1 of 12 done" in page.inner_text(".learn-body").lower()
     assert page.inner_text("button[data-lesson='01-first-turn']").startswith("✓")
     tab.close()
 
