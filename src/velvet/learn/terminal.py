@@ -200,7 +200,7 @@ class Learn:
         if not message:  # a message takes the coach's place (Enter brings the coach back)
             parts.append(Text(" ".join(lesson.coach.split()), style="italic"))
         for index, label in enumerate(labels.values()):
-            parts.append(Text(clip(f" {index + 1:>2}. {label}")))
+            parts.append(Text(clip(f" {index + 1:>2}. {label}", WIDTH - 1)))
         parts += [Text(line, style=_style(line)) for line in message]
         return Group(*parts)
 
