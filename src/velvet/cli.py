@@ -83,6 +83,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "serve_command",
         "Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md).",
     ),
+    "learn": (
+        "velvet.learn.cli",
+        "learn_command",
+        "Short lessons of GAME in the terminal: a position, a goal, feedback naming the rule.",
+    ),
     "join": (
         "velvet.server.cli",
         "join_command",

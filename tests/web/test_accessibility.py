@@ -79,12 +79,20 @@ def _replay(server: WebServer, page: Any) -> None:
     page.wait_for_selector(".replay-board .pbar")
 
 
+def _learn(server: WebServer, page: Any) -> None:
+    page.goto(f"{server.url}/learn/p5")
+    page.click("button[data-lesson='01-first-turn']")
+    page.click("button.action[data-action='visit sales-clerk']")
+    page.wait_for_selector(".learn-rule")
+
+
 PAGES: dict[str, Callable[[WebServer, Any], None]] = {
     "lobby": _lobby,
     "vs-table": _vs,
     "vs-tap-menu": _vs_menu,
     "p5-table": _p5,
     "replay": _replay,
+    "learn": _learn,
 }
 
 

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import VelvetError
+from velvet.learn import web as learn_web
 from velvet.server import games, replay
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
@@ -263,6 +264,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(replay.make_router(hub))
+    app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
     async def join_page(room_id: str, request: Request) -> Response:
@@ -284,6 +286,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby_page(request: Request) -> Response:
         """The browser client: the lobby."""
+        return _client_page(request)
+
+    @app.get("/learn", response_class=HTMLResponse, include_in_schema=False)
+    @app.get("/learn/{game_name}", response_class=HTMLResponse, include_in_schema=False)
+    async def learn_page(request: Request) -> Response:
+        """The browser client: the Learn page (lessons, docs/learn.md)."""
         return _client_page(request)
 
     @app.get("/api/rooms/{room_id}/cards", responses=problems)

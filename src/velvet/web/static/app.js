@@ -5,6 +5,7 @@ import { Connection } from "./net.js";
 import { renderLobby, savedSeats, saveSeat } from "./lobby.js";
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
+import { renderLearn } from "./learn.js";
 
 const BOARDS = { vs: "./vs.js", p5: "./p5.js" };
 const BOARD_CSS = { p5: "static/p5.css" };
@@ -26,8 +27,11 @@ function route() {
   const main = document.getElementById("main");
   teardown();
   const join = /^join\/([^/]+)\/?$/.exec(rel);
+  const learn = /^learn(?:\/([a-z0-9]+))?\/?$/.exec(rel);
   if (join) {
     openRoom(main, join[1], location.hash.slice(1) || null);
+  } else if (learn) {
+    renderLearn(main, learn[1] || null);
   } else {
     document.title = "Velvet · lobby";
     renderLobby(main);

@@ -64,7 +64,13 @@ export function renderLobby(main) {
     el(
       "div",
       { class: "lobby" },
-      el("section", { class: "create" }, el("h2", {}, "New game"), form.node),
+      el(
+        "section",
+        { class: "create" },
+        el("h2", {}, "New game"),
+        form.node,
+        el("p", { class: "learn-link" }, "New to the games? ", el("a", { href: "learn" }, "Learn them"), " in short lessons."),
+      ),
       el("div", { class: "lobby-right" }, result, mine, rooms),
     ),
   );
