@@ -14,6 +14,34 @@ import pytest
 from tests.web.conftest import FIXTURES
 from velvet.server.games import cards_json
 
+CONTRAST = """
+() => {
+  // Every piece of text on a face, against the flat colour under it: its own nearest
+  // background inside the card, else the card's paper (the SVG polygon's fill).
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const out = [];
+  for (const card of document.querySelectorAll(".vc")) {
+    const paper = getComputedStyle(card.querySelector(".vc-paper")).fill;
+    const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const node = t.parentElement;
+      if (!t.textContent.trim() || node.closest(".vc-sr")) continue;
+      let back = null;
+      for (let e = node; e && e !== card; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (rgb(c).length === 3 || (rgb(c)[3] ?? 0) > 0) { back = c; break; }
+      }
+      const fg = rgb(getComputedStyle(node).color).slice(0, 3);
+      out.push({ text: t.textContent.trim(), ratio: ratio(fg, rgb(back || paper).slice(0, 3)) });
+    }
+  }
+  return out;
+}
+"""
+
 SIZES = {"1280x720": {"width": 1280, "height": 720}, "390x844": {"width": 390, "height": 844}}
 
 # One card per kind; where a kind has them, one with an ability and a skill with words.
@@ -104,6 +132,10 @@ def test_every_kind_of_card_has_a_face_that_says_its_card(
         page.screenshot(path=str(shots / f"cards-{game}-{size}.png"), full_page=True)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], f"the gallery scrolls sideways: {width}"
+        texts = page.evaluate(CONTRAST)
+        assert len(texts) > 10 * len(SHOWN[game])
+        low = [t for t in texts if t["ratio"] < 4.5]
+        assert not low, f"text under WCAG AA contrast (4.5:1): {low[:5]}"
         violations = axe.run(page).response["violations"]
         bad = [
             f"{v['id']} ({v['impact']}): {v['help']} — "
