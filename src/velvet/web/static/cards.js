@@ -246,19 +246,27 @@ const arcanaIndex = (name) => {
   return i < 0 ? 0 : i;
 };
 
+// A P5 skill: its damage first (a skill without damage says what it does in words).
 function p5Skill(a, words, size) {
+  const damage = total(a.damage);
   return el(
     "li",
-    { class: "vc-skill" },
+    { class: `vc-skill${damage ? "" : " vc-skill-nodmg"}` },
     ...spaced(
-      el("span", { class: "vc-dmg" }, el("span", { class: "vc-dmg-n" }, String(total(a.damage))), el("span", { class: "vc-sr" }, " damage")),
+      damage ? el("span", { class: "vc-dmg" }, el("span", { class: "vc-dmg-n" }, String(damage)), el("span", { class: "vc-sr" }, " damage")) : null,
       typeChip(a.type, "vc-skill-type"),
       el("span", { class: "vc-skill-name" }, a.name),
       a.dice ? el("span", { class: "vc-tag" }, glyph("star"), "Dice") : null,
-      el("span", { class: "vc-costline" }, ...spaced(a.cost && total(a.cost) ? ["cost", ...resourceChips(a.cost)] : [], a.damage && total(a.damage) ? ["deals", ...resourceChips(a.damage)] : [])),
-      size === "full" && words ? el("span", { class: "vc-words" }, words) : null,
+      el("span", { class: "vc-costline" }, ...spaced(a.cost && total(a.cost) ? ["cost", ...resourceChips(a.cost)] : [], damage ? ["deals", ...resourceChips(a.damage)] : [])),
+      (size === "full" || !damage) && words ? el("span", { class: "vc-words" }, words) : null,
     ),
   );
+}
+
+/** The words of a skill's line ("PREFIX Name: words"), for a skill that deals no damage. */
+function skillWords(info, prefix, name) {
+  const line = lineAfter(info, `${prefix}${name}: `);
+  return line.replace(/^cost [^,]*, /, "");
 }
 
 function p5Thief(info, size, attrs) {
@@ -278,7 +286,7 @@ function p5Persona(info, size, attrs) {
   const frame = skills[0]?.type || "phys";
   return face(info, `vc-p5-persona vc-frame-${frame}`, "vc-dark", attrs, size, [nameBar(info.name, null, "")], [
     kindBar(el("span", { class: "vc-kind-word" }, d.party ? "Persona · party" : "Persona")),
-    el("ul", { class: "vc-skills" }, ...skills.map((a) => p5Skill(a, "", size))),
+    el("ul", { class: "vc-skills" }, ...skills.map((a) => p5Skill(a, total(a.damage) ? "" : skillWords(info, "Skill — ", a.name), size))),
     d.party && size === "full" ? el("p", { class: "vc-words" }, "Uses the persona abilities of the shadows you hold.") : null,
   ]);
 }
@@ -288,7 +296,7 @@ function p5Confidant(info, size, attrs) {
   const ability = lineAfter(info, "Ability — ");
   const checks = (d.checks || []).map(cap).join(" + ");
   return face(info, `vc-p5-confidant vc-arcana-${arcanaIndex(d.arcana)}`, "vc-light", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, "Confidant · ", el("strong", {}, d.arcana || "")), null),
+    kindBar(el("span", { class: "vc-kind-word" }, d.arcana ? `Confidant · ${d.arcana}` : "Confidant")),
     checks ? el("p", { class: "vc-checks" }, el("span", { class: "vc-label" }, "Recruit"), `${checks} checks`) : null,
     ability ? el("p", { class: "vc-ability" }, el("strong", {}, `${ability.split(": ")[0]}: `), ability.split(": ").slice(1).join(": ")) : null,
   ]);
@@ -299,7 +307,7 @@ function p5Enemy(info, size, attrs, boss) {
   const health = d.health || {};
   const extra = ["On Palace Enter: ", "On Death: "].map((p) => (lineAfter(info, p) ? el("p", { class: "vc-ability" }, el("strong", {}, p), lineAfter(info, p)) : null));
   const ability = d.persona
-    ? el("ul", { class: "vc-skills" }, p5Skill(d.persona, "", size))
+    ? el("ul", { class: "vc-skills" }, p5Skill(d.persona, total(d.persona.damage) ? "" : skillWords(info, "Persona ability (Arsene) — ", d.persona.name), size))
     : null;
   return face(
     info,

@@ -17,6 +17,8 @@
 // "p5-live" and show the action's note (its exact chance) before the choice.
 // Text from the server is set with textContent only; the SVG icons are constants.
 
+import { cardFace } from "./cards.js";
+
 const RES = ["stamina", "sp", "bullet", "cash"];
 const RES_NAME = { stamina: "Stamina", sp: "SP", bullet: "Bullet", cash: "Cash", any: "ANY" };
 const STATS = ["knowledge", "guts", "proficiency", "compassion", "charm"];
@@ -276,16 +278,13 @@ function town(view, ctx, by) {
   for (const loc of view.locations) {
     const info = card(ctx.cards, "location", loc.id);
     const conf = loc.confidant ? card(ctx.cards, "confidant", loc.confidant) : null;
-    const checks = conf && conf.data && conf.data.checks ? conf.data.checks.map(cap).join(" + ") : "";
     const confEl = loc.confidant
       ? refEl(
           "div",
           `confidant:${loc.confidant}`,
-          { class: "p5-confidant" },
+          { class: "p5-confidant p5-faced" },
           by,
-          h("div", { class: "p5-name" }, nameOf(ctx.cards, "confidant", loc.confidant)),
-          checks ? h("div", { class: "p5-small" }, `Recruit: ${checks} checks`) : null,
-          conf ? h("div", { class: "p5-small" }, lineOf(conf, "Ability — ")) : null,
+          conf ? cardFace(conf, { game: "p5", size: "compact" }) : h("div", { class: "p5-name" }, loc.confidant),
         )
       : h("div", { class: "p5-confidant p5-none" }, "No confidant");
     // The location and its confidant are two boxes side by side in one spot, never one
@@ -294,10 +293,9 @@ function town(view, ctx, by) {
     const el = refEl(
       "article",
       `location:${loc.id}`,
-      { class: `p5-location${view.discovered === loc.id ? " p5-new" : ""}` },
+      { class: `p5-location p5-faced${view.discovered === loc.id ? " p5-new" : ""}` },
       by,
-      h("h4", {}, nameOf(ctx.cards, "location", loc.id)),
-      info ? h("div", { class: "p5-small" }, lineOf(info, "Visit: ") || info.lines.join(" ")) : null,
+      info ? cardFace(info, { game: "p5", size: "compact" }) : h("h4", {}, loc.id),
       (here[loc.id] || []).length ? h("div", { class: "p5-here" }, here[loc.id].map((i) => pawn(i, view, ctx))) : null,
     );
     list.append(h("div", { class: "p5-spot" }, el, confEl));
@@ -342,21 +340,17 @@ function needs(target, full, left, by) {
   return out;
 }
 
+// A shadow (or the boss) is its card face, with what is left to pay on it below.
 function shadowCard(sh, ctx, by) {
   const info = card(ctx.cards, "shadow", sh.id);
   const data = (info && info.data) || {};
-  const extra = ["On Palace Enter: ", "On Death: "]
-    .map((p) => (lineOf(info, p) ? h("div", { class: "p5-small" }, p, lineOf(info, p)) : null))
-    .filter(Boolean);
   return refEl(
     "article",
     `shadow:${sh.id}`,
-    { class: "p5-shadow" },
+    { class: "p5-shadow p5-faced" },
     by,
-    h("h4", {}, nameOf(ctx.cards, "shadow", sh.id)),
-    weakness(data.weak),
+    info ? cardFace(info, { game: "p5", size: "full" }) : h("h4", {}, sh.id),
     needs(sh.id, data.health, sh.remaining, by),
-    extra,
   );
 }
 
@@ -404,12 +398,10 @@ function palace(view, ctx, by) {
     boss = refEl(
       "article",
       "boss",
-      { class: "p5-shadow p5-boss" },
+      { class: "p5-shadow p5-boss p5-faced" },
       by,
-      h("h4", {}, "Boss: ", bossInfo ? bossInfo.name : "the boss"),
-      weakness(bossData.weak),
+      bossInfo ? cardFace(bossInfo, { game: "p5", size: "full" }) : h("h4", {}, "Boss"),
       needs("boss", bossData.health, pal.boss, by),
-      lineOf(bossInfo, "On Palace Enter: ") ? h("div", { class: "p5-small" }, "On Palace Enter: ", lineOf(bossInfo, "On Palace Enter: ")) : null,
     );
   } else if (bossInfo) {
     boss = h(
