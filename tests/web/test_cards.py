@@ -14,33 +14,7 @@ import pytest
 from tests.web.conftest import FIXTURES
 from velvet.server.games import cards_json
 
-CONTRAST = """
-() => {
-  // Every piece of text on a face, against the flat colour under it: its own nearest
-  // background inside the card, else the card's paper (the SVG polygon's fill).
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const out = [];
-  for (const card of document.querySelectorAll(".vc")) {
-    const paper = getComputedStyle(card.querySelector(".vc-paper")).fill;
-    const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
-    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      const node = t.parentElement;
-      if (!t.textContent.trim() || node.closest(".vc-sr")) continue;
-      let back = null;
-      for (let e = node; e && e !== card; e = e.parentElement) {
-        const c = getComputedStyle(e).backgroundColor;
-        if (rgb(c).length === 3 || (rgb(c)[3] ?? 0) > 0) { back = c; break; }
-      }
-      const fg = rgb(getComputedStyle(node).color).slice(0, 3);
-      out.push({ text: t.textContent.trim(), ratio: ratio(fg, rgb(back || paper).slice(0, 3)) });
-    }
-  }
-  return out;
-}
-"""
+CONTRAST = (Path(__file__).parent / "harness" / "contrast.js").read_text(encoding="utf-8")
 
 SIZES = {"1280x720": {"width": 1280, "height": 720}, "390x844": {"width": 390, "height": 844}}
 
@@ -107,7 +81,7 @@ def test_every_kind_of_card_has_a_face_that_says_its_card(
     for size, viewport in SIZES.items():
         page = browser.new_page(viewport=viewport)
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
         ids = ",".join(SHOWN[game])
         page.goto(f"{site}/harness/cards.html?game={game}&ids={ids}&sizes=full,compact")
         page.wait_for_selector("body[data-ready]")
@@ -119,7 +93,9 @@ def test_every_kind_of_card_has_a_face_that_says_its_card(
             full = page.locator(f'[data-card="{key}"][data-size="full"]')
             text = _words(full.text_content() or "")
             for words in _expected(game, info):
-                assert _words(words).lower() in text.lower(), f"{key}: {words!r} not on its face: {text!r}"
+                assert _words(words).lower() in text.lower(), (
+                    f"{key}: {words!r} not on its face: {text!r}"
+                )
             # the face is drawn: a torn paper of its own and the name in a bar
             assert full.locator("svg.vc-back polygon.vc-paper").count() == 1
             compact = _words(page.locator(f'[data-card="{key}"][data-size="compact"]').inner_text())
@@ -148,11 +124,15 @@ def test_every_kind_of_card_has_a_face_that_says_its_card(
         page.close()
 
 
-def test_a_kind_the_renderer_does_not_know_still_reads_in_words(
-    browser: Any, site: str
-) -> None:
+def test_a_kind_the_renderer_does_not_know_still_reads_in_words(browser: Any, site: str) -> None:
     FIXTURES["cards-odd"] = {
-        "x": {"id": "x", "name": "Odd Card", "kind": "relic", "lines": ["Does a thing."], "data": {}}
+        "x": {
+            "id": "x",
+            "name": "Odd Card",
+            "kind": "relic",
+            "lines": ["Does a thing."],
+            "data": {},
+        }
     }
     page = browser.new_page(viewport=SIZES["390x844"])
     page.goto(f"{site}/harness/cards.html?game=odd&ids=x")
