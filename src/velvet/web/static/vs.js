@@ -207,7 +207,7 @@ function handView(ctx) {
     "section",
     { class: "hand", "aria-label": "Your hand" },
     el("h2", {}, `Your hand (${n})`),
-    el("div", { class: "hand-cards" }, ...(cards.length ? cards : [el("p", {}, "No cards.")])),
+    el("div", { class: "hand-cards", style: `--n:${Math.max(1, n)}` }, ...(cards.length ? cards : [el("p", {}, "No cards.")])),
   );
 }
 
