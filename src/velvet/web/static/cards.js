@@ -360,9 +360,6 @@ const RENDER = {
   "p5:palace": p5Palace,
 };
 
-/** The kinds of card this module draws, as "game:kind". */
-export const FACE_KINDS = Object.keys(RENDER);
-
 /** One card's face; an unknown kind gets a plain face with its lines in words. */
 export function cardFace(info, { game = "vs", size = "full", attrs = {} } = {}) {
   const card = info || { id: "?", name: "?", kind: "card", lines: [], data: {} };

@@ -17,7 +17,7 @@
 // "p5-live" and show the action's note (its exact chance) before the choice.
 // Text from the server is set with textContent only; the SVG icons are constants.
 
-import { cardFace } from "./cards.js";
+import { ICONS, cardFace } from "./cards.js";
 
 const RES = ["stamina", "sp", "bullet", "cash"];
 const RES_NAME = { stamina: "Stamina", sp: "SP", bullet: "Bullet", cash: "Cash", any: "ANY" };
@@ -26,28 +26,7 @@ const TYPES = ["phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "ble
 const REDUCED = () =>
   typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// --- icons (inline SVG, 16×16, currentColor) --------------------------------------------
-const STROKE = 'fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"';
-const ICONS = {
-  phys: '<path d="M2.5 13.5 11 5l1-3.5L15.5 1 14 4.5 5 13l1.5 1.5-1 1L.5 10.5l1-1z"/>',
-  gun: '<path d="M1 4h13v3.5H8.5L7.5 13h-3l1-5.5H1z"/>',
-  fire: '<path d="M8 .5c.8 3 4.5 4.6 4.5 8.6a4.5 4.5 0 0 1-9 0c0-2.2 1.2-3.6 2.2-4.5 0 2 .9 3.2 2 3.4C7.2 5.6 6.8 3 8 .5z"/>',
-  ice: `<path ${STROKE} d="M8 1v14M2 4.5l12 7M2 11.5l12-7M6 2l2 2 2-2M6 14l2-2 2 2"/>`,
-  elec: '<path d="M9.5.5 2.5 9h4.2L5.5 15.5 13.5 6.5H9z"/>',
-  wind: `<path ${STROKE} d="M1 5.5h9.5a2.2 2.2 0 1 0-2.2-2.2M1 8.5h12a2 2 0 1 1-2 2M1 11.5h6"/>`,
-  psy: `<circle ${STROKE} cx="8" cy="8" r="6.5"/><circle ${STROKE} cx="8" cy="8" r="3.6"/><circle cx="8" cy="8" r="1.3"/>`,
-  nuke: `<circle cx="8" cy="8" r="1.8"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6" transform="rotate(60 8 8)"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6" transform="rotate(-60 8 8)"/>`,
-  bless: '<path d="M6.8.5h2.4v5h5v2.4h-5v7.6H6.8V7.9h-5V5.5h5z"/>',
-  curse: '<path d="M10.5.8A7.3 7.3 0 1 0 15.2 12 6 6 0 0 1 10.5.8z"/>',
-  stamina: '<path d="M8 14.5S.8 10 .8 5.2A3.6 3.6 0 0 1 8 3.7a3.6 3.6 0 0 1 7.2 1.5C15.2 10 8 14.5 8 14.5z"/>',
-  sp: '<path d="M8 .8S2.8 7 2.8 10.2a5.2 5.2 0 0 0 10.4 0C13.2 7 8 .8 8 .8z"/>',
-  bullet: '<path d="M5.5 5.5C5.5 2 8 .6 8 .6s2.5 1.4 2.5 4.9V12h-5zM5 13h6v2.4H5z"/>',
-  cash: `<circle ${STROKE} cx="8" cy="8" r="6.6"/><path ${STROKE} d="M5 4.5 8 8l3-3.5M8 8v4.5M5.5 8.5h5M5.5 10.5h5"/>`,
-  any: '<path d="m8 .6 2.1 5H15l-4 3.2 1.6 5.6L8 11.2l-4.6 3.2L5 8.8 1 5.6h4.9z"/>',
-  star: '<path d="m8 .6 2.1 5H15l-4 3.2 1.6 5.6L8 11.2l-4.6 3.2L5 8.8 1 5.6h4.9z"/>',
-  pawn: '<circle cx="8" cy="4.2" r="3.2"/><path d="M2.5 15c0-4 2.4-6.3 5.5-6.3s5.5 2.3 5.5 6.3z"/>',
-};
-
+// --- icons (inline SVG, 16×16, currentColor: the set of cards.js) ---------------------
 function icon(name, cls = "") {
   const span = document.createElement("span");
   span.className = `p5-icon p5-icon-${name} ${cls}`.trim();
