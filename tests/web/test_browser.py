@@ -141,6 +141,8 @@ def test_a_whole_vs_game_between_two_browsers(server: WebServer, browser: Any, s
             for each, size in zip(tabs, ("1280x720", "390x844"), strict=True):
                 each.page.mouse.move(0, 0)
                 each.page.screenshot(path=str(shots / f"{name}-{size}.png"))
+                if moment == "later":  # the whole board: both fields, the piles, the hand
+                    each.page.screenshot(path=str(shots / f"vs-board-{size}.png"), full_page=True)
                 each.no_sideways_scroll()
         _click(tab, action, on_board=moves % 2 == 0)
         tab.wait_version(version + 1)

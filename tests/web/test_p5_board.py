@@ -63,13 +63,13 @@ def test_the_board_shows_the_position_and_every_target(
         for sh in view["palace"]["shadows"]:
             info = game.describe_card(f"shadow:{sh['id']}")
             card = page.locator(f'[data-ref="shadow:{sh["id"]}"]')
-            assert info.name in card.inner_text()
-            weak = " ".join(card.locator(".p5-weak").inner_text().split())
+            assert info.name.upper() in card.inner_text().upper()
+            weak = " ".join(card.locator(".vc-weak").inner_text().split())
             # weaknesses are words (and icons), never colour alone
             for w in info.data.get("weak", []):
                 assert w.capitalize() in weak or w.upper() in weak.upper()
         if view["palace"]["boss"] is not None:
-            assert "Boss:" in page.locator('[data-ref="boss"]').inner_text()
+            assert "BOSS" in page.locator('[data-ref="boss"]').inner_text().upper()
         shown = set(page.eval_on_selector_all("[data-ref]", "els => els.map(e => e.dataset.ref)"))
         assert view_refs(game, view) <= shown
         for action in fixture["legal"]:
@@ -100,7 +100,7 @@ def test_a_click_on_a_location_makes_its_action(
     FIXTURES["click"] = {**board(game, state, events, 0), "cards": cards}
     visit = next(a for a in FIXTURES["click"]["legal"] if a["text"].startswith("visit"))
     page = open_board(browser, site, "click", "1280x720")
-    page.click(f'[data-ref="{visit["targets"][0]}"] h4')
+    page.click(f'[data-ref="{visit["targets"][0]}"] .vc-name')
     assert page.evaluate("window.__acted") == [visit["text"]]
     page.close()
 
@@ -344,7 +344,7 @@ def test_in_the_table_a_click_on_a_location_never_recruits(
             assert page.evaluate("window.__acted") == [action["text"]], (ref, x, y)
     recruit = next(a for a in legal if a["text"].startswith("recruit "))
     page.evaluate("window.__acted = []")
-    page.locator(f'.board [data-ref="{recruit["targets"][0]}"] .p5-name').click()
+    page.locator(f'.board [data-ref="{recruit["targets"][0]}"] .vc-name').click()
     assert page.evaluate("window.__acted") == [recruit["text"]]
     page.close()
 

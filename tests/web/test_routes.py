@@ -43,7 +43,9 @@ def test_join_links_answer_browsers_with_the_client(server: WebServer, accept: s
 def test_the_lobby_page_and_its_files_are_served(server: WebServer) -> None:
     page = httpx.get(f"{server.url}/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    for name in ("app.js", "net.js", "lobby.js", "table.js", "vs.js", "dom.js", "style.css"):
+    assert 'href="static/cards.css"' in page.text  # the card faces' sheet, for every game
+    names = ("app.js", "net.js", "lobby.js", "table.js", "vs.js", "dom.js", "style.css")
+    for name in (*names, "cards.js", "cards.css"):
         answer = httpx.get(f"{server.url}/static/{name}")
         assert answer.status_code == 200, name
         assert answer.headers["cache-control"] == "no-cache"

@@ -17,6 +17,8 @@
 // "p5-live" and show the action's note (its exact chance) before the choice.
 // Text from the server is set with textContent only; the SVG icons are constants.
 
+import { ICONS, cardFace } from "./cards.js";
+
 const RES = ["stamina", "sp", "bullet", "cash"];
 const RES_NAME = { stamina: "Stamina", sp: "SP", bullet: "Bullet", cash: "Cash", any: "ANY" };
 const STATS = ["knowledge", "guts", "proficiency", "compassion", "charm"];
@@ -24,28 +26,7 @@ const TYPES = ["phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "ble
 const REDUCED = () =>
   typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// --- icons (inline SVG, 16×16, currentColor) --------------------------------------------
-const STROKE = 'fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"';
-const ICONS = {
-  phys: '<path d="M2.5 13.5 11 5l1-3.5L15.5 1 14 4.5 5 13l1.5 1.5-1 1L.5 10.5l1-1z"/>',
-  gun: '<path d="M1 4h13v3.5H8.5L7.5 13h-3l1-5.5H1z"/>',
-  fire: '<path d="M8 .5c.8 3 4.5 4.6 4.5 8.6a4.5 4.5 0 0 1-9 0c0-2.2 1.2-3.6 2.2-4.5 0 2 .9 3.2 2 3.4C7.2 5.6 6.8 3 8 .5z"/>',
-  ice: `<path ${STROKE} d="M8 1v14M2 4.5l12 7M2 11.5l12-7M6 2l2 2 2-2M6 14l2-2 2 2"/>`,
-  elec: '<path d="M9.5.5 2.5 9h4.2L5.5 15.5 13.5 6.5H9z"/>',
-  wind: `<path ${STROKE} d="M1 5.5h9.5a2.2 2.2 0 1 0-2.2-2.2M1 8.5h12a2 2 0 1 1-2 2M1 11.5h6"/>`,
-  psy: `<circle ${STROKE} cx="8" cy="8" r="6.5"/><circle ${STROKE} cx="8" cy="8" r="3.6"/><circle cx="8" cy="8" r="1.3"/>`,
-  nuke: `<circle cx="8" cy="8" r="1.8"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6" transform="rotate(60 8 8)"/><ellipse ${STROKE} cx="8" cy="8" rx="7" ry="2.6" transform="rotate(-60 8 8)"/>`,
-  bless: '<path d="M6.8.5h2.4v5h5v2.4h-5v7.6H6.8V7.9h-5V5.5h5z"/>',
-  curse: '<path d="M10.5.8A7.3 7.3 0 1 0 15.2 12 6 6 0 0 1 10.5.8z"/>',
-  stamina: '<path d="M8 14.5S.8 10 .8 5.2A3.6 3.6 0 0 1 8 3.7a3.6 3.6 0 0 1 7.2 1.5C15.2 10 8 14.5 8 14.5z"/>',
-  sp: '<path d="M8 .8S2.8 7 2.8 10.2a5.2 5.2 0 0 0 10.4 0C13.2 7 8 .8 8 .8z"/>',
-  bullet: '<path d="M5.5 5.5C5.5 2 8 .6 8 .6s2.5 1.4 2.5 4.9V12h-5zM5 13h6v2.4H5z"/>',
-  cash: `<circle ${STROKE} cx="8" cy="8" r="6.6"/><path ${STROKE} d="M5 4.5 8 8l3-3.5M8 8v4.5M5.5 8.5h5M5.5 10.5h5"/>`,
-  any: '<path d="m8 .6 2.1 5H15l-4 3.2 1.6 5.6L8 11.2l-4.6 3.2L5 8.8 1 5.6h4.9z"/>',
-  star: '<path d="m8 .6 2.1 5H15l-4 3.2 1.6 5.6L8 11.2l-4.6 3.2L5 8.8 1 5.6h4.9z"/>',
-  pawn: '<circle cx="8" cy="4.2" r="3.2"/><path d="M2.5 15c0-4 2.4-6.3 5.5-6.3s5.5 2.3 5.5 6.3z"/>',
-};
-
+// --- icons (inline SVG, 16×16, currentColor: the set of cards.js) ---------------------
 function icon(name, cls = "") {
   const span = document.createElement("span");
   span.className = `p5-icon p5-icon-${name} ${cls}`.trim();
@@ -276,16 +257,13 @@ function town(view, ctx, by) {
   for (const loc of view.locations) {
     const info = card(ctx.cards, "location", loc.id);
     const conf = loc.confidant ? card(ctx.cards, "confidant", loc.confidant) : null;
-    const checks = conf && conf.data && conf.data.checks ? conf.data.checks.map(cap).join(" + ") : "";
     const confEl = loc.confidant
       ? refEl(
           "div",
           `confidant:${loc.confidant}`,
-          { class: "p5-confidant" },
+          { class: "p5-confidant p5-faced" },
           by,
-          h("div", { class: "p5-name" }, nameOf(ctx.cards, "confidant", loc.confidant)),
-          checks ? h("div", { class: "p5-small" }, `Recruit: ${checks} checks`) : null,
-          conf ? h("div", { class: "p5-small" }, lineOf(conf, "Ability — ")) : null,
+          conf ? cardFace(conf, { game: "p5", size: "compact" }) : h("div", { class: "p5-name" }, loc.confidant),
         )
       : h("div", { class: "p5-confidant p5-none" }, "No confidant");
     // The location and its confidant are two boxes side by side in one spot, never one
@@ -294,10 +272,9 @@ function town(view, ctx, by) {
     const el = refEl(
       "article",
       `location:${loc.id}`,
-      { class: `p5-location${view.discovered === loc.id ? " p5-new" : ""}` },
+      { class: `p5-location p5-faced${view.discovered === loc.id ? " p5-new" : ""}` },
       by,
-      h("h4", {}, nameOf(ctx.cards, "location", loc.id)),
-      info ? h("div", { class: "p5-small" }, lineOf(info, "Visit: ") || info.lines.join(" ")) : null,
+      info ? cardFace(info, { game: "p5", size: "compact" }) : h("h4", {}, loc.id),
       (here[loc.id] || []).length ? h("div", { class: "p5-here" }, here[loc.id].map((i) => pawn(i, view, ctx))) : null,
     );
     list.append(h("div", { class: "p5-spot" }, el, confEl));
@@ -342,21 +319,17 @@ function needs(target, full, left, by) {
   return out;
 }
 
+// A shadow (or the boss) is its card face, with what is left to pay on it below.
 function shadowCard(sh, ctx, by) {
   const info = card(ctx.cards, "shadow", sh.id);
   const data = (info && info.data) || {};
-  const extra = ["On Palace Enter: ", "On Death: "]
-    .map((p) => (lineOf(info, p) ? h("div", { class: "p5-small" }, p, lineOf(info, p)) : null))
-    .filter(Boolean);
   return refEl(
     "article",
     `shadow:${sh.id}`,
-    { class: "p5-shadow" },
+    { class: "p5-shadow p5-faced" },
     by,
-    h("h4", {}, nameOf(ctx.cards, "shadow", sh.id)),
-    weakness(data.weak),
+    info ? cardFace(info, { game: "p5", size: "full" }) : h("h4", {}, sh.id),
     needs(sh.id, data.health, sh.remaining, by),
-    extra,
   );
 }
 
@@ -404,12 +377,10 @@ function palace(view, ctx, by) {
     boss = refEl(
       "article",
       "boss",
-      { class: "p5-shadow p5-boss" },
+      { class: "p5-shadow p5-boss p5-faced" },
       by,
-      h("h4", {}, "Boss: ", bossInfo ? bossInfo.name : "the boss"),
-      weakness(bossData.weak),
+      bossInfo ? cardFace(bossInfo, { game: "p5", size: "full" }) : h("h4", {}, "Boss"),
       needs("boss", bossData.health, pal.boss, by),
-      lineOf(bossInfo, "On Palace Enter: ") ? h("div", { class: "p5-small" }, "On Palace Enter: ", lineOf(bossInfo, "On Palace Enter: ")) : null,
     );
   } else if (bossInfo) {
     boss = h(

@@ -854,5 +854,7 @@ export function installPopovers(getCards) {
   document.addEventListener("focusin", (e) => { const n = e.target.closest?.("[data-card]"); if (n) show(n); else hide(); });
   document.addEventListener("focusout", (e) => { const n = e.target.closest?.("[data-card]"); if (n) hide(n); });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hide(); });
-  window.addEventListener("scroll", () => hide(), { passive: true });
+  // A scroll hides a hovered card's text; a focused card (the keyboard's, which the
+  // browser may have just scrolled into view) keeps it, placed again.
+  window.addEventListener("scroll", () => (current && current === document.activeElement ? show(current) : hide()), { passive: true });
 }

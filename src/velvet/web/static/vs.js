@@ -3,6 +3,7 @@
 // (docs/web.md): hand:<i>, field:<seat>:<slot>, stack:<seat>:<slot>:<depth>,
 // deck:<seat>, discard:<seat>, player:<seat>.
 
+import { cardBack, cardFace } from "./cards.js";
 import { el, icon, typeTag } from "./dom.js";
 
 const SLOTS = ["Main", "Sub 1", "Sub 2"];
@@ -33,30 +34,9 @@ function cardName(ctx, id) {
   return info(ctx, id).name;
 }
 
-function skillLine(skill) {
-  return el("li", { class: "skill" }, el("span", { class: "skill-name" }, skill.name), typeTag(skill.type), el("span", { class: "dmg" }, `${skill.damage} dmg`));
-}
-
-function personaCard(ctx, id, attrs, compact = false) {
-  const card = info(ctx, id);
-  const d = card.data || {};
-  const kind = card.kind;
-  const parts = [el("span", { class: "cname" }, card.name)];
-  if (kind === "persona") {
-    const meta = [el("span", { class: "cost" }, d.cost ? `Cost ${d.cost}` : "Free")];
-    if (d.weakness) meta.push(el("span", { class: "weak" }, "Weak: ", typeTag(d.weakness)));
-    else meta.push(el("span", { class: "weak none" }, "No weakness"));
-    parts.push(el("span", { class: "cmeta" }, ...meta));
-    if (!compact && d.skills?.length) parts.push(el("ul", { class: "skills" }, ...d.skills.map(skillLine)));
-    if (!compact && d.abilities?.length) {
-      parts.push(el("span", { class: "abilities" }, `Ability: ${d.abilities.map((a) => a.name).join(", ")}`));
-    }
-  } else {
-    const when = kind === "react" ? (d.timing === "declaration" ? " · on declaration" : " · on resolution") : "";
-    parts.push(el("span", { class: "cmeta" }, `${kind === "support" ? "Support" : kind === "react" ? "React" : kind}${when}`));
-    if (card.lines[1]) parts.push(el("span", { class: "effect" }, card.lines[1]));
-  }
-  return el("div", { class: `card kind-${kind}`, "data-card": id, ...attrs }, ...parts);
+// One card, drawn by cards.js; data-card keeps its words a hover, tap or focus away.
+function personaCard(ctx, id, attrs, size = "full") {
+  return cardFace(info(ctx, id), { game: "vs", size, attrs: { "data-card": id, ...attrs } });
 }
 
 function slotView(ctx, seat, slot) {
@@ -73,7 +53,7 @@ function slotView(ctx, seat, slot) {
   }
   const top = stack[stack.length - 1];
   const node = el("div", { class: `slot slot-${SLOT_CODES[slot]}` }, el("span", { class: "slot-name" }, SLOTS[slot]));
-  node.append(personaCard(ctx, top, { "data-ref": ref, "aria-label": `${label}: ${cardName(ctx, top)}` }, slot !== 0 && ctx.compact));
+  node.append(personaCard(ctx, top, { "data-ref": ref, "aria-label": `${label}: ${cardName(ctx, top)}` }, slot === 0 ? "full" : "compact"));
   if (stack.length > 1) {
     const under = stack.slice(0, -1);
     node.append(
@@ -100,16 +80,41 @@ function playerBar(ctx, seat) {
   const you = ctx.seat === seat;
   const pc = v.player_cards?.[seat];
   const discard = v.discard[seat];
-  const meter = el("span", { class: "hpbar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(MAX_HP), "aria-valuenow": String(hp), "aria-label": "HP" }, el("span", { class: "hpfill", style: `width:${Math.max(0, Math.min(100, (hp / MAX_HP) * 100))}%` }));
-  return el(
+  const whose = `${ctx.names(seat)}'s`;
+  const share = Math.max(0, Math.min(100, (hp / MAX_HP) * 100));
+  const low = hp <= 10 ? " low" : "";
+  // HP as a large gauge: the number, "of 30", and a slanted bar in ten-point steps.
+  const gauge = el(
+    "div",
+    { class: `hp-gauge${low}` },
+    el("span", { class: "hp-word" }, icon("hp"), "HP"),
+    el("span", { class: "hp-n" }, String(hp)),
+    el("span", { class: "hp-of" }, `of ${MAX_HP}`),
+    el("span", { class: "hpbar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(MAX_HP), "aria-valuenow": String(hp), "aria-label": `${whose} HP` }, el("span", { class: "hpfill", style: `width:${share}%` })),
+  );
+  const top = discard.length ? discard[discard.length - 1] : null;
+  const discardPile = el(
+    "div",
+    { class: "pile pile-discard", "data-ref": `discard:${seat}`, "aria-label": `${whose} discard pile: ${discard.length} cards` },
+    top
+      ? personaCard(ctx, top, { "aria-label": `Top of the discard pile: ${cardName(ctx, top)}` }, "mini")
+      : el("span", { class: "pile-empty", "aria-hidden": "true" }),
+    el("span", { class: "pile-count" }, el("span", { class: "vc-pile-n" }, String(discard.length)), el("span", { class: "vc-pile-word" }, "Discard")),
+  );
+  const bar = el(
     "div",
     { class: `pbar${v.turn === seat ? " active" : ""}` },
     el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
-    el("span", { class: "hp" }, icon("hp"), ` HP ${hp}`, meter),
-    el("span", { class: "pile", "data-ref": `deck:${seat}`, "aria-label": `${ctx.names(seat)}'s deck: ${v.deck_sizes[seat]} cards` }, icon("deck"), ` Deck ${v.deck_sizes[seat]}`),
-    el("span", { class: "pile", "data-ref": `discard:${seat}`, "aria-label": `${ctx.names(seat)}'s discard pile: ${discard.length} cards` }, icon("discard"), ` Discard ${discard.length}`),
-    el("span", { class: "pile" }, icon("hand"), ` Hand ${v.hand_sizes[seat]}`),
+    gauge,
   );
+  const piles = el(
+      "div",
+      { class: "piles" },
+      cardBack("Deck", v.deck_sizes[seat], { class: "pile pile-deck vc-pile vc-deck", "data-ref": `deck:${seat}`, "aria-label": `${whose} deck: ${v.deck_sizes[seat]} cards` }),
+      discardPile,
+      el("span", { class: "pile pile-hand" }, icon("hand"), el("span", { class: "vc-pile-n" }, String(v.hand_sizes[seat])), el("span", { class: "vc-pile-word" }, " in hand")),
+  );
+  return [bar, piles];
 }
 
 function discardList(ctx, seat) {
@@ -185,15 +190,24 @@ function centre(ctx) {
   return el("div", { class: "centre" }, ...rows);
 }
 
+// Your hand, fanned: each card overlaps the next by a little over a third, so every
+// card's cost, name and damage stay in sight; hovering or focusing one lifts it whole.
 function handView(ctx) {
   const v = ctx.view;
   if (ctx.seat === null) return null; // spectators see no hand
-  const cards = v.hand.map((id, i) => personaCard(ctx, id, { "data-ref": `hand:${i}`, "aria-label": cardName(ctx, id) }));
+  const n = v.hand.length;
+  const cards = v.hand.map((id, i) => {
+    const node = personaCard(ctx, id, { "data-ref": `hand:${i}`, "aria-label": cardName(ctx, id) });
+    const tilt = n > 1 ? ((i - (n - 1) / 2) * 6) / Math.max(1, n - 1) : 0; // -3° … 3°
+    node.style.setProperty("--tilt", `${tilt.toFixed(2)}deg`);
+    node.style.setProperty("--i", String(i));
+    return node;
+  });
   return el(
     "section",
     { class: "hand", "aria-label": "Your hand" },
-    el("h2", {}, `Your hand (${v.hand.length})`),
-    el("div", { class: "hand-cards" }, ...(cards.length ? cards : [el("p", {}, "No cards.")])),
+    el("h2", {}, `Your hand (${n})`),
+    el("div", { class: "hand-cards", style: `--n:${Math.max(1, n)}` }, ...(cards.length ? cards : [el("p", {}, "No cards.")])),
   );
 }
 
