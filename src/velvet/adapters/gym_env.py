@@ -302,7 +302,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
     ) -> None:
         """Write the agent's observation and action mask now into the given rows (what
         :meth:`observe` returns, without new arrays: the vector env's batch)."""
-        observation[:] = self.encoder.encode_state(self.state, self.seat)
+        self.encoder.encode_state(self.state, self.seat, observation)
         mask.fill(0)
         mask[self._legal_ids()] = 1
 
