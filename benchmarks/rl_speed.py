@@ -18,12 +18,19 @@ Subjects:
   same four legal ids, no rules, 100 decisions an episode) with the Velvet game's
   observation size and number of action ids, stepped the same way, so what the framework
   itself costs a step is measured beside the adapter (``floor gymnasium vs``, ...);
+- batched envs, timed by the wall clock (their work is spread over worker processes, so
+  this process's CPU time would not count it): ``gymnasium.make_vec``'s Velvet batch of
+  ``--vector-envs`` games in this process and in ``--workers`` workers, Gymnasium's own
+  AsyncVectorEnv (one game per worker), and beside them, by the same clock, the single
+  Gymnasium env and RLCard's leduc hold'em; the load average is printed, since a
+  wall-clock rate on a shared machine is only as good as the machine is idle;
 - peers: PettingZoo's classic card-game envs (``leduc_holdem_v4``, ``texas_holdem_v4``;
   they need ``pettingzoo[classic]``) and RLCard's envs (``leduc-holdem``, ``limit-holdem``,
   ``uno``, ``doudizhu``), stepped the same way. A peer that is not installed is skipped.
 
     pip install -e '.[rl]' 'pettingzoo[classic]==1.27.0' rlcard==1.2.0
     nice -n 10 python3 benchmarks/rl_speed.py --seconds 3 --rounds 6
+    nice -n 10 python3 benchmarks/rl_speed.py --only batch --seconds 4 --rounds 4  # batches
 """
 
 from __future__ import annotations
