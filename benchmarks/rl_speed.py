@@ -191,7 +191,7 @@ def vector_env(game_name: str, num_envs: int, workers: int) -> Subject:
     import velvet.adapters  # noqa: F401  (registers the ids)
 
     envs = gymnasium.make_vec(f"velvet/{game_name}-v0", num_envs=num_envs, workers=workers)
-    where = f"{workers} workers" if workers else "1 process"
+    where = f"this process + {workers} workers" if workers else "1 process"
     return _batch(f"velvet vector {game_name}-v0 x{num_envs}, {where}", envs)
 
 
@@ -539,7 +539,7 @@ def rlcard_peer(env_name: str) -> Subject:
     return Subject(f"rlcard {env_name}", KIND_PEER, episode)
 
 
-def subjects(num_envs: int = 16, workers: int = 2) -> list[tuple[str, Callable[[], Subject]]]:
+def subjects(num_envs: int = 16, workers: int = 1) -> list[tuple[str, Callable[[], Subject]]]:
     out: list[tuple[str, Callable[[], Subject]]] = [
         ("raw vs", lambda: raw_engine("vs", False)),
         ("raw vs + view", lambda: raw_engine("vs", True)),
@@ -588,7 +588,10 @@ def main(argv: list[str] | None = None) -> int:
         "--vector-envs", type=int, default=16, help="games in each batched env (default 16)"
     )
     parser.add_argument(
-        "--workers", type=int, default=2, help="worker processes of the batched env (default 2)"
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes of the batched env, beside this one (default 1: 2 processes)",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument(
@@ -601,8 +604,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
-    if args.vector_envs < 1 or not 1 <= args.workers <= args.vector_envs:
-        parser.error("--vector-envs must be positive and --workers 1 to --vector-envs")
+    if args.vector_envs < 2 or not 1 <= args.workers < args.vector_envs:
+        parser.error("--vector-envs must be at least 2 and --workers 1 to --vector-envs - 1")
     load_before = os.getloadavg()
     timed: list[Subject] = []
     skipped: list[str] = []

@@ -2,7 +2,7 @@
 
 ``gymnasium.make_vec("velvet/vs-v0", num_envs=N)`` (or ``velvet/p5-v0``) gives a
 :class:`VelvetVectorEnv` (the ids' ``vector_entry_point``); ``workers=W`` spreads the N
-games over W worker processes, each stepping its share of games in a loop and writing
+games over this process and W worker processes, each stepping its share in a loop and writing
 observations, masks, rewards and flags straight into one block of shared memory, so a
 step costs one short message per worker, not one per game. Gymnasium's own
 ``vectorization_mode="sync"`` / ``"async"`` work too (one game per worker process there).
@@ -16,7 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -82,7 +82,10 @@ class _Share:
         self.arrays = arrays
         self.autoreset = [False] * len(self.envs)
 
-    def reset(self, seeds: Sequence[int | None], options: dict[str, Any] | None) -> None:
+    def reset(
+        self, seeds: Sequence[int | None], options: dict[str, Any] | None
+    ) -> dict[int, dict[str, Any]]:
+        """Reset every game of the share (game i with ``seeds[i - start]``); no infos."""
         a = self.arrays
         for k, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
             i = self.start + k
@@ -91,6 +94,7 @@ class _Share:
             a["rewards"][i] = 0.0
             a["terminations"][i] = a["truncations"][i] = False
             self.autoreset[k] = False
+        return {}
 
     def step(self) -> dict[int, dict[str, Any]]:
         """Step every game by its action in the batch; the infos beyond the mask, by index."""
@@ -140,8 +144,7 @@ def _worker(
             if command == "step":
                 conn.send(("ok", share.step()))
             elif command == "reset":
-                share.reset(*data)
-                conn.send(("ok", {}))
+                conn.send(("ok", share.reset(*data)))
             elif command == "close":
                 conn.send(("ok", {}))
                 return
@@ -179,13 +182,14 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` :class:`VelvetEnv` games of one kind, stepped as a batch.
 
     ``workers=0`` (the default) steps them all in this process; ``workers=W`` splits them
-    over W worker processes (spawned, and ended with this process) that write into shared
-    memory; ``start_method`` is multiprocessing's (spawn, the default, needs a script's
-    ``if __name__ == "__main__":``; fork is quicker to start but unsafe in a process with
-    threads, e.g. Ray's or torch's). Every other keyword is :class:`VelvetEnv`'s
-    (``game``, ``seat``, ``opponent``, ``players``, ``config``, ``max_steps``,
-    ``shaping``, ``illegal``). ``copy=False``
-    returns the batch arrays themselves (overwritten by the next step) instead of copies.
+    over this process and W worker processes (spawned, and ended with this process) that
+    write into shared memory, so this process is not idle while the workers step (on 2
+    cores, ``workers=1`` keeps both busy). ``start_method`` is multiprocessing's: spawn,
+    the default, needs a script's ``if __name__ == "__main__":``; fork starts quicker but
+    is unsafe in a process with threads (Ray's, torch's). Every other keyword is
+    :class:`VelvetEnv`'s (``game``, ``seat``, ``opponent``, ``players``, ``config``,
+    ``max_steps``, ``shaping``, ``illegal``). ``copy=False`` returns the batch arrays
+    themselves (overwritten by the next step) instead of copies.
 
     Autoreset is Gymnasium's default, next step: the step after a game ends resets that
     game and ignores its action (its mask in the final observation is all zeros; send any
@@ -206,8 +210,11 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ConfigError(
                 f"workers must be 0 (this process) or a number of processes, not {workers!r}"
             )
-        if workers > num_envs:
-            raise ConfigError(f"workers ({workers}) cannot exceed num_envs ({num_envs})")
+        if workers >= num_envs:
+            raise ConfigError(
+                f"workers ({workers}) must be below num_envs ({num_envs}): "
+                "this process steps a share of the games too"
+            )
         if start_method not in multiprocessing.get_all_start_methods():
             raise ConfigError(
                 f"start_method must be one of {', '.join(multiprocessing.get_all_start_methods())}"
@@ -231,17 +238,16 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._conns: list[Connection] = []
         self._processes: list[Any] = []
         self._shares: list[_Share] = []
-        self._bounds = _split(num_envs, max(workers, 1))
+        self._bounds = _split(num_envs, workers + 1)
         if workers == 0:
             self._buffer: Any = bytearray(self._layout.size)
             self._arrays = self._layout.arrays(self._buffer)
-            self._shares = [_Share(env_kwargs, 0, num_envs, self._arrays)]
         else:
             context: Any = multiprocessing.get_context(start_method)
             self._buffer = context.RawArray("b", self._layout.size)
             self._arrays = self._layout.arrays(self._buffer)
             try:
-                for start, stop in self._bounds:
+                for start, stop in self._bounds[1:]:
                     ours, theirs = context.Pipe()
                     process = context.Process(
                         target=_worker,
@@ -265,6 +271,7 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             except BaseException:
                 self.close_extras(terminate=True)
                 raise
+        self._shares = [_Share(env_kwargs, *self._bounds[0], self._arrays)]
         self._started = False
 
     # --- the vector API ----------------------------------------------------------------
@@ -287,12 +294,10 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
                     f"reset: {len(seeds)} seeds given for {self.num_envs} envs "
                     "(give one int, one seed per env, or None)"
                 )
-        if self.workers == 0:
-            self._shares[0].reset(seeds, options)
-        else:
-            for conn, (start, stop) in zip(self._conns, self._bounds, strict=True):
-                conn.send(("reset", (seeds[start:stop], options)))
-            self._gather()
+        for conn, (start, stop) in zip(self._conns, self._bounds[1:], strict=True):
+            conn.send(("reset", (seeds[start:stop], options)))
+        start, stop = self._bounds[0]
+        self._together(lambda: self._shares[0].reset(seeds[start:stop], options))
         self._started = True
         return self._observation(), self._infos({})
 
@@ -318,13 +323,9 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ConfigError(f"action ids must lie in 0..{self.n_actions - 1}")
         a = self._arrays
         a["actions"][:] = batch
-        extras: dict[int, dict[str, Any]] = {}
-        if self.workers == 0:
-            extras = self._shares[0].step()
-        else:
-            for conn in self._conns:
-                conn.send(("step", None))
-            extras = self._gather()
+        for conn in self._conns:
+            conn.send(("step", None))
+        extras = self._together(self._shares[0].step)
         return (
             self._observation(),
             a["rewards"].copy(),
@@ -368,6 +369,25 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         for i in sorted(extras):
             infos = self._add_info(infos, extras[i], i)
         return infos
+
+    def _together(self, own: Callable[[], dict[int, dict[str, Any]]]) -> dict[int, dict[str, Any]]:
+        """This process's share of the command just sent to the workers (``own``), then
+        every worker's answer; the infos beyond the mask of all, by index. An error, this
+        process's first, is raised after every answer is in."""
+        errors: list[Exception] = []
+        extras: dict[int, dict[str, Any]] = {}
+        try:
+            extras = own()
+        except Exception as error:
+            errors.append(error)
+        if self._conns:
+            try:
+                extras.update(self._gather())
+            except Exception as error:
+                errors.append(error)
+        if errors:
+            raise errors[0]
+        return extras
 
     def _gather(self) -> dict[int, dict[str, Any]]:
         """Every worker's answer to the command just sent (all of them, so no answer is
