@@ -191,7 +191,7 @@ def vector_env(game_name: str, num_envs: int, workers: int) -> Subject:
     import velvet.adapters  # noqa: F401  (registers the ids)
 
     envs = gymnasium.make_vec(f"velvet/{game_name}-v0", num_envs=num_envs, workers=workers)
-    where = f"this process + {workers} workers" if workers else "1 process"
+    where = f"{workers + 1} processes" if workers else "1 process"
     return _batch(f"velvet vector {game_name}-v0 x{num_envs}, {where}", envs)
 
 
