@@ -139,7 +139,10 @@ def _worker(
         return
     conn.send(("ready", None))
     while True:
-        command, data = conn.recv()
+        try:
+            command, data = conn.recv()
+        except (EOFError, OSError):  # the parent closed its end without a word: done
+            return
         try:
             if command == "step":
                 conn.send(("ok", share.step()))
