@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -188,3 +194,50 @@ def test_a_workers_error_reaches_the_caller_and_the_batch_goes_on() -> None:
     processes = list(envs._processes)
     envs.close()
     assert processes and not any(p.is_alive() for p in processes)
+
+
+KEEPER = """
+import time
+import numpy as np
+from velvet.adapters.vector_env import VelvetVectorEnv
+if __name__ == "__main__":
+    envs = VelvetVectorEnv(2, workers=1, game="vs", opponent="mcts:1000000")
+    print(envs._processes[0].pid, flush=True)
+    obs, _ = envs.reset(seed=0)
+    while True:  # the bot's moves take minutes: the worker is busy, not reading its pipe
+        envs.step(np.array([int(np.flatnonzero(m)[0]) if m.any() else 0
+                            for m in obs["action_mask"]]))
+"""
+"""A parent whose worker is busy in a slow bot's search when the parent is killed: only
+the worker's watch on its parent (die_with_parent) can end it before the search does."""
+
+
+def test_the_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "keeper.py"
+    script.write_text(KEEPER)
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+    )
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        time.sleep(3)  # the reset and the first step are sent: the worker searches
+        assert _alive(worker)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(30)
+        deadline = time.monotonic() + 20
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker)
+    finally:
+        parent.kill()
+        parent.wait(30)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
