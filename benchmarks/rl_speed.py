@@ -18,18 +18,26 @@ Subjects:
   same four legal ids, no rules, 100 decisions an episode) with the Velvet game's
   observation size and number of action ids, stepped the same way, so what the framework
   itself costs a step is measured beside the adapter (``floor gymnasium vs``, ...);
+- batched envs, timed by the wall clock (their work is spread over worker processes, so
+  this process's CPU time would not count it): ``gymnasium.make_vec``'s Velvet batch of
+  ``--vector-envs`` games in this process and in ``--workers`` workers, Gymnasium's own
+  AsyncVectorEnv (one game per worker), and beside them, by the same clock, the single
+  Gymnasium env and RLCard's leduc hold'em; the load average is printed, since a
+  wall-clock rate on a shared machine is only as good as the machine is idle;
 - peers: PettingZoo's classic card-game envs (``leduc_holdem_v4``, ``texas_holdem_v4``;
   they need ``pettingzoo[classic]``) and RLCard's envs (``leduc-holdem``, ``limit-holdem``,
   ``uno``, ``doudizhu``), stepped the same way. A peer that is not installed is skipped.
 
     pip install -e '.[rl]' 'pettingzoo[classic]==1.27.0' rlcard==1.2.0
     nice -n 10 python3 benchmarks/rl_speed.py --seconds 3 --rounds 6
+    nice -n 10 python3 benchmarks/rl_speed.py --only batch --seconds 4 --rounds 4  # batches
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -41,6 +49,12 @@ from typing import Any
 import numpy as np
 
 KIND_RAW, KIND_ADAPTER, KIND_PEER, KIND_FLOOR = "engine", "adapter", "peer", "floor"
+KIND_BATCH = "batch"
+"""Timed by the wall clock (their work is spread over worker processes): the batched
+envs, and beside them, by the same clock, the single env and RLCard's leduc hold'em."""
+
+VECTOR_STEPS = 32
+"""Batch steps per timed call of a batched env (its episodes run on across calls)."""
 
 FLOOR_LENGTH = 100
 """Decisions in one episode of a framework-floor game."""
@@ -65,15 +79,19 @@ class Subject:
     steps: int = 0
     decisions: int = 0
     cpu: float = 0.0
+    """Seconds timed: of this process's CPU, or of the wall clock for KIND_BATCH."""
+    close: Callable[[], None] | None = None
 
     def run(self, seconds: float) -> None:
-        """Play whole episodes until ``seconds`` of CPU pass; add to the totals."""
-        start = time.process_time()
+        """Play whole episodes until ``seconds`` of CPU (of the wall clock for a batch
+        subject) pass; add to the totals."""
+        clock = time.perf_counter if self.kind == KIND_BATCH else time.process_time
+        start = clock()
         while True:
             s, d = self.episode()
             self.steps += s
             self.decisions += d
-            elapsed = time.process_time() - start
+            elapsed = clock() - start
             if elapsed >= seconds:
                 self.cpu += elapsed
                 return
@@ -151,6 +169,74 @@ def _gym_episode(env: Any, seed: int, rng: random.Random) -> int:
         steps += 1
         done = terminated or truncated
     return steps
+
+
+def pick_batch(masks: Any, rng: random.Random) -> Any:
+    """A uniform legal id per row of a batch of 0/1 masks, as :func:`pick` draws for one
+    env (0 for a row with none: the step after an episode's end, whose action the
+    autoreset ignores). Row by row: numpy's whole-batch ways (cumsum, 2-d nonzero) cost
+    several times more here for masks of 922 or 2,177 ids with a few legal ones."""
+    out = np.zeros(len(masks), dtype=np.int64)
+    for i, row in enumerate(masks.view(np.bool_)):
+        legal = row.nonzero()[0]
+        if len(legal):
+            out[i] = legal[rng.randrange(len(legal))]
+    return out
+
+
+def vector_env(game_name: str, num_envs: int, workers: int) -> Subject:
+    """``gymnasium.make_vec``'s Velvet batch, in this process (``workers=0``) or in workers."""
+    import gymnasium
+
+    import velvet.adapters  # noqa: F401  (registers the ids)
+
+    envs = gymnasium.make_vec(f"velvet/{game_name}-v0", num_envs=num_envs, workers=workers)
+    where = f"{workers + 1} processes" if workers else "1 process"
+    return _batch(f"velvet vector {game_name}-v0 x{num_envs}, {where}", envs)
+
+
+def gym_async(game_name: str, num_envs: int) -> Subject:
+    """Gymnasium's own AsyncVectorEnv (one game per worker process, shared memory)."""
+    import gymnasium
+
+    import velvet.adapters  # noqa: F401  (registers the ids)
+
+    envs = gymnasium.make_vec(
+        f"velvet/{game_name}-v0",
+        num_envs=num_envs,
+        vectorization_mode="async",
+        vector_kwargs={"shared_memory": True, "context": "spawn"},
+    )
+    return _batch(f"gymnasium async {game_name}-v0 x{num_envs}", envs)
+
+
+def _batch(name: str, envs: Any) -> Subject:
+    rng = random.Random(1)
+    obs, _ = envs.reset(seed=1)
+    state = {"obs": obs, "ended": np.zeros(envs.num_envs, dtype=np.bool_)}
+
+    def episode() -> tuple[int, int]:
+        steps = 0
+        for _ in range(VECTOR_STEPS):
+            obs, _, terminated, truncated, _ = envs.step(
+                pick_batch(state["obs"]["action_mask"], rng)
+            )
+            # a game's step after its end is its reset (next-step autoreset): not a step
+            steps += envs.num_envs - int(state["ended"].sum())
+            state["obs"], state["ended"] = obs, terminated | truncated
+        return steps, steps
+
+    return Subject(name, KIND_BATCH, episode, close=envs.close)
+
+
+def gym_env_wall(game_name: str) -> Subject:
+    subject = gym_env(game_name)
+    return Subject(f"{subject.name} (wall clock)", KIND_BATCH, subject.episode)
+
+
+def rlcard_wall(env_name: str) -> Subject:
+    subject = rlcard_peer(env_name)
+    return Subject(f"{subject.name} (wall clock)", KIND_BATCH, subject.episode)
 
 
 def pettingzoo_velvet(game_name: str) -> Subject:
@@ -453,7 +539,7 @@ def rlcard_peer(env_name: str) -> Subject:
     return Subject(f"rlcard {env_name}", KIND_PEER, episode)
 
 
-def subjects() -> list[tuple[str, Callable[[], Subject]]]:
+def subjects(num_envs: int = 16, workers: int = 1) -> list[tuple[str, Callable[[], Subject]]]:
     out: list[tuple[str, Callable[[], Subject]]] = [
         ("raw vs", lambda: raw_engine("vs", False)),
         ("raw vs + view", lambda: raw_engine("vs", True)),
@@ -477,6 +563,14 @@ def subjects() -> list[tuple[str, Callable[[], Subject]]]:
         out.append((f"pettingzoo {env_name}", partial(pettingzoo_peer, env_name)))
     for env_name in ("leduc-holdem", "limit-holdem", "uno", "doudizhu"):
         out.append((f"rlcard {env_name}", partial(rlcard_peer, env_name)))
+    for game_name in ("vs", "p5"):
+        out.append((f"batch gym {game_name}", partial(gym_env_wall, game_name)))
+        out.append((f"batch vector {game_name} 1", partial(vector_env, game_name, num_envs, 0)))
+        out.append(
+            (f"batch vector {game_name} w", partial(vector_env, game_name, num_envs, workers))
+        )
+        out.append((f"batch async {game_name}", partial(gym_async, game_name, num_envs)))
+    out.append(("batch rlcard leduc-holdem", partial(rlcard_wall, "leduc-holdem")))
     return out
 
 
@@ -490,6 +584,15 @@ def main(argv: list[str] | None = None) -> int:
         help="split each subject's time into this many slices, run in turn (round robin), "
         "so a change in the machine's load falls on every subject alike",
     )
+    parser.add_argument(
+        "--vector-envs", type=int, default=16, help="games in each batched env (default 16)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes of the batched env, beside this one (default 1: 2 processes)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument(
         "--only",
@@ -501,9 +604,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.vector_envs < 2 or not 1 <= args.workers < args.vector_envs:
+        parser.error("--vector-envs must be at least 2 and --workers 1 to --vector-envs - 1")
+    load_before = os.getloadavg()
     timed: list[Subject] = []
     skipped: list[str] = []
-    for label, make in subjects():
+    for label, make in subjects(args.vector_envs, args.workers):
         if args.only and not any(text in label for text in args.only.split(",")):
             continue
         try:
@@ -514,15 +620,25 @@ def main(argv: list[str] | None = None) -> int:
         for subject in timed:
             subject.run(args.seconds / args.rounds)
     results = [subject.result() for subject in timed]
+    load_after = os.getloadavg()
+    for subject in timed:
+        if subject.close is not None:
+            subject.close()
     from velvet.engine import compiled
 
     build = "compiled (VELVET_COMPILE=1)" if compiled() else "pure Python"
     print(f"Velvet build: {build}\n")
     print(f"{'subject':<44} {'steps/s':>10} {'decisions/s':>12}")
     for r in results:
-        print(f"{r.name:<44} {r.steps_per_s:>10,.0f} {r.decisions_per_s:>12,.0f}")
+        clock = "  (wall clock)" if r.kind == KIND_BATCH and "wall clock" not in r.name else ""
+        print(f"{r.name:<44} {r.steps_per_s:>10,.0f} {r.decisions_per_s:>12,.0f}{clock}")
     for note in skipped:
         print(f"skipped: {note}")
+    print(
+        f"\nload average (1, 5, 15 min) at the start {_load(load_before)}, "
+        f"at the end {_load(load_after)}; {os.cpu_count()} cores"
+    )
+    _batch_report(results)
     raw = {r.name.split()[1]: r for r in results if r.kind == KIND_RAW and "view" not in r.name}
     if not raw:
         return 0
@@ -559,6 +675,31 @@ def main(argv: list[str] | None = None) -> int:
             figures = {"build": build, "results": [vars(r) for r in results], "skipped": skipped}
             json.dump(figures, handle, indent=2)
     return 0
+
+
+def _load(load: tuple[float, float, float]) -> str:
+    return ", ".join(f"{x:.2f}" for x in load)
+
+
+def _batch_report(results: list[Result]) -> None:
+    """The batched envs' wall-clock steps/s over their one-process form's and over
+    RLCard leduc hold'em's single env (the issue's aims: >= 1.8x and >= 3x)."""
+    batch = [r for r in results if r.kind == KIND_BATCH]
+    leduc = next((r for r in batch if r.name.startswith("rlcard leduc")), None)
+    if not batch:
+        return
+    print("\nBatched envs, wall clock (steps of all games a second):")
+    for game in ("vs", "p5"):
+        one = next((r for r in batch if f"{game}-v0 x" in r.name and "1 process" in r.name), None)
+        for r in batch:
+            if f"{game}-v0" not in r.name:
+                continue
+            parts = []
+            if one is not None and r is not one:
+                parts.append(f"{r.steps_per_s / one.steps_per_s:5.2f}x the 1-process batch")
+            if leduc is not None:
+                parts.append(f"{r.steps_per_s / leduc.steps_per_s:5.2f}x rlcard leduc-holdem")
+            print(f"  {r.name:<42} {'  '.join(parts)}")
 
 
 if __name__ == "__main__":

@@ -241,3 +241,24 @@ def test_copied_and_pickled_encoders_encode_alike(game_name: str) -> None:
         for state in states[20:80]:
             for seat in (0, 1):
                 assert_same(other, state, seat)
+
+
+@pytest.mark.parametrize("game_name", ["vs", "p5"])
+def test_encoding_into_a_given_row_writes_the_same_vector_and_keeps_nothing_of_it(
+    game_name: str,
+) -> None:
+    # The vector env writes each observation straight into its batch row: the row must
+    # hold the encoded view, and a caller who writes into the row afterwards must not
+    # change what the encoder gives next.
+    states = positions(game_name, 2, games=2, every=7)
+    encoder = encoder_for(states[0].game, 2)
+    batch = np.full((2, encoder.size), 9.0, np.float32)
+    for state in states[:120]:
+        for seat in (0, 1):
+            row = batch[seat]
+            assert encoder.encode_state(state, seat, row) is row
+            assert np.array_equal(row, encoder.encode(state.view(seat), seat))
+            row[:] = -1.0
+            assert np.array_equal(
+                encoder.encode_state(state, seat), encoder.encode(state.view(seat), seat)
+            )

@@ -14,6 +14,7 @@ from velvet.bots import Bot, RandomBot, make_bot
 from velvet.engine.core import Game, State, canonical_json
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
+from velvet.engine.workers import die_with_parent
 from velvet.games import get_game
 from velvet.p5.state import PHASES as P5_PHASE_NAMES
 from velvet.p5.view import describe_decision as p5_describe_decision
@@ -37,6 +38,7 @@ __all__ = [
     "canonical_json",
     "default_config",
     "determinize",
+    "die_with_parent",
     "id_table",
     "legal_ids",
     "load_game",

@@ -245,7 +245,7 @@ class Encoder(Protocol):
 
     def encode(self, view: Mapping[str, Any], seat: int) -> Vector: ...
 
-    def encode_state(self, state: Any, seat: int) -> Vector: ...
+    def encode_state(self, state: Any, seat: int, into: Vector | None = None) -> Vector: ...
 
 
 @mypyc_attr(native_class=False)  # compiled build: a __dict__, which __getstate__ copies
@@ -398,8 +398,9 @@ class VsEncoder:
             out[base : base + n] = np.maximum(unseen, 0) * 0.5
         return out
 
-    def encode_state(self, state: Any, seat: int) -> Vector:
-        """``encode(state.view(seat), seat)``, read straight from the state's fields.
+    def encode_state(self, state: Any, seat: int, into: Vector | None = None) -> Vector:
+        """``encode(state.view(seat), seat)``, read straight from the state's fields
+        (written into ``into`` and returned, if given: the vector env's batch row).
 
         The same vector, element for element (tests/adapters/test_encoding.py checks
         it over many random positions, in play order and out of it), without building
@@ -517,7 +518,11 @@ class VsEncoder:
                         buf[f_at + k * n + now[-1]] = 1.0
                         _take(buf, taken[p], base[p], u_at[p], now)
                 t.field[p] = slots[:]
-        out = t.vector.copy()
+        if into is None:
+            out = t.vector.copy()
+        else:
+            out = into
+            out[:] = t.vector
         hp = s.hp
         hand = s.hand
         deck = s.deck
@@ -743,8 +748,9 @@ class P5Encoder:
         ]
         return out
 
-    def encode_state(self, state: Any, seat: int) -> Vector:
-        """``encode(state.view(seat), seat)``, read straight from the state's fields.
+    def encode_state(self, state: Any, seat: int, into: Vector | None = None) -> Vector:
+        """``encode(state.view(seat), seat)``, read straight from the state's fields
+        (written into ``into`` and returned, if given: the vector env's batch row).
 
         The same vector (tests/adapters/test_encoding.py checks it over many random
         positions, in play order and out of it) without building the view first; it
@@ -914,7 +920,10 @@ class P5Encoder:
         buf[at] = len(s.loc_deck) / 20.0
         buf[at + 1] = len(s.conf_deck) / 20.0
         buf[at + 2] = len(s.shadow_deck) / 40.0
-        return t.vector.copy()
+        if into is None:
+            return t.vector.copy()
+        into[:] = t.vector
+        return into
 
     def _needs(self, out: Vector, revealed: int, rem: Any, boss: Any) -> None:
         """Write what the revealed shadows (``rem``) and the boss still need into ``out``."""

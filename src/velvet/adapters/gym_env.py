@@ -211,6 +211,15 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         return self.observe()
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, extra = self.advance(action)
+        obs, info = self.observe()
+        info.update(extra)
+        return obs, reward, terminated, truncated, info
+
+    def advance(self, action: np.int64 | int) -> tuple[float, bool, bool, dict[str, Any]]:
+        """``step`` without building the observation: reward, terminated, truncated and the
+        info beyond the mask (``illegal`` or ``returns``). The vector env writes the
+        observation in place after it (:meth:`observe_into`)."""
         state = self.state
         if self._done:
             raise ConfigError("the episode is over: call reset()")
@@ -221,10 +230,8 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
             error = state.explain_illegal(self._actions[index])
             if self.illegal == "raise":
                 raise error
-            obs, info = self.observe()
-            info["illegal"] = str(error)
             self._done = True
-            return obs, ILLEGAL_REWARD, True, False, info
+            return ILLEGAL_REWARD, True, False, {"illegal": str(error)}
         state.apply_unchecked(self._actions[index])
         self._forget_legal()
         self._steps += 1
@@ -240,10 +247,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
             self._potential = potential
         truncated = not terminated and self._steps >= self.max_steps
         self._done = terminated or truncated
-        obs, info = self.observe()
-        if terminated:
-            info["returns"] = state.returns()
-        return obs, reward, terminated, truncated, info
+        return reward, terminated, truncated, {"returns": state.returns()} if terminated else {}
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -293,6 +297,15 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         }
         return obs, {"action_mask": mask}
 
+    def observe_into(
+        self, observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]
+    ) -> None:
+        """Write the agent's observation and action mask now into the given rows (what
+        :meth:`observe` returns, without new arrays: the vector env's batch)."""
+        self.encoder.encode_state(self.state, self.seat, observation)
+        mask.fill(0)
+        mask[self._legal_ids()] = 1
+
     def _hp_potential(self) -> float:
         if not self.shaping:
             return 0.0
@@ -301,10 +314,16 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
 
 
 def register_envs() -> None:
-    """Register ``velvet/vs-v0`` and ``velvet/p5-v0`` with Gymnasium (idempotent)."""
+    """Register ``velvet/vs-v0`` and ``velvet/p5-v0`` with Gymnasium (idempotent), each
+    with :class:`velvet.adapters.vector_env.VelvetVectorEnv` as its batched form."""
     for env_id, kwargs in (("velvet/vs-v0", {"game": "vs"}), ("velvet/p5-v0", {"game": "p5"})):
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=_make, kwargs=kwargs)
+            gym.register(
+                env_id,
+                entry_point=_make,
+                vector_entry_point="velvet.adapters.vector_env:make_vector_env",
+                kwargs=kwargs,
+            )
 
 
 def _make(**kwargs: Any) -> VelvetEnv:

@@ -453,7 +453,7 @@ class VelvetObserver:
         if velvet is None:
             tensor.fill(0.0)
         else:
-            tensor[:size] = self.encoder.encode_state(velvet, player)
+            self.encoder.encode_state(velvet, player, self.dict["observation"])
         if self.perfect_recall:
             own = state._m.own[player]
             history = tensor[size + 1 :]
