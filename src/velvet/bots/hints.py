@@ -46,13 +46,14 @@ playing like this level (the outcomes ``benchmarks/calibration.py`` measured the
 CALIBRATION_BUDGET = 800
 """The search budget (simulations) at which :data:`CALIBRATION` was fitted."""
 CALIBRATION: dict[str, tuple[float, float]] = {
-    "p5": (1.0, 0.0),
-    "vs": (1.0, 0.0),
+    "p5": (0.5758, -0.2789),
+    "vs": (1.4512, 0.3714),
 }
 """Per game, (a, b) of the map chance = 1 / (1 + exp(-(a · logit(value) + b))) from the
 search's mean value to the chance to win; fitted by ``benchmarks/calibration.py --fit``
-(Platt scaling) on the even-numbered positions of its seed-23 run, measured on the odd ones.
-A game not listed gets (1, 0): the value itself."""
+(Platt scaling) on the even-numbered positions of its seed-23 run (27 P5 and 28 VS
+positions, ``benchmarks/data/calibration-rows-seed23.json``), measured on the odd ones
+(docs/lab.md, "Honest chances"). A game not listed gets (1, 0): the value itself."""
 _CLIP = 0.005
 
 
