@@ -9,6 +9,7 @@ are there only where the room gives hints and it is your decision.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,8 @@ def test_hint_shows_three_choices_and_points_at_one(
     forecast = page.locator(".hint-panel").inner_text()
     assert "chance to beat the boss by day 28 if every seat plays like the easy bot" in forecast
     assert "The hints assume the same play, after their move." in forecast
-    assert "95% interval" in forecast and "games played from your view" in forecast
+    # the server's 3 s now fit one or two games of easy (a search): "1 game" or "2 games"
+    assert "95% interval" in forecast and re.search(r"\d+ games? played from your view", forecast)
     page.screenshot(path=str(shots / "p5-forecast-1280x720.png"))
     hint_asks = [m for m in tab.sent if '"hint"' in m or '"forecast"' in m]
     assert len(hint_asks) == 2
