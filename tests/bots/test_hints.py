@@ -217,3 +217,21 @@ def test_cli_hint_on_a_saved_game(tmp_path: Path) -> None:
     assert len(data["hints"]) == 2 and data["seat"] == 0
     bad = runner.invoke(main, ["hint", str(save), "--seat", "0"])
     assert bad.exit_code == 2 and "counts players from 1" in bad.output
+
+
+def test_hints_and_velvet_hint_json_say_whose_play_their_chance_assumes(tmp_path: Path) -> None:
+    from velvet.bots.hints import ASSUMED_BOT, calibrated
+
+    state, record = _midgame("vs", 4, 25)
+    found = hints(state, state.current_player, BUDGET)
+    assert ASSUMED_BOT == "easy"
+    for h in found:
+        assert h.bot == "easy" and h.win == pytest.approx(calibrated("vs", h.value))
+        assert "to win if both players play on like the easy bot (" in h.line(players=2)
+        assert h.to_json()["bot"] == "easy" and h.to_json()["value"] == round(h.value, 4)
+    save = tmp_path / "save.json"
+    save_game(save, record, state)
+    out = CliRunner().invoke(main, ["hint", str(save), "--budget", "30", "--json"]).output
+    data = json.loads(out)
+    assert data["bot"] == "easy" and data["assumes"] == "if both players play on like the easy bot"
+    assert all(h["bot"] == "easy" and 0 <= h["value"] <= 1 for h in data["hints"])

@@ -80,7 +80,7 @@ def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
     assert (
         sum(
             line.startswith(("  1. ", "  2. ", "  3. "))
-            and "to win if you play like the hard bot (" in line
+            and "to win if every player plays on like the easy bot (" in line
             for line in lines
         )
         == 3
@@ -88,6 +88,7 @@ def test_a_terminal_session_asks_for_a_hint_and_a_forecast(
     assert text.count("     why: ") == 3
     assert "Forecast: " in text and "to beat the boss by day 28" in text
     assert "if every player plays like the easy bot" in text  # whose play each chance assumes
+    assert "The hints assume the same play, after their move." in text
     assert info["version"] == 0  # asking changed nothing
 
 

@@ -94,8 +94,8 @@ def test_hint_shows_three_choices_with_chances_and_reasons_and_changes_nothing()
     block = hint_block(out)
     ranks = re.findall(r"^\s*([123])\.\s+choice (\d+): (.+?) — \d+% ± \d+%", block, re.M)
     assert [rank for rank, _, _ in ranks] == ["1", "2", "3"]
-    # each chance says whose play it assumes (a forecast assumes another bot's)
-    assert " ".join(block.split()).count("to win if you play like the hard bot (") == 3
+    # each chance says whose play it assumes (the forecast's bot: the easy one)
+    assert " ".join(block.split()).count("to win if both players play on like the easy bot (") == 3
     assert block.count("why: ") == 3
     # each hint names the choice's number on screen and its label
     for _, number, label in ranks:
@@ -153,9 +153,9 @@ def test_p5_forecast_gives_the_chance_with_its_margin() -> None:
     play.run()
     out = " ".join(console.export_text().split())
     found = re.search(
-        r"Forecast: (\d+)% to beat the boss by day 28 if you play like the easy bot "
+        r"Forecast: (\d+)% to beat the boss by day 28 if you play on like the easy bot "
         r"\(95 % interval (\d+)%–(\d+)%, margin ± (\d+)%; 2 games from this position\)\. "
-        r"A hint's chance assumes the hard bot's play, so the two may differ\.",
+        r"The hints assume the same play, after their move\.",
         out,
     )
     assert found, out[-600:]
@@ -250,6 +250,8 @@ def test_velvet_hint_says_whose_play_each_chance_assumes(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["hint", str(save), "--budget", "40", "--forecast", "2"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert all("to win if you play like the hard bot (" in line for line in lines[1:4])
-    assert lines[4].startswith("chance to beat the boss by day 28 if you play like the easy bot: ")
-    assert "(a hint's chance assumes the hard bot)" in lines[4]
+    assert all("to win if you play on like the easy bot (" in line for line in lines[1:4])
+    assert lines[4].startswith(
+        "chance to beat the boss by day 28 if you play on like the easy bot: "
+    )
+    assert "(the hints assume the same play, after their move)" in lines[4]

@@ -9,6 +9,11 @@ sampled state (the game's event sentences), the follow-up the search expects,
 and how far ahead of the next choice it is. Every random number is seeded from
 the view itself, so two positions a seat cannot tell apart get the same hints.
 
+The search's mean value is a heuristic score (short playouts scored by the game's
+evaluator), not a chance: :data:`CALIBRATION` maps it to the measured chance to win if
+every seat then plays on like the :data:`ASSUMED_BOT` bot (a logistic map per game fitted
+on held-out positions by ``benchmarks/calibration.py``; docs/lab.md, "Honest chances").
+
 :func:`forecast` (P5) plays whole games from sampled states of a view with a bot
 in every seat and reports the chance of beating the boss before the days run
 out, with its 95 % Wilson interval.
@@ -35,6 +40,42 @@ _SEED_RANGE = 1 << 62
 TOP = 3
 REASON_CHARS = 160
 
+ASSUMED_BOT = "easy"
+"""Whose play a hint's chance and the P5 forecast assume from the position on: every seat
+playing like this level (the outcomes ``benchmarks/calibration.py`` measured them against)."""
+CALIBRATION_BUDGET = 800
+"""The search budget (simulations) at which :data:`CALIBRATION` was fitted."""
+CALIBRATION: dict[str, tuple[float, float]] = {
+    "p5": (0.5758, -0.2789),
+    "vs": (1.4512, 0.3714),
+}
+"""Per game, (a, b) of the map chance = 1 / (1 + exp(-(a · logit(value) + b))) from the
+search's mean value to the chance to win; fitted by ``benchmarks/calibration.py --fit``
+(Platt scaling) on the even-numbered positions of its seed-23 run (27 P5 and 28 VS
+positions, ``benchmarks/data/calibration-rows-seed23.json``), measured on the odd ones
+(docs/lab.md, "Honest chances"). A game not listed gets (1, 0): the value itself."""
+_CLIP = 0.005
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, _CLIP), 1 - _CLIP)
+    return math.log(p / (1 - p))
+
+
+def calibrated(
+    game_name: str, value: float, table: dict[str, tuple[float, float]] | None = None
+) -> float:
+    """The chance to win that a search value ``value`` stands for in ``game_name``."""
+    a, b = (CALIBRATION if table is None else table).get(game_name, (1.0, 0.0))
+    z = a * _logit(value) + b
+    return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
+
+
+def assumed_play(bot: str, players: int) -> str:
+    """Whose play a chance assumes, in words: 'if you play on like the easy bot'."""
+    who = {1: "you play", 2: "both players play"}.get(players, f"all {players} players play")
+    return f"if {who} on like the {bot} bot"
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -43,16 +84,21 @@ class Hint:
     action: Any
     label: str
     win: float
-    """The search's mean value after this action: its estimated chance to win."""
+    """The chance to win after this action if every seat then plays like ``bot``: the
+    search's mean value through the game's :data:`CALIBRATION` map."""
     margin: float
-    """Half-width of a rough 95 % interval on ``win`` (from the visits behind it)."""
+    """Half-width of a rough 95 % interval on ``win`` (the visits behind the value, mapped)."""
     visits: int
     reason: str
+    value: float = math.nan
+    """The search's own mean value (a heuristic score, before calibration)."""
+    bot: str = ASSUMED_BOT
+    """Whose play ``win`` assumes from here on (a level: ``easy``)."""
 
-    def line(self) -> str:
+    def line(self, players: int = 1) -> str:
         return (
             f"{self.label}: {self.win:.0%} ± {self.margin:.0%} to win "
-            f"({self.visits} simulations) — {self.reason}"
+            f"{assumed_play(self.bot, players)} ({self.visits} simulations) — {self.reason}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -61,6 +107,8 @@ class Hint:
             "label": self.label,
             "win": round(self.win, 4),
             "margin": round(self.margin, 4),
+            "value": round(self.value, 4),
+            "bot": self.bot,
             "visits": self.visits,
             "reason": self.reason,
         }
@@ -142,9 +190,22 @@ def hints(
         child = root.children.get(action)
         nxt = ranked[rank + 1] if rank + 1 < len(ranked) else None
         reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
-        margin = 1.96 * math.sqrt(max(mean * (1 - mean), 0.0) / visits) if visits else 1.0
-        out.append(Hint(action, _label(state, action), mean, min(margin, 1.0), int(visits), reason))
+        chance, margin = _chance(game.name, mean, visits)
+        out.append(Hint(action, _label(state, action), chance, margin, int(visits), reason, mean))
     return out
+
+
+def _chance(game_name: str, mean: float, visits: float) -> tuple[float, float]:
+    """The calibrated chance of a search value and its margin: the value's rough 95 %
+    interval (values lie in [0, 1], so their variance is at most mean · (1 − mean)) carried
+    through the map."""
+    chance = calibrated(game_name, mean)
+    if not visits:
+        return chance, 1.0
+    spread = 1.96 * math.sqrt(max(mean * (1 - mean), 0.0) / visits)
+    low = calibrated(game_name, max(mean - spread, 0.0))
+    high = calibrated(game_name, min(mean + spread, 1.0))
+    return chance, min(max(high - chance, chance - low), 1.0)
 
 
 def _reason(
@@ -211,11 +272,11 @@ class Forecast:
     def margin(self) -> float:
         return (self.high - self.low) / 2
 
-    def line(self) -> str:
+    def line(self, players: int = 1) -> str:
         return (
-            f"chance to beat the boss by day {self.days}: {self.rate:.0%} "
-            f"[95% CI {self.low:.0%}, {self.high:.0%}] over {self.games} games played by "
-            f"{self.bot} from this position"
+            f"chance to beat the boss by day {self.days} {assumed_play(self.bot, players)}: "
+            f"{self.rate:.0%} [95% CI {self.low:.0%}, {self.high:.0%}] over {self.games} "
+            f"games played by {self.bot} from this position"
         )
 
 
@@ -223,7 +284,7 @@ def forecast(
     state: State[Any],
     seat: int,
     games: int = 40,
-    bot: str = "easy",
+    bot: str = ASSUMED_BOT,
     seconds: float | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Forecast:
@@ -310,5 +371,5 @@ def _play_out(
     return state.returns()[0]
 
 
-def hint_lines(found: Sequence[Hint]) -> list[str]:
-    return [f"{i}. {h.line()}" for i, h in enumerate(found, start=1)]
+def hint_lines(found: Sequence[Hint], players: int = 1) -> list[str]:
+    return [f"{i}. {h.line(players)}" for i, h in enumerate(found, start=1)]

@@ -1,4 +1,5 @@
-"""``velvet hint SAVE``: the hard bot's top choices in a saved game (and the P5 forecast)."""
+"""``velvet hint SAVE``: the hard bot's top choices in a saved game (and the P5 forecast),
+each chance labelled with whose play it assumes (``velvet.bots.hints.ASSUMED_BOT``)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,21 @@ if TYPE_CHECKING:
     from velvet.bots.hints import Forecast, Hint
 
 
-def hint_line(hint: Hint) -> str:
+def hint_line(hint: Hint, players: int = 1) -> str:
     """A hint in one line, its chance to win labelled with whose play it assumes."""
+    from velvet.bots.hints import assumed_play
+
     return (
-        f"{hint.label}: {hint.win:.0%} ± {hint.margin:.0%} to win if you play like the hard "
-        f"bot ({hint.visits} simulations) — {hint.reason}"
+        f"{hint.label}: {hint.win:.0%} ± {hint.margin:.0%} to win "
+        f"{assumed_play(hint.bot, players)} ({hint.visits} simulations) — {hint.reason}"
     )
 
 
 def forecast_assumes(bot: str, players: int) -> str:
-    """Whose play a forecast's chance assumes: 'if you play like the easy bot'."""
-    who = {1: "you play", 2: "both players play"}.get(players, f"all {players} players play")
-    return f"if {who} like the {bot} bot"
+    """Whose play a forecast's chance assumes: 'if you play on like the easy bot'."""
+    from velvet.bots.hints import assumed_play
+
+    return assumed_play(bot, players)
 
 
 def forecast_line(outlook: Forecast, players: int) -> str:
@@ -35,8 +39,17 @@ def forecast_line(outlook: Forecast, players: int) -> str:
         f"chance to beat the boss by day {outlook.days} "
         f"{forecast_assumes(outlook.bot, players)}: "
         f"{outlook.rate:.0%} [95% CI {outlook.low:.0%}, {outlook.high:.0%}] over "
-        f"{outlook.games} games from this position (a hint's chance assumes the hard bot)"
+        f"{outlook.games} games from this position ({forecast_vs_hint(outlook.bot)})"
     )
+
+
+def forecast_vs_hint(bot: str) -> str:
+    """How a forecast played by ``bot`` stands to the hints' chances."""
+    from velvet.bots.hints import ASSUMED_BOT
+
+    if bot == ASSUMED_BOT:
+        return "the hints assume the same play, after their move"
+    return f"the hints assume the {ASSUMED_BOT} bot's play, so the two may differ"
 
 
 @click.command("hint")
@@ -65,7 +78,12 @@ def forecast_line(outlook: Forecast, players: int) -> str:
     default=0,
     help="P5: also play this many games from the position and give the chance to win.",
 )
-@click.option("--forecast-bot", default="easy", show_default=True, help="The bot that plays them.")
+@click.option(
+    "--forecast-bot",
+    default="easy",
+    show_default=True,
+    help="The bot that plays them (the hints' chances assume the easy bot's play).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of lines.")
 def hint_command(
     save: Path,
@@ -83,7 +101,7 @@ def hint_command(
     velvet hint save.json
     velvet hint save.json --budget 3s --forecast 40
     """
-    from velvet.bots.hints import forecast, hints
+    from velvet.bots.hints import ASSUMED_BOT, assumed_play, forecast, hints
     from velvet.engine.core import player_name
     from velvet.engine.record import load_game
     from velvet.games import get_game
@@ -98,8 +116,15 @@ def hint_command(
     who = state.current_player if seat is None else seat - 1
     found = hints(state, who, Budget.parse(budget), top=top)
     outlook = forecast(state, who, forecast_games, forecast_bot) if forecast_games else None
+    players = len(state.returns())
     if as_json:
-        data: dict[str, object] = {"seat": who, "hints": [h.to_json() for h in found]}
+        bot = found[0].bot if found else ASSUMED_BOT
+        data: dict[str, object] = {
+            "seat": who,
+            "bot": bot,
+            "assumes": assumed_play(bot, players),
+            "hints": [h.to_json() for h in found],
+        }
         if outlook is not None:
             data["forecast"] = {
                 "wins": outlook.wins,
@@ -107,11 +132,12 @@ def hint_command(
                 "rate": outlook.rate,
                 "ci95": [outlook.low, outlook.high],
                 "bot": outlook.bot,
+                "assumes": assumed_play(outlook.bot, players),
             }
         click.echo(json.dumps(data, ensure_ascii=False))
         return
     click.echo(f"Hints for {player_name(who)}:")
     for rank, found_hint in enumerate(found, start=1):
-        click.echo(f"  {rank}. {hint_line(found_hint)}")
+        click.echo(f"  {rank}. {hint_line(found_hint, players)}")
     if outlook is not None:
-        click.echo(forecast_line(outlook, len(state.returns())))
+        click.echo(forecast_line(outlook, players))

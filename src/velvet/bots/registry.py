@@ -32,7 +32,7 @@ SEARCH_OPTIONS = ("c",)
 """Options a search spec may set after a comma: ``c`` = UCB exploration constant."""
 
 LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
-    "easy": ("greedy", Budget(count=1)),
+    "easy": ("search", Budget(count=30)),
     "normal": ("search", Budget(count=100)),
     "hard": ("search", Budget(count=800)),
 }

@@ -310,7 +310,8 @@ def _show(
         for n, hint in enumerate(message.get("hints", []), start=1):
             out(
                 f"  {n}. {hint['label']} — {hint['win']:.0%} ± {hint['margin']:.0%} to win "
-                f"if you play like the hard bot ({hint['visits']} simulations)"
+                f"if every player plays on like the {hint.get('bot', 'easy')} bot "
+                f"({hint['visits']} simulations)"
             )
             out(f"     why: {hint['reason']}")
     elif kind == "forecast":
@@ -318,8 +319,8 @@ def _show(
             f"Forecast: {message['rate']:.0%} to beat the boss by day {message['days']} "
             f"if every player plays like the {message['bot']} bot (95 % interval "
             f"{message['low']:.0%}–{message['high']:.0%}, margin ± {message['margin']:.0%}; "
-            f"{message['games']} games from your view). A hint's chance assumes the hard "
-            "bot's play, so the two may differ."
+            f"{message['games']} games from your view). The hints assume the "
+            f"{'same play, after their move' if message['bot'] == 'easy' else 'easy bot'}."
         )
     elif kind == "timer":
         left = int(message["left"])

@@ -32,6 +32,8 @@ FORECAST_GAMES = 20
 FORECAST_SECONDS = 3.0
 """A forecast stops after this many seconds (after one game at least), with the games played."""
 FORECAST_BOT = "easy"
+"""The forecast's bot: the play a hint's chance assumes too (``velvet.bots.hints.ASSUMED_BOT``),
+so the two agree within their margins at one decision."""
 HINT_LIMIT = 8
 """Hints and forecasts being worked out at once in this process; more are refused."""
 HINT_PER_SEAT = 1
@@ -151,12 +153,13 @@ def work_hint(
 
     The search ends early once the job of ``ticket`` is cancelled (its answer is dropped).
     """
-    from velvet.bots.hints import hints
+    from velvet.bots.hints import ASSUMED_BOT, hints
 
     start = time.perf_counter()
     found = hints(state, seat, Budget.parse(budget), stop=_stopper(ticket, cancels))
     return {
         "hints": [h.to_json() for h in found],
+        "bot": found[0].bot if found else ASSUMED_BOT,
         "budget": budget,
         "seconds": round(time.perf_counter() - start, 3),
     }

@@ -181,13 +181,18 @@ class HintOut(BaseModel):
     """The action's text form, as in ``legal[].text`` (send it in a ``move`` to play it)."""
     label: str
     win: float
-    """The search's estimated chance to win after this action (0 to 1)."""
+    """The chance to win after this action (0 to 1) if every seat then plays like ``bot``:
+    the search's value through its measured calibration (docs/lab.md, "Honest chances")."""
     margin: float
     """Half-width of a rough 95 % interval on ``win``."""
     visits: int
     """Simulations behind the estimate."""
     reason: str
     """One line built from the search: what the action does, what follows, the gap."""
+    value: float | None = None
+    """The search's own mean value, before calibration (a heuristic score, not a chance)."""
+    bot: str = "easy"
+    """Whose play ``win`` assumes from here on: every seat playing like this bot."""
 
 
 class HintMsg(_Server):
@@ -196,6 +201,8 @@ class HintMsg(_Server):
     type: Literal["hint"] = "hint"
     version: int
     hints: list[HintOut]
+    bot: str = "easy"
+    """Whose play the hints' chances assume: every seat playing on like this bot."""
     budget: str
     """The search's budget (simulations, or seconds like ``1.5s``)."""
     seconds: float
@@ -216,7 +223,7 @@ class ForecastMsg(_Server):
     wins: int
     games: int
     bot: str
-    """The bot that played every seat in those games."""
+    """The bot that played every seat in those games: whose play ``rate`` assumes."""
     days: int
     seconds: float
 

@@ -57,12 +57,12 @@ HELP = (
     "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
     "next page of choices, 'log' shows every event so far ('log 20': the last 20), "
     "'hint' shows the hard bot's three best choices for you with their chance to win if "
-    "you play like it and why ('hint 2s' or 'hint 3000' thinks longer), 'forecast' (P5) "
-    "plays games from here with the easy bot and gives the chance to beat the boss if you "
-    "play like it ('forecast 100': more games, a smaller margin), 'undo' takes back your "
-    "last move (while no dice, draw or hidden card was revealed since), 'board' shows the "
-    "full board, 'save FILE' saves the game, 'load FILE' loads one, 'help' shows this, "
-    "'quit' leaves (you are offered to save)."
+    "you play on like the easy bot and why ('hint 2s' or 'hint 3000' thinks longer), "
+    "'forecast' (P5) plays games from here with the easy bot and gives the chance to beat "
+    "the boss if you play like it ('forecast 100': more games, a smaller margin), 'undo' "
+    "takes back your last move (while no dice, draw or hidden card was revealed since), "
+    "'board' shows the full board, 'save FILE' saves the game, 'load FILE' loads one, "
+    "'help' shows this, 'quit' leaves (you are offered to save)."
 )
 COMMANDS = (
     "info ",
@@ -652,7 +652,8 @@ class Session:
             table.add_row(
                 f"{rank}.",
                 f"{escape(where + hint.label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
-                f"to win {HINT_ASSUMES} ({hint.visits} simulations)"
+                f"to win {forecast_assumes(hint.bot, len(self.seats))} "
+                f"({hint.visits} simulations)"
                 f"\n[dim]why: {escape(hint.reason)}[/]",
             )
         self.console.print(table)
@@ -993,11 +994,10 @@ class Session:
             self.console.print("Not saved: no move was made, so there is no autosave.")
 
 
-HINT_ASSUMES = "if you play like the hard bot"
-"""Whose play a hint's chance to win assumes (the hard bot's search), said beside it."""
 FORECAST_BOT = "easy"
-"""The bot that plays the forecast's games: the hard bot would take minutes a game."""
-FORECAST_VS_HINT = "A hint's chance assumes the hard bot's play, so the two may differ."
+"""The bot that plays the forecast's games (the play a hint's chance assumes too:
+``velvet.bots.hints.ASSUMED_BOT``); the hard bot would take minutes a game."""
+FORECAST_VS_HINT = "The hints assume the same play, after their move."
 
 
 def _budget_words(budget: Budget) -> str:

@@ -693,7 +693,7 @@ export class Table {
           el("strong", { class: "forecast-rate" }, percent(f.rate)),
           ` chance to beat the boss by day ${f.days} if every seat plays like the ${f.bot} bot`,
           el("span", { class: "hint-margin" }, ` (95% interval ${percent(f.low)}–${percent(f.high)}, ± ${percent(f.margin)})`)),
-        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s. A hint's chance assumes the hard bot's play, so the two may differ.`),
+        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s. ${f.bot === "easy" ? "The hints assume the same play, after their move." : "The hints assume the easy bot's play, so the two may differ."}`),
       ];
     }
     const list = el("ol", { class: "hint-list" });
@@ -710,7 +710,7 @@ export class Table {
       );
     });
     return [
-      el("div", { class: "hint-head" }, el("strong", {}, "Hint: best first, with the chance to win if you play on like the hard bot"), close),
+      el("div", { class: "hint-head" }, el("strong", {}, `Hint: best first, with the chance to win if every seat plays on like the ${hint.data.bot || "easy"} bot`), close),
       hint.data.hints.length ? list : el("p", { class: "hint-note" }, "The search found no choice to suggest."),
     ];
   }

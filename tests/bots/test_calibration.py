@@ -1,0 +1,112 @@
+"""benchmarks/calibration.py: its maths on hand-computed inputs, and a tiny run end to end."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from velvet.bots.hints import calibrated
+from velvet.engine.rng import Rng
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load() -> ModuleType:
+    """benchmarks/calibration.py as the module ``calibration``, the benchmarks folder on the
+    path (its spawned workers import it by that name, with the parent's path)."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    return importlib.import_module("calibration")
+
+
+cal = _load()
+
+P = [0.1, 0.3, 0.35, 0.8, 0.9]
+Y = [0.0, 1.0, 0.0, 1.0, 1.0]
+
+
+def test_brier_and_its_base_rate_baseline_match_hand_computed_values() -> None:
+    # (0.01 + 0.49 + 0.1225 + 0.04 + 0.01) / 5
+    assert cal.brier(P, Y) == pytest.approx(0.1345)
+    s = cal.summary(P, Y)
+    assert s["base_rate"] == pytest.approx(0.6)
+    # the constant 0.6: (0.36 + 0.16 + 0.36 + 0.16 + 0.16) / 5
+    assert s["brier_baseline"] == pytest.approx(0.24)
+    assert s["n"] == 5 and s["mean_chance"] == pytest.approx(0.49)
+
+
+def test_ece_weighs_each_bins_gap_by_its_count() -> None:
+    # bins: [0.1]→0 (gap .1), [0.3, 0.35]→0.5 (gap .175, twice), [0.8]→1 (.2), [0.9]→1 (.1)
+    assert cal.bins_of(P, Y) == [
+        pytest.approx((0.1, 0.0, 1)),
+        pytest.approx((0.325, 0.5, 2)),
+        pytest.approx((0.8, 1.0, 1)),
+        pytest.approx((0.9, 1.0, 1)),
+    ]
+    assert cal.ece(P, Y) == pytest.approx(0.15)
+    assert cal.ece([1.0, 0.0], [1.0, 0.0]) == 0.0  # 1.0 falls in the last bin, not past it
+
+
+def test_brier_refuses_chances_without_outcomes() -> None:
+    with pytest.raises(ValueError, match="as many outcomes"):
+        cal.brier([0.5, 0.5], [1.0])
+
+
+def test_platt_fit_recovers_a_known_map() -> None:
+    rng = Rng(5)
+    values, outcomes = [], []
+    for _ in range(4000):
+        v = (rng.randbelow(980) + 10) / 1000
+        z = 2.0 * math.log(v / (1 - v)) - 1.0
+        values.append(v)
+        outcomes.append(1.0 if rng.randbelow(10**6) / 10**6 < 1 / (1 + math.exp(-z)) else 0.0)
+    a, b = cal.fit_platt(values, outcomes)
+    assert a == pytest.approx(2.0, abs=0.25) and b == pytest.approx(-1.0, abs=0.25)
+    mapped = [calibrated("x", v, {"x": (a, b)}) for v in values]
+    assert cal.ece(mapped, outcomes) < cal.ece(values, outcomes)
+
+
+def test_a_tiny_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = tmp_path / "rows.json"
+    png = tmp_path / "reliability.png"
+    args = ["--positions", "2", "--bot", "greedy", "--budget", "10", "--forecast-games", "1"]
+    code = cal.main([*args, "--no-progress", "--rows", str(rows), "--fit", "--figure", str(png)])
+    out = capsys.readouterr().out
+    assert code == 0
+    saved = json.loads(rows.read_text(encoding="utf-8"))
+    assert saved["bot"] == "greedy" and saved["budget"] == 10
+    assert sorted((r["game"], r["index"]) for r in saved["rows"]) == [
+        ("p5", 0),
+        ("p5", 1),
+        ("vs", 0),
+        ("vs", 1),
+    ]
+    for row in saved["rows"]:
+        assert row["hint_outcome"] in (0.0, 0.5, 1.0) and 0 <= row["hint_chance"] <= 1
+        assert row["hint_chance"] == pytest.approx(calibrated(row["game"], row["hint_value"]))
+    p5 = [r for r in saved["rows"] if r["game"] == "p5"]
+    assert all(r["forecast_games"] == 1 and r["forecast_rate"] in (0.0, 1.0) for r in p5)
+    assert "p5:" in out and "vs:" in out and "fitted map (even positions)" in out
+    assert out.count("Brier") >= 5 and png.stat().st_size > 10_000
+    # the rows read back give the same report, without playing
+    assert cal.main(["--from", str(rows), "--fit"]) == 0
+    again = capsys.readouterr().out
+    assert again == out.replace(f"reliability diagram: {png}\n", "")
+
+
+def test_a_file_that_is_not_rows_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rows": 3}', encoding="utf-8")
+    assert cal.main(["--from", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "not a rows file written by --rows" in err
+    assert cal.main(["--positions", "0"]) == 2
+    assert "must be 1 or more" in capsys.readouterr().err
