@@ -636,8 +636,9 @@ class Hub:
                 hotseat=bool(room.row.options.get("hotseat")),
             )
         )
+        if room.history:
+            conn.send(self.log_msg(room, conn.seat))
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
-        conn.send(self.log_msg(room, conn.seat))
         if room.over:
             conn.send(self._record_msg(room))
         elif conn.seat is not None and room.hints_allowed():
