@@ -66,6 +66,7 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     page.wait_for_selector("form.create-form")
     page.select_option("#seat_2", "human")
     page.click("details.more summary")
+    page.check("#hotseat")  # one screen: this browser plays both seats
     page.fill("#turn_timer", "1")
     page.click("button[type=submit]")
     error = page.locator("#turn_timer-error")
@@ -94,7 +95,7 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     rejoin.click()
     page.wait_for_selector(".vs-board .pbar")
     assert page.evaluate("window.velvet.welcome.seat") == 1
-    # Hot-seat: both seats were made in this browser, so it may switch between them.
+    # One screen: both seats were claimed by this browser, so it may switch between them.
     page.select_option(".seat-picker", label="Play as Player 1")
     page.wait_for_function("window.velvet.welcome && window.velvet.welcome.seat === 0")
     tab.close()

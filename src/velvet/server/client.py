@@ -125,6 +125,8 @@ class Client:
         self.welcomes = 0
         self.welcome: dict[str, Any] | None = None
         """The last ``welcome``: the seat, and whether it may ask for hints and a forecast."""
+        self.transfers = 0
+        """``transfer`` answers so far (a one-time code to move the seat)."""
         self.hint_answers = 0
         """Answers to ``hint`` and ``forecast`` so far (a hint, a forecast or a refusal)."""
         self._ws: ClientConnection | None = None
@@ -166,6 +168,8 @@ class Client:
                             self._connected.set()
                         if message.get("type") == "state":
                             self.last_state = message
+                        if message.get("type") == "transfer":
+                            self.transfers += 1
                         if message.get("type") in ("hint", "forecast", "hint_cancelled") or str(
                             message.get("code", "")
                         ).startswith("hint_"):
@@ -510,7 +514,12 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
                 await client.send({"type": text})
                 continue
             if text == "move seat":
-                await client.send({"type": "transfer"})
+                before = client.transfers
+                if await client.send({"type": "transfer"}):
+                    for _ in range(250):  # the code is printed when it comes (5 s at most)
+                        if client.transfers > before or client.fatal:
+                            break
+                        await asyncio.sleep(0.02)
                 continue
             if text == "undo":
                 await client.settle(sent)  # against the state the last move made

@@ -201,7 +201,8 @@ function openRoom(main, room, invite) {
     },
     error: (msg) => {
       if (msg.code === "bad_token" || msg.code === "invite_used" || msg.code === "seat_moved") {
-        if (held) forgetSeat(room, held.seat); // its secret opens nothing any more
+        const lost = held ? held.seat : page.welcome?.seat;
+        if (lost !== null && lost !== undefined) forgetSeat(room, lost); // its secret opens nothing now
         const say = {
           bad_token: "This link opens no seat in this room",
           invite_used: "This invite was already used",
