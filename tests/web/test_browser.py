@@ -85,7 +85,8 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     page.click("button[type=submit]")
     page.wait_for_selector(".invites")
     links = page.locator(".invites input.link")
-    assert links.count() == 3  # two seats and the spectators
+    assert links.count() == 1  # the spectators': one screen spends both invites here
+    assert page.locator(".invites a.primary").count() == 2  # "Play as" each seat
     room = page.evaluate("JSON.parse(localStorage.getItem('velvet.seats'))[0].room")
     assert httpx.get(f"{server.url}/api/rooms/{room}").json()["game"] == "vs"
     assert len(page.evaluate("JSON.parse(localStorage.getItem('velvet.seats'))")) == 2
@@ -307,6 +308,8 @@ def test_the_lobby_offers_the_second_player_extra_cards(server: WebServer, brows
     page.select_option("#seat_2", "human")
     page.select_option("#first", "1")
     page.select_option("#second_draws", "1")
+    page.click("details.more summary")
+    page.check("#hotseat")  # one screen: this browser plays both seats
     page.click("button[type=submit]")
     page.wait_for_selector(".invites")
     page.goto(f"{server.url}/")

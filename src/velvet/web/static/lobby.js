@@ -348,12 +348,16 @@ export function fieldOf(message, game) {
 function showCreated(box, created, game, seats, oneScreen) {
   const rows = created.invites.map((invite, index) => {
     const input = el("input", { readonly: true, value: invite.url, "aria-label": `${invite.name}'s invite link`, class: "link" });
+    if (oneScreen) {
+      // Claimed by this browser already: the invite is spent, so it is not shown.
+      return el("li", {}, el("strong", {}, invite.name),
+        el("span", { class: "link-row" }, el("small", {}, "This browser's seat"),
+          el("a", { class: "button primary", href: seatHref(created.room, invite.seat) }, `Play as ${invite.name}`)));
+    }
     // One screen: every seat is this browser's already. Otherwise only the first person's
     // seat is opened here; another seat's invite goes to its player (opened here, it would
     // be this browser's, and the friend would be told it was already used).
-    const play = oneScreen
-      ? el("a", { class: "button primary", href: seatHref(created.room, invite.seat) }, `Play as ${invite.name}`)
-      : index === 0
+    const play = index === 0
         ? el("a", { class: "button primary", href: joinHref(created.room, invite.token) }, `Play as ${invite.name}`)
         : el("small", { class: "invite-note" }, "Send it; do not open it yourself");
     return el(
