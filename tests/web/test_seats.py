@@ -63,6 +63,9 @@ def test_the_host_cannot_see_or_move_for_the_seat_a_friend_claimed(
     assert [s["seat"] for s in saved] == [0]
     assert links["p2"].split("#")[1] not in json.dumps(saved)
     assert host.page.locator(".seat-picker").count() == 0
+    tools = host.page.locator("#room-tools").inner_text()
+    assert tools.split() == "Copy spectator link Move this seat to another device".split()
+    host.page.screenshot(path=str(shots / "seat-host-table-1280x720.png"))
     assert host.page.evaluate("window.velvet.state.legal.length") == 0  # Player 2 moves
     # Opening Player 2's invite in the host's browser is refused, saying it was used.
     spy = host.context.new_page()
@@ -90,7 +93,7 @@ def test_a_second_claim_is_refused_so_a_host_who_opened_it_is_exposed(
     friend.page.goto(links["p2"])  # … so the friend is told
     alert = friend.page.get_by_role("alert")
     alert.wait_for()
-    assert "This invite was already used" in alert.inner_text()
+    assert "this invite was already used." in alert.inner_text().lower()
     friend.page.screenshot(path=str(shots / "seat-second-claim-1280x720.png"))
     # what the friend saw came from the server: invite_used, and no welcome to the seat
     assert [m["code"] for m in _welcomes(friend)] == ["invite_used"]

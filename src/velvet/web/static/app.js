@@ -69,7 +69,7 @@ document.addEventListener("visibilitychange", () => {
 });
 
 function roomTools(items) {
-  document.getElementById("room-tools")?.replaceChildren(...items);
+  document.getElementById("room-tools")?.replaceChildren(...items.filter(Boolean));
 }
 
 async function copyText(text) {
@@ -208,8 +208,10 @@ function openRoom(main, room, invite) {
           invite_used: "This invite was already used",
           seat_moved: "This seat moved to another device",
         }[msg.code];
-        main.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `${say}: `, msg.message, ". ",
-          el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, "Watch the room"), " · ", el("a", { href: "./" }, "Back to the lobby")));
+        status("", true); // no reconnecting: the answer stands
+        const why = msg.message.charAt(0).toUpperCase() + msg.message.slice(1);
+        main.replaceChildren(el("div", { class: "board-missing", role: "alert" }, el("h2", {}, `${say}.`), el("p", {}, `${why}.`),
+          el("p", {}, el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, "Watch the room"), " · ", el("a", { href: "./" }, "Back to the lobby"))));
         return;
       }
       if (msg.code === "no_room") {
