@@ -551,7 +551,8 @@ class Hub:
                 f"this invite to {player_name(s.seat)}'s seat was already used: the seat "
                 "belongs to the browser (or velvet join) that opened the link first. If that "
                 "was not you, the link was opened by someone else — ask the room's creator; "
-                "if it was you on another device, move the seat from there (Move this seat to another device)",
+                "if it was you on another device, move the seat from there (Move this seat "
+                "to another device)",
             )
         for s in people:
             if s.move_sha256 is None or not token_matches(token, s.move_sha256):
