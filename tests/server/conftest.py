@@ -81,12 +81,29 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
-    """Greet; return the first state message (after the welcome)."""
-    ws.send_text(json.dumps({"v": 1, "type": "hello", "token": token}))
+SECRETS: dict[str, str] = {}
+"""Seat secrets the server gave for the invites these tests claimed (invite → secret):
+like every client, a test that comes back sends its seat's secret, not the spent invite."""
+
+
+def claim(ws: Any, token: str | None) -> dict[str, Any]:
+    """Send ``hello`` with ``token`` (an invite: the secret it gave before, if any);
+    return the welcome, keeping the secret a claim answers with."""
+    sent = SECRETS.get(token, token) if token is not None else None
+    ws.send_text(json.dumps({"v": 1, "type": "hello", "token": sent}))
     welcome = ws.receive_json()
     assert welcome["type"] == "welcome", welcome
+    if token is not None and welcome.get("secret"):
+        SECRETS[token] = welcome["secret"]
+    return dict(welcome)
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    """Greet; return the first state message (after the welcome and the log, if any)."""
+    claim(ws, token)
     state = ws.receive_json()
+    if state["type"] == "log":
+        state = ws.receive_json()
     assert state["type"] == "state", state
     return dict(state)
 

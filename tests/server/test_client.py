@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import sys
 import time
 from pathlib import Path
@@ -212,3 +213,31 @@ def test_join_matches_words_through_the_legal_list_alone() -> None:
         move_text("²", legal)  # str.isdigit says yes, int() says no
     # words that fit nothing go to the server as typed: its legal list judges them
     assert move_text("summon pixie", legal) == "summon pixie"
+
+
+def test_velvet_join_keeps_its_seat_and_a_second_client_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claim's secret is kept in the data folder: the same invite link joined again
+    from this user opens the seat; the same link from another user (another data folder)
+    is refused as used."""
+    with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
+        room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
+        url = room["invites"][0]["url"]
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+        first: list[str] = []
+        assert asyncio.run(play_terminal(url, first.append)) == 0
+        saved = Path(os.environ["VELVET_DATA_DIR"]) / "joined-seats.json"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("move seat\n"))
+        again: list[str] = []
+        assert asyncio.run(play_terminal(url, again.append)) == 0
+        other = tmp_path / "another-user"
+        monkeypatch.setenv("VELVET_DATA_DIR", str(other))
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        refused: list[str] = []
+        assert asyncio.run(play_terminal(url, refused.append)) == 2
+    assert oct(saved.stat().st_mode & 0o777) == "0o600"
+    text = "\n".join(again)
+    assert "playing as Player 1" in text and "The game so far" in text
+    assert "one-time code" in text
+    assert any("already used" in line for line in refused)

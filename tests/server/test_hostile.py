@@ -23,7 +23,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.core.result import Ok
 from starlette.websockets import WebSocketDisconnect
-from tests.server.conftest import LiveServer, hello, sqlite_url
+from tests.server.conftest import SECRETS, LiveServer, hello, sqlite_url
 
 from velvet.server.app import Settings, create_app
 
@@ -115,6 +115,13 @@ def test_websocket_fuzz_changes_nothing_and_never_fails(tmp_path: Path) -> None:
                 with pytest.raises(WebSocketDisconnect):
                     ws.receive_json()
         after = [client.get(f"/api/rooms/{r['room']}").json() for r in rooms]
+    for info, room in zip(after, rooms, strict=True):
+        # the greetings claimed the invites they sent: only that changed
+        for seat, invite in zip(info["seats"], room["invites"], strict=True):
+            assert seat.pop("claimed") is (invite["token"] in SECRETS)
+    for info in before:
+        for seat in info["seats"]:
+            assert seat.pop("claimed") is False
     assert after == before  # no state changed
     assert errors > 0.9 * sent
     print(f"{sent} hostile messages: {errors} refused, {closed} sockets closed cleanly")

@@ -24,7 +24,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.server.conftest import free_port, hello, send, sqlite_url
+from tests.server.conftest import SECRETS, free_port, hello, send, sqlite_url
 from tests.server.test_app import make_room, next_of
 
 from velvet.engine.record import GameRecord
@@ -498,8 +498,8 @@ def test_one_seat_and_one_address_open_only_so_many_websockets(tmp_path: Path) -
             client.websocket_connect(path) as d,
         ):
             for ws in (a, b, c):
-                hello(ws, token)
-            d.send_text(json.dumps({"v": 1, "type": "hello", "token": token}))
+                hello(ws, token)  # the first claims the seat; the others send its secret
+            d.send_text(json.dumps({"v": 1, "type": "hello", "token": SECRETS[token]}))
             refused = d.receive_json()
             assert refused["code"] == "too_many_sockets", refused
             with pytest.raises(WebSocketDisconnect):

@@ -91,8 +91,27 @@ def check_game(messages: list[tuple[int | None, dict[str, Any]]], record: dict[s
 
     names: dict[str, tuple[str, ...]] = {}
     checked = 0
+
+    def secret_at(v: int, seat: int | None) -> set[str]:
+        visible = seen_at(v, seat) | (seen_at(v - 1, seat) if v else set())
+        return hidden_from(states[v], seat) - visible
+
+    def unnamed(secret: set[str], talk: str, seat: int | None, v: int) -> None:
+        for card in secret:
+            if card not in names:
+                names[card] = _names(game, card)
+            for word in (card, *names[card]):
+                # a whole name: "Izanagi" is not found in "Izanagi-no-Okami"
+                found = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", talk) is not None
+                assert not found, f"seat {seat} read hidden {word!r} at {v}: {talk}"
+
     for seat, msg in messages:
-        assert msg["type"] in ("welcome", "state", "over", "error", "pong"), msg["type"]
+        assert msg["type"] in ("welcome", "log", "state", "over", "error", "pong"), msg["type"]
+        if msg["type"] == "log":  # the log so far a joining socket gets: as it may see it
+            for entry in msg["entries"]:
+                unnamed(secret_at(entry["version"], seat), entry["text"], seat, entry["version"])
+                checked += 1
+            continue
         if msg["type"] != "state":
             continue
         v = msg["version"]
@@ -106,20 +125,13 @@ def check_game(messages: list[tuple[int | None, dict[str, Any]]], record: dict[s
         if msg["legal"]:
             assert seat is not None and state.current_player == seat
             assert [a["text"] for a in msg["legal"]] == [str(a) for a in state.legal_actions()]
-        visible = seen_at(v, seat) | (seen_at(v - 1, seat) if v else set())
-        secret = hidden_from(state, seat) - visible
+        secret = secret_at(v, seat)
         shown = {k: x for k, x in msg["view"].items() if k != "decklists"}
         named = _strings([e["data"] for e in msg["events"]]) | _strings(shown)
         leaked = secret & named
         assert not leaked, f"seat {seat} was told of hidden cards {leaked} at version {v}"
         talk = " | ".join([e["text"] for e in msg["events"]] + [a["label"] for a in msg["legal"]])
-        for card in secret:
-            if card not in names:
-                names[card] = _names(game, card)
-            for word in (card, *names[card]):
-                # a whole name: "Izanagi" is not found in "Izanagi-no-Okami"
-                found = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", talk) is not None
-                assert not found, f"seat {seat} read hidden {word!r} at {v}: {talk}"
+        unnamed(secret, talk, seat, v)
         checked += 1
     return checked
 

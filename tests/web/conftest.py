@@ -44,6 +44,8 @@ SERVER_TYPES = {
     "forecast",
     "hint_cancelled",
     "timer",
+    "log",
+    "transfer",
 }
 CLIENT_TYPES = {
     "hello",
@@ -55,6 +57,7 @@ CLIENT_TYPES = {
     "hint",
     "forecast",
     "hint_cancel",
+    "transfer",
 }
 REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

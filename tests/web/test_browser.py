@@ -66,6 +66,7 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     page.wait_for_selector("form.create-form")
     page.select_option("#seat_2", "human")
     page.click("details.more summary")
+    page.check("#hotseat")  # one screen: this browser plays both seats
     page.fill("#turn_timer", "1")
     page.click("button[type=submit]")
     error = page.locator("#turn_timer-error")
@@ -84,7 +85,8 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     page.click("button[type=submit]")
     page.wait_for_selector(".invites")
     links = page.locator(".invites input.link")
-    assert links.count() == 3  # two seats and the spectators
+    assert links.count() == 1  # the spectators': one screen spends both invites here
+    assert page.locator(".invites a.primary").count() == 2  # "Play as" each seat
     room = page.evaluate("JSON.parse(localStorage.getItem('velvet.seats'))[0].room")
     assert httpx.get(f"{server.url}/api/rooms/{room}").json()["game"] == "vs"
     assert len(page.evaluate("JSON.parse(localStorage.getItem('velvet.seats'))")) == 2
@@ -94,7 +96,7 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     rejoin.click()
     page.wait_for_selector(".vs-board .pbar")
     assert page.evaluate("window.velvet.welcome.seat") == 1
-    # Hot-seat: both seats were made in this browser, so it may switch between them.
+    # One screen: both seats were claimed by this browser, so it may switch between them.
     page.select_option(".seat-picker", label="Play as Player 1")
     page.wait_for_function("window.velvet.welcome && window.velvet.welcome.seat === 0")
     tab.close()
@@ -308,6 +310,8 @@ def test_the_lobby_offers_the_second_player_extra_cards(server: WebServer, brows
     page.select_option("#seat_2", "human")
     page.select_option("#first", "1")
     page.select_option("#second_draws", "1")
+    page.click("details.more summary")
+    page.check("#hotseat")  # one screen: this browser plays both seats
     page.click("button[type=submit]")
     page.wait_for_selector(".invites")
     page.goto(f"{server.url}/")

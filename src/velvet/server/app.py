@@ -47,10 +47,11 @@ from velvet.server.protocol import (
     Resign,
     RoomCreated,
     RoomInfo,
+    Transfer,
     Undo,
     parse_client,
 )
-from velvet.server.rooms import Conn, Hub
+from velvet.server.rooms import Conn, Hub, SeatRefused
 from velvet.server.storage import Storage, StorageError, default_db_url, migrate
 
 log = logging.getLogger("velvet.server")
@@ -426,11 +427,18 @@ def _info_of(row: Any) -> RoomInfo:
         status=row.status,
         version=row.version,
         seats=[
-            SeatInfo(seat=s.seat, name=player_name(s.seat), who=s.who, connected=s.who != "human")
+            SeatInfo(
+                seat=s.seat,
+                name=player_name(s.seat),
+                who=s.who,
+                connected=s.who != "human",
+                claimed=s.who == "human" and s.secret_sha256 is not None,
+            )
             for s in row.seats
         ],
         seed_sha256=row.seed_sha256,
         created=row.created,
+        hotseat=bool(row.options.get("hotseat")),
     )
 
 
@@ -489,16 +497,18 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
         )
         await ws.close(code=1008, reason="no such room")
         return
-    seat = None
+    seat: int | None = None
+    secret: str | None = None
     if hello.token is not None:
-        seat = hub.seat_of(room, hello.token)
-        if seat is None:
-            await ws.send_text(
-                ErrorMsg(
-                    code="bad_token", message="that token opens no seat here"
-                ).model_dump_json()
-            )
-            await ws.close(code=1008, reason="bad token")
+        try:
+            seat, secret = await hub.open_seat(room, hello.token)
+        except SeatRefused as no_seat:
+            await ws.send_text(ErrorMsg(code=no_seat.code, message=str(no_seat)).model_dump_json())
+            await ws.close(code=1008, reason=no_seat.code)
+            return
+        except StorageError as error:
+            await ws.send_text(ErrorMsg(code="storage", message=str(error)).model_dump_json())
+            await ws.close(code=1011, reason="storage unavailable")
             return
     if seat is not None and sum(c.seat == seat for c in room.conns) >= settings.ws_per_seat:
         message = f"seat {seat + 1} has {settings.ws_per_seat} sockets open; close one first"
@@ -507,7 +517,7 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
         return
     conn = Conn(seat, ws.client.host if ws.client else "")
     writer = asyncio.create_task(_writer(ws, conn))
-    hub.attach(room, conn)
+    hub.attach(room, conn, secret)
     bucket = Bucket(settings.rate)
     refused = 0
     try:
@@ -565,6 +575,8 @@ async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) ->
         hub.hint(room, conn, msg.version, msg.type)  # worked out in the background
     elif isinstance(msg, HintCancel):
         hub.cancel_hint(conn)
+    elif isinstance(msg, Transfer):
+        await hub.transfer(room, conn)
     else:
         await hub.rematch(room, conn)
 

@@ -1,8 +1,9 @@
 """A reference client: ``velvet join URL`` plays a seat (or watches) from a terminal.
 
 :class:`Client` is the part without a terminal, used by the tests and the load
-benchmark too: it reconnects by itself (with the same token) when the socket or
-the server goes away, and resends nothing — a move is either acknowledged or
+benchmark too: it reconnects by itself when the socket or the server goes away
+(with the seat secret the server gave it when it claimed the invite: an invite opens
+its seat once), and resends nothing — a move is either acknowledged or
 made again against the state the server sends after reconnecting.
 """
 
@@ -10,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
+import os
 import sys
 import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,8 +53,56 @@ def parse_invite(url: str) -> Invite:
     return Invite(f"{scheme}://{parts.netloc}{prefix}/ws/{room}", room, parts.fragment or None)
 
 
+FATAL = ("bad_token", "no_room", "invite_used", "seat_moved")
+"""Refusals after which reconnecting would be refused again."""
+
+
+def _seats_file() -> Path:
+    from velvet.ui.terminal import data_dir
+
+    return data_dir() / "joined-seats.json"
+
+
+def _seat_key(invite: Invite) -> str:
+    token = invite.token or ""
+    return f"{invite.websocket} {hashlib.sha256(token.encode()).hexdigest()}"
+
+
+def remembered_secret(invite: Invite) -> str | None:
+    """The seat secret this user's ``velvet join`` got for ``invite`` (kept in the data
+    folder, readable by the user only), or None."""
+    try:
+        saved = json.loads(_seats_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    found = saved.get(_seat_key(invite)) if isinstance(saved, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def remember_secret(invite: Invite, secret: str) -> None:
+    """Keep ``secret`` for ``invite`` so that joining with the same link again opens the
+    seat (the invite alone no longer does). Failing to save is not fatal."""
+    path = _seats_file()
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        saved = {}
+    if not isinstance(saved, dict):
+        saved = {}
+    saved[_seat_key(invite)] = secret
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            json.dump(dict(list(saved.items())[-200:]), file)
+
+
 class Client:
-    """One seat's (or a spectator's) connection, reconnecting until ``close()``."""
+    """One seat's (or a spectator's) connection, reconnecting until ``close()``.
+
+    ``token`` is the invite (the first time), a seat secret, or a one-time move code;
+    when the server answers a claim with a ``secret``, that is sent from then on (and
+    handed to ``on_secret``)."""
 
     def __init__(
         self,
@@ -59,9 +111,11 @@ class Client:
         on_message: Callable[[dict[str, Any]], None] | None = None,
         retry: float = 0.2,
         max_retry: float = 5.0,
+        on_secret: Callable[[str], None] | None = None,
     ) -> None:
         self.url = websocket
         self.token = token
+        self.on_secret = on_secret
         self.on_message = on_message
         self.retry = retry
         self.max_retry = max_retry
@@ -71,6 +125,8 @@ class Client:
         self.welcomes = 0
         self.welcome: dict[str, Any] | None = None
         """The last ``welcome``: the seat, and whether it may ask for hints and a forecast."""
+        self.transfers = 0
+        """``transfer`` answers so far (a one-time code to move the seat)."""
         self.hint_answers = 0
         """Answers to ``hint`` and ``forecast`` so far (a hint, a forecast or a refusal)."""
         self._ws: ClientConnection | None = None
@@ -105,17 +161,20 @@ class Client:
                         if message.get("type") == "welcome":
                             self.welcomes += 1
                             self.welcome = message
+                            if isinstance(message.get("secret"), str):
+                                self.token = message["secret"]  # the invite is spent
+                                if self.on_secret is not None:
+                                    self.on_secret(self.token)
                             self._connected.set()
                         if message.get("type") == "state":
                             self.last_state = message
+                        if message.get("type") == "transfer":
+                            self.transfers += 1
                         if message.get("type") in ("hint", "forecast", "hint_cancelled") or str(
                             message.get("code", "")
                         ).startswith("hint_"):
                             self.hint_answers += 1
-                        if message.get("type") == "error" and message.get("code") in (
-                            "bad_token",
-                            "no_room",
-                        ):
+                        if message.get("type") == "error" and message.get("code") in FATAL:
                             self.fatal = message.get("message", "refused")
                         self.inbox.put_nowait(message)
                         if self.on_message is not None:
@@ -338,7 +397,20 @@ def _show(
         rule = f" [{message['rule']}]" if message.get("rule") else ""
         out(f"error: {message['message']}{rule}")
     elif kind == "rematch":
-        out(f"Rematch in room {message['room']}: join it with the same link's token.")
+        out(f"Rematch in room {message['room']}: your seat there is yours as here.")
+    elif kind == "log":
+        entries = message.get("entries") or []
+        if entries:
+            out(f"The game so far ({len(entries)} events, the last 8):")
+            for entry in entries[-8:]:
+                out(f"  {entry['text']}")
+    elif kind == "transfer":
+        minutes = int(message["seconds"]) // 60
+        out(
+            f"To move this seat to another device, join there within {minutes} minutes with "
+            f"the one-time code {message['code']} (velvet join URL#CODE, or the room's link "
+            "with #CODE in a browser); this session then only watches."
+        )
 
 
 CANCEL_WORDS = ("hint cancel", "cancel")
@@ -394,12 +466,17 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     """Join from a terminal: type a number from the list or a choice's words (as in
     ``velvet play``), 'more' (the next page of choices), 'undo' (where the room allows
     it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
-    P5 does; 'hint cancel' stops one), 'resign', 'rematch' or 'quit'."""
+    P5 does; 'hint cancel' stops one), 'move seat' (a one-time code to play this seat
+    from another device), 'resign', 'rematch' or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
     screen = Screen()
+    token = (remembered_secret(invite) if invite.token else None) or invite.token
     client = Client(
-        invite.websocket, invite.token, on_message=lambda m: _show(m, out, game, screen)
+        invite.websocket,
+        token,
+        on_message=lambda m: _show(m, out, game, screen),
+        on_secret=lambda secret: remember_secret(invite, secret),
     )
     await client.start()
     if client.fatal:
@@ -436,6 +513,14 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
                 continue
             if text in ("resign", "rematch"):
                 await client.send({"type": text})
+                continue
+            if text == "move seat":
+                before = client.transfers
+                if await client.send({"type": "transfer"}):
+                    for _ in range(250):  # the code is printed when it comes (5 s at most)
+                        if client.transfers > before or client.fatal:
+                            break
+                        await asyncio.sleep(0.02)
                 continue
             if text == "undo":
                 await client.settle(sent)  # against the state the last move made

@@ -32,7 +32,8 @@ class _Client(BaseModel):
 
 
 class Hello(_Client):
-    """First message on a socket: a seat's secret token, or none to watch."""
+    """First message on a socket: a seat's secret (the invite the first time: claiming it
+    gives this client the seat's secret; or a one-time move code), or none to watch."""
 
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
@@ -82,11 +83,19 @@ class Rematch(_Client):
     type: Literal["rematch"]
 
 
+class Transfer(_Client):
+    """Ask for a one-time code that moves this seat to another device (``transfer``)."""
+
+    type: Literal["transfer"]
+
+
 class Ping(_Client):
     type: Literal["ping"]
 
 
-AnyClient = Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk | HintCancel
+AnyClient = (
+    Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk | HintCancel | Transfer
+)
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
 
@@ -104,6 +113,8 @@ class SeatInfo(BaseModel):
     who: str
     """``human``, or the bot spec playing the seat."""
     connected: bool
+    claimed: bool = False
+    """A person's seat whose invite was used: it opens only for the client that claimed it."""
 
 
 class Welcome(_Server):
@@ -121,6 +132,12 @@ class Welcome(_Server):
     """Whether this seat may ask for hints (``hint``) in this room."""
     forecast: bool = False
     """Whether this seat may ask for the P5 forecast (``forecast``) in this room."""
+    secret: str | None = None
+    """Only on the welcome that answers the claim of an invite (or of a move code): this
+    client's secret for the seat from now on (the invite opens nothing any more); keep it,
+    send it in every later ``hello``, and show it to nobody."""
+    hotseat: bool = False
+    """The room was made as "one screen": its seats may be played from one browser."""
 
 
 class ActionOut(BaseModel):
@@ -265,6 +282,30 @@ class TimerMsg(_Server):
     """Seconds left for the decision now."""
 
 
+class TransferMsg(_Server):
+    """The answer to your ``transfer``: a code that moves your seat to the client that
+    sends it in its ``hello`` within ``seconds``; then your own secret stops working."""
+
+    type: Literal["transfer"] = "transfer"
+    code: str
+    seconds: int
+
+
+class LogEntry(BaseModel):
+    version: int
+    kind: str
+    text: str
+
+
+class LogMsg(_Server):
+    """Sent after the welcome: the game's log so far (the newest entries), each event as
+    this seat (or a spectator) may see it."""
+
+    type: Literal["log"] = "log"
+    version: int
+    entries: list[LogEntry]
+
+
 class Pong(_Server):
     type: Literal["pong"] = "pong"
 
@@ -359,6 +400,9 @@ class CreateRoom(BaseModel):
     hints: Literal["on", "off"] | None = None
     """Whether the people may ask for hints (and the P5 forecast). Default: ``on``, except
     in a Persona VS game between two people (a hint would help one against the other)."""
+    hotseat: bool = False
+    """"One screen": every human seat may be played from one browser (people sharing a
+    screen). Otherwise a seat opens only for the client that claimed its invite first."""
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""
@@ -399,6 +443,8 @@ class RoomInfo(BaseModel):
     seats: list[SeatInfo]
     seed_sha256: str
     created: float
+    hotseat: bool = False
+    """Made as "one screen": its seats may all be played from one browser."""
 
 
 class Problem(BaseModel):

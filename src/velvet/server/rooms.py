@@ -38,6 +38,8 @@ from velvet.server.protocol import (
     HintCancelledMsg,
     HintMsg,
     Invite,
+    LogEntry,
+    LogMsg,
     RecordMsg,
     RematchMsg,
     RoomCreated,
@@ -45,6 +47,7 @@ from velvet.server.protocol import (
     SeatInfo,
     StateMsg,
     TimerMsg,
+    TransferMsg,
     Welcome,
 )
 from velvet.server.storage import (
@@ -65,6 +68,18 @@ OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
 MAX_SNAPSHOTS = 32
 """States kept per room for undo (the most recent positions since the last reveal)."""
+LOG_LIMIT = 400
+"""Versions of events kept per room for the log a joining socket is sent."""
+MOVE_CODE_SECONDS = 600
+"""How long a seat's one-time move code (``transfer``) lasts."""
+
+
+class SeatRefused(Exception):
+    """A ``hello`` whose token opens no seat: its error code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class RoomsFull(StorageError):
@@ -159,6 +174,16 @@ class Room:
     may go back to; never changed: ``state_after`` hands out copies)."""
     used: float = field(default_factory=time.monotonic)
     """When a request or a socket last used the room (idle rooms leave memory)."""
+    history: list[tuple[int, list[Event]]] = field(default_factory=list)
+    """The events of each version (the newest LOG_LIMIT), for the log a late joiner,
+    a reconnecting seat or a spectator is sent (filtered as that socket may see them)."""
+
+    def remember(self, events: Sequence[Event]) -> None:
+        """Keep the events that made the current version for the log."""
+        if events:
+            self.history.append((self.version, list(events)))
+            if len(self.history) > LOG_LIMIT:
+                del self.history[: len(self.history) - LOG_LIMIT]
 
     def known_legal(self, text: str) -> Any | None:
         """The legal action whose text is ``text`` at this version, if already listed."""
@@ -393,6 +418,7 @@ class Hub:
                 "takeover": request.takeover,
                 "undo": request.undo,
                 "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
+                "hotseat": request.hotseat,
             },
             listed=request.listed,
             rematch_of=None,
@@ -478,6 +504,7 @@ class Hub:
             seats=self.seat_infos(room),
             seed_sha256=room.row.seed_sha256,
             created=room.row.created,
+            hotseat=bool(room.row.options.get("hotseat")),
         )
 
     def seat_infos(self, room: Room) -> list[SeatInfo]:
@@ -488,21 +515,105 @@ class Hub:
                 name=player_name(s.seat),
                 who=room.bot_for(s.seat) or "human",
                 connected=s.who != "human" or s.seat in present,
+                claimed=s.who == "human" and s.secret_sha256 is not None,
             )
             for s in room.row.seats
         ]
 
     # --- sockets --------------------------------------------------------------------------
 
-    def seat_of(self, room: Room, token: str) -> int | None:
-        """The seat ``token`` opens, compared in constant time; None if none."""
-        found = None
-        for s in room.row.seats:
-            if s.who == "human" and token_matches(token, s.token_sha256):
-                found = s.seat
-        return found
+    async def open_seat(self, room: Room, token: str) -> tuple[int, str | None]:
+        """The seat ``token`` opens, and the secret it was just given, if any.
 
-    def attach(self, room: Room, conn: Conn) -> None:
+        ``token`` is a client's seat secret (the seat it claimed), an unclaimed seat's
+        invite (claimed now: the seat is bound to this client, whose new secret is
+        returned), or a seat's one-time move code (the seat moves to this client; the
+        old client's sockets here are closed). Digests are compared in constant time;
+        the seats are read from the database, so a claim made through another process
+        counts. Raises SeatRefused (``invite_used``, ``code_spent``, ``bad_token``).
+        """
+        rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
+        people = [s for s in rows if s.who == "human"]
+        for s in people:
+            if s.secret_sha256 is not None and token_matches(token, s.secret_sha256):
+                return s.seat, None
+        secret = secrets.token_urlsafe(24)
+        for s in people:
+            if not token_matches(token, s.token_sha256):
+                continue
+            if s.secret_sha256 is None and await asyncio.to_thread(
+                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret)
+            ):
+                self._bound(room, s.seat, token_digest(secret))
+                return s.seat, secret
+            raise SeatRefused(
+                "invite_used",
+                f"this invite to {player_name(s.seat)}'s seat was already used: the seat "
+                "belongs to the browser (or velvet join) that opened the link first. If that "
+                "was not you, the link was opened by someone else — ask the room's creator; "
+                "if it was you on another device, move the seat from there (Move this seat "
+                "to another device)",
+            )
+        for s in people:
+            if s.move_sha256 is None or not token_matches(token, s.move_sha256):
+                continue
+            if await asyncio.to_thread(
+                self.storage.take_move, room.row.id, s.seat, s.move_sha256, token_digest(secret)
+            ):
+                self._bound(room, s.seat, token_digest(secret))
+                for c in list(room.conns):
+                    if c.seat == s.seat:  # the old device: its secret opens nothing now
+                        c.send(
+                            ErrorMsg(
+                                code="seat_moved",
+                                message=f"{player_name(s.seat)}'s seat moved to another device "
+                                "with its one-time code; this page now only watches",
+                            )
+                        )
+                        c.close()
+                return s.seat, secret
+            break
+        raise SeatRefused(
+            "bad_token",
+            "that token opens no seat here (a one-time move code works once, for "
+            f"{MOVE_CODE_SECONDS // 60} minutes)",
+        )
+
+    def _bound(self, room: Room, seat: int, digest: str) -> None:
+        """Note in memory that ``seat`` now opens with the secret of this digest."""
+        for s in room.row.seats:
+            if s.seat == seat:
+                s.secret_sha256, s.claimed_at, s.move_sha256 = digest, time.time(), None
+
+    async def transfer(self, room: Room, conn: Conn) -> None:
+        """``transfer``: a one-time code that moves ``conn``'s seat to another client."""
+        assert conn.seat is not None
+        code = secrets.token_urlsafe(12)
+        until = time.time() + MOVE_CODE_SECONDS
+        try:
+            await asyncio.to_thread(
+                self.storage.offer_move, room.row.id, conn.seat, token_digest(code), until
+            )
+        except StorageError as failure:
+            conn.send(ErrorMsg(code="storage", message=str(failure)))
+            return
+        conn.send(TransferMsg(code=code, seconds=MOVE_CODE_SECONDS))
+
+    def log_msg(self, room: Room, seat: int | None) -> LogMsg:
+        """The log so far, each event as ``seat`` (None: a spectator) may see it."""
+        entries = []
+        for version, events in room.history:
+            for event in events:
+                if event.kind in ("undo", "undo_ask"):
+                    text = undo_text(event)
+                    entries.append(LogEntry(version=version, kind=event.kind, text=text))
+                    continue
+                kind, text, _ = games.event_for(room.game, event, seat)
+                entries.append(LogEntry(version=version, kind=kind, text=text))
+        return LogMsg(version=room.version, entries=entries)
+
+    def attach(self, room: Room, conn: Conn, secret: str | None = None) -> None:
+        """Add ``conn`` to the room; ``secret``: the seat secret its claim just gave it."""
         room.conns.add(conn)
         room.used = time.monotonic()
         if conn.seat is not None:
@@ -522,8 +633,12 @@ class Hub:
                 turn_timer=room.row.options.get("turn_timer"),
                 hints=conn.seat is not None and room.hints_allowed(),
                 forecast=conn.seat is not None and room.hints_allowed() and room.forecasts(),
+                secret=secret,
+                hotseat=bool(room.row.options.get("hotseat")),
             )
         )
+        if room.history:
+            conn.send(self.log_msg(room, conn.seat))
         conn.send(self._state_msg(room, conn.seat, [], ack=False))
         if room.over:
             conn.send(self._record_msg(room))
@@ -977,7 +1092,8 @@ class Hub:
                     rematch_of=room.row.id,
                     rematch=None,
                     created=time.time(),
-                    seats=list(room.row.seats),
+                    # the seats as claimed now: each client keeps its seat (and secret)
+                    seats=list(loaded[0].seats) if loaded else list(room.row.seats),
                 )
                 try:
                     await asyncio.to_thread(self.storage.create_room, row)
@@ -1065,6 +1181,7 @@ class Hub:
     def _announce(
         self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
     ) -> None:
+        room.remember(events)
         # each seat's view is built and serialised once, however many sockets it has
         cache: dict[int | None, tuple[StateMsg, str]] = {}
         record = self._record_msg(room).model_dump_json() if room.over else None
@@ -1279,7 +1396,7 @@ def _replay(row: RoomRow, entries: list[str]) -> Room:
     try:
         room = Room(row=row, game=game, state=game.new_state(row.config, row.seed), actions=[])
         for text in entries:
-            room.apply_entry(text)
+            room.remember(room.apply_entry(text))
     except (VelvetError, ValueError) as error:
         raise ConfigError(f"room {row.id} cannot be replayed: {error}") from error
     return room

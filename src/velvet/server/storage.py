@@ -75,6 +75,10 @@ seats = Table(
     Column("token_sha256", String(64), nullable=False),
     Column("taken_over", Boolean, nullable=False, default=False),
     Column("dropped_at", Float, nullable=True),
+    Column("secret_sha256", String(64), nullable=True),
+    Column("claimed_at", Float, nullable=True),
+    Column("move_sha256", String(64), nullable=True),
+    Column("move_until", Float, nullable=True),
 )
 
 moves = Table(
@@ -129,6 +133,13 @@ class SeatRow:
     """A person's seat handed to the room's takeover bot (until the person comes back)."""
     dropped_at: float | None = None
     """When the person left the seat, while its grace period runs (Unix time)."""
+    secret_sha256: str | None = None
+    """SHA-256 of the secret of the client that claimed the seat's invite (None: unclaimed;
+    the invite, ``token_sha256``, then opens it once)."""
+    claimed_at: float | None = None
+    move_sha256: str | None = None
+    """SHA-256 of a one-time code that moves the seat to another client, while it lasts."""
+    move_until: float | None = None
 
 
 @dataclass
@@ -363,7 +374,12 @@ class Storage:
             for s in row.seats:
                 c.execute(
                     insert(seats).values(
-                        room=row.id, seat=s.seat, who=s.who, token_sha256=s.token_sha256
+                        room=row.id,
+                        seat=s.seat,
+                        who=s.who,
+                        token_sha256=s.token_sha256,
+                        secret_sha256=s.secret_sha256,
+                        claimed_at=s.claimed_at,
                     )
                 )
             if row.rematch_of is not None:
@@ -386,13 +402,58 @@ class Storage:
                 .all()
             )
             room = _room(r)
-            room.seats = [
-                SeatRow(
-                    s["seat"], s["who"], s["token_sha256"], bool(s["taken_over"]), s["dropped_at"]
-                )
-                for s in seat_rows
-            ]
+            room.seats = [_seat(s) for s in seat_rows]
             return room, list(actions)
+
+    def seats_of(self, room_id: str) -> list[SeatRow]:
+        """The room's seats as the database has them now (claims made by any process)."""
+        with self._tx() as c:
+            rows = c.execute(
+                select(seats).where(seats.c.room == room_id).order_by(seats.c.seat)
+            ).mappings()
+            return [_seat(s) for s in rows]
+
+    def claim_seat(self, room_id: str, seat: int, secret_sha256: str) -> bool:
+        """Bind an unclaimed seat to the client whose secret has this digest; False if
+        another client claimed it first (the invite was already used)."""
+        with self._tx() as c:
+            done = c.execute(
+                update(seats)
+                .where(
+                    seats.c.room == room_id, seats.c.seat == seat, seats.c.secret_sha256.is_(None)
+                )
+                .values(secret_sha256=secret_sha256, claimed_at=time.time())
+            )
+            return bool(done.rowcount == 1)
+
+    def offer_move(self, room_id: str, seat: int, code_sha256: str, until: float) -> None:
+        """Arm a one-time code (its digest) that moves ``seat`` to another client until
+        ``until`` (Unix time); it replaces any earlier code of the seat."""
+        with self._tx() as c:
+            c.execute(
+                update(seats)
+                .where(seats.c.room == room_id, seats.c.seat == seat)
+                .values(move_sha256=code_sha256, move_until=until)
+            )
+
+    def take_move(self, room_id: str, seat: int, code_sha256: str, secret_sha256: str) -> bool:
+        """Spend the seat's move code: the seat now opens with the new secret only (the old
+        client's secret stops working). False if the code was spent or ran out."""
+        now = time.time()
+        with self._tx() as c:
+            done = c.execute(
+                update(seats)
+                .where(
+                    seats.c.room == room_id,
+                    seats.c.seat == seat,
+                    seats.c.move_sha256 == code_sha256,
+                    seats.c.move_until > now,
+                )
+                .values(
+                    secret_sha256=secret_sha256, claimed_at=now, move_sha256=None, move_until=None
+                )
+            )
+            return bool(done.rowcount == 1)
 
     def changes(self, room_id: str, number: int) -> tuple[RoomRow, list[str]] | None:
         """The room's row (without seats) and the action texts of moves after ``number``."""
@@ -479,7 +540,10 @@ class Storage:
                 for s in c.execute(
                     select(seats).where(seats.c.room.in_(list(by_id))).order_by(seats.c.seat)
                 ).mappings():
-                    by_id[s["room"]].seats.append(SeatRow(s["seat"], s["who"], ""))
+                    claimed = s["secret_sha256"] is not None
+                    by_id[s["room"]].seats.append(
+                        SeatRow(s["seat"], s["who"], "", secret_sha256="" if claimed else None)
+                    )
             return out
 
 
@@ -491,6 +555,20 @@ def _move_values(w: _MoveWrite) -> dict[str, Any]:
         "action": w.action,
         "at": time.time(),
     }
+
+
+def _seat(s: Any) -> SeatRow:
+    return SeatRow(
+        s["seat"],
+        s["who"],
+        s["token_sha256"],
+        bool(s["taken_over"]),
+        s["dropped_at"],
+        s["secret_sha256"],
+        s["claimed_at"],
+        s["move_sha256"],
+        s["move_until"],
+    )
 
 
 def _room(r: Any) -> RoomRow:

@@ -2,7 +2,7 @@
 // the connection to the server, the table and the game's board module.
 
 import { Connection } from "./net.js";
-import { renderLobby, savedSeats, saveSeat } from "./lobby.js";
+import { renderLobby, savedSeats, saveSeat, seatKey, forgetSeat } from "./lobby.js";
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
@@ -29,7 +29,11 @@ function route() {
   const join = /^join\/([^/]+)\/?$/.exec(rel);
   const learn = /^learn(?:\/([a-z0-9]+))?\/?$/.exec(rel);
   if (join) {
-    openRoom(main, join[1], location.hash.slice(1) || null);
+    const invite = location.hash.slice(1) || null;
+    // The invite (or move code) leaves the address bar at once: history, bookmarks and a
+    // shared screen never show it; this browser keeps the secret the claim gives it.
+    if (invite) history.replaceState(null, "", location.pathname + location.search);
+    openRoom(main, join[1], invite);
   } else if (learn) {
     renderLearn(main, learn[1] || null);
   } else {
@@ -38,7 +42,51 @@ function route() {
   }
 }
 
+// "Your turn" in a tab in the background: its title and icon say so until it is seen.
+const TITLE_MARK = "▶ Your turn · ";
+const ICON = "static/icon.svg";
+const TURN_ICON = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#e2264d"/></svg>');
+
+function setIcon(href) {
+  const link = document.querySelector('link[rel="icon"]');
+  if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
+}
+
+function markTurn(state) {
+  const seat = page.welcome?.seat;
+  const mine = seat !== null && seat !== undefined && state.to_move === seat && (state.legal || []).length > 0;
+  const base = document.title.startsWith(TITLE_MARK) ? document.title.slice(TITLE_MARK.length) : document.title;
+  if (mine && document.hidden) {
+    document.title = TITLE_MARK + base;
+    setIcon(TURN_ICON);
+  } else if (!mine) {
+    document.title = base;
+    setIcon(ICON);
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && document.title.startsWith(TITLE_MARK)) {
+    document.title = document.title.slice(TITLE_MARK.length);
+    setIcon(ICON);
+  }
+});
+
+function roomTools(items) {
+  document.getElementById("room-tools")?.replaceChildren(...items.filter(Boolean));
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Link copied.", "info");
+  } catch {
+    window.prompt("Copy this link:", text);
+  }
+}
+
 function teardown() {
+  roomTools([]);
   page.connection?.close();
   page.table?.destroy();
   Object.assign(page, { connection: null, table: null, welcome: null, state: null, over: null, cards: {} });
@@ -76,9 +124,16 @@ async function loadCards(room) {
   }
 }
 
-function openRoom(main, room, token) {
+function openRoom(main, room, invite) {
   document.title = `Velvet · room ${room}`;
   const seats = () => savedSeats().filter((s) => s.room === room);
+  // The seat this page plays: the invite (or move code) it was opened with, else a seat this
+  // browser holds (?seat=N picks one of several), else none: it watches.
+  const wanted = new URLSearchParams(location.search).get("seat");
+  // An invite this browser claimed already is spent: its saved secret opens the seat.
+  const claimed = invite ? seats().find((s) => s.invite === invite) : null;
+  const held = claimed || (invite ? null : seats().find((s) => String(s.seat) === wanted) || (wanted === "watch" ? null : seats()[0]));
+  const token = held ? seatKey(held) : invite;
   const table = new Table(main, {
     room,
     seats: seats(),
@@ -93,13 +148,9 @@ function openRoom(main, room, token) {
     onCancelHint: () => page.connection.cancelHint(),
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
-    onSeat: (newToken) => {
-      if (newToken) {
-        location.hash = newToken; // hashchange opens the room as that seat
-      } else {
-        history.replaceState(null, "", location.pathname);
-        route();
-      }
+    onSeat: (seat) => {
+      history.replaceState(null, "", `${location.pathname}?seat=${seat === "" ? "watch" : seat}`);
+      route();
     },
   });
   page.table = table;
@@ -113,9 +164,20 @@ function openRoom(main, room, token) {
     status,
     welcome: (msg) => {
       page.welcome = msg;
-      if (token && msg.seat !== null) saveSeat({ room, seat: msg.seat, token, game: msg.game });
-      table.options.seats = seats();
+      // The spent invite is kept beside the secret only to know the link again.
+      if (msg.secret && msg.seat !== null) saveSeat({ room, seat: msg.seat, secret: msg.secret, game: msg.game, invite: invite || undefined });
+      // Several seats on one screen only in a room made as one screen.
+      const mine = seats();
+      table.options.seats = msg.hotseat ? mine : mine.filter((s) => s.seat === msg.seat || msg.seat === null).slice(0, 1);
       table.setWelcome(msg);
+      const spectate = new URL(`join/${encodeURIComponent(room)}`, document.baseURI).href;
+      roomTools([
+        msg.hotseat ? el("span", { class: "badge one-screen", title: "Every seat of this room may be played from one browser" }, "One screen") : null,
+        el("button", { type: "button", class: "quiet", onclick: () => copyText(spectate) }, "Copy spectator link"),
+        msg.seat !== null && !msg.hotseat
+          ? el("button", { type: "button", class: "quiet", onclick: () => page.connection?.transfer() || toast("Not connected.", "info") }, "Move this seat to another device")
+          : null,
+      ]);
       if (boardFor !== msg.game) {
         boardFor = msg.game;
         loadBoard(msg.game).then(([module, error]) => page.table === table && table.setBoard(module, error));
@@ -124,14 +186,36 @@ function openRoom(main, room, token) {
     state: (msg) => {
       page.state = msg;
       table.setState(msg);
+      markTurn(msg);
+    },
+    log: (msg) => table.setHistory(msg),
+    transfer: (msg) => {
+      const link = new URL(`join/${encodeURIComponent(room)}#${msg.code}`, document.baseURI).href;
+      const box = el("div", { class: "transfer", role: "dialog", "aria-label": "Move this seat" },
+        el("p", {}, `Open this link on the other device within ${Math.round(msg.seconds / 60)} minutes; it works once. This page then only watches.`),
+        el("input", { readonly: true, value: link, class: "link", "aria-label": "One-time link for the other device" }),
+        el("p", {}, "Code: ", el("code", {}, msg.code)),
+        el("button", { type: "button", onclick: () => copyText(link) }, "Copy"),
+        el("button", { type: "button", class: "quiet", onclick: () => box.remove() }, "Close"));
+      document.getElementById("room-tools")?.append(box);
     },
     over: (msg) => {
       page.over = msg;
       table.setOver(msg);
     },
     error: (msg) => {
-      if (msg.code === "bad_token") {
-        main.replaceChildren(el("p", { class: "board-missing", role: "alert" }, "This invite link opens no seat in this room (", msg.message, "). ", el("a", { href: "./" }, "Back to the lobby")));
+      if (msg.code === "bad_token" || msg.code === "invite_used" || msg.code === "seat_moved") {
+        const lost = held ? held.seat : page.welcome?.seat;
+        if (lost !== null && lost !== undefined) forgetSeat(room, lost); // its secret opens nothing now
+        const say = {
+          bad_token: "This link opens no seat in this room",
+          invite_used: "This invite was already used",
+          seat_moved: "This seat moved to another device",
+        }[msg.code];
+        status("", true); // no reconnecting: the answer stands
+        const why = msg.message.charAt(0).toUpperCase() + msg.message.slice(1);
+        main.replaceChildren(el("div", { class: "board-missing", role: "alert" }, el("h2", {}, `${say}.`), el("p", {}, `${why}.`),
+          el("p", {}, el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, "Watch the room"), " · ", el("a", { href: "./" }, "Back to the lobby"))));
         return;
       }
       if (msg.code === "no_room") {
@@ -151,7 +235,10 @@ function openRoom(main, room, token) {
     hint_cancelled: () => {}, // the table cleared its panel when it asked
     timer: (msg) => table.setTimer(msg),
     rematch: (msg) => {
-      const url = `join/${encodeURIComponent(msg.room)}${token ? `#${token}` : ""}`;
+      // The rematch keeps the seats as they were claimed: this browser's secrets open them.
+      for (const s of seats()) saveSeat({ ...s, room: msg.room });
+      const seat = page.welcome?.seat;
+      const url = `join/${encodeURIComponent(msg.room)}?seat=${seat ?? "watch"}`;
       toast("Rematch: a new game starts.", "info");
       history.pushState(null, "", url);
       route();

@@ -3,6 +3,7 @@
 
 import { el } from "./dom.js";
 import { toast } from "./table.js";
+import { PROTOCOL_VERSION, socketUrl } from "./net.js";
 
 const STORE = "velvet.seats";
 const BOTS = [
@@ -15,18 +16,26 @@ const BOTS = [
 ];
 
 // --- remembered seats (localStorage) ---------------------------------------------------
+// Each entry is a seat this browser holds: {room, seat, secret, game}. The secret is the one
+// the server gave when this browser claimed the seat's invite (the invite opens nothing
+// after that); it never goes into an address. Entries of earlier versions hold the invite
+// as `token`: it is sent once, and claims the seat if nobody has.
 
 export function savedSeats() {
   try {
     const list = JSON.parse(localStorage.getItem(STORE) || "[]");
-    return Array.isArray(list) ? list.filter((s) => s && s.room && s.token) : [];
+    return Array.isArray(list) ? list.filter((s) => s && s.room && (s.secret || s.token)) : [];
   } catch {
     return [];
   }
 }
 
+export function seatKey(entry) {
+  return entry.secret || entry.token;
+}
+
 export function saveSeat(entry) {
-  const list = savedSeats().filter((s) => !(s.room === entry.room && s.token === entry.token));
+  const list = savedSeats().filter((s) => !(s.room === entry.room && s.seat === entry.seat));
   list.unshift({ ...entry, saved: Date.now() });
   try {
     localStorage.setItem(STORE, JSON.stringify(list.slice(0, 60)));
@@ -35,12 +44,44 @@ export function saveSeat(entry) {
   }
 }
 
+export function forgetSeat(room, seat) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(savedSeats().filter((s) => !(s.room === room && s.seat === seat))));
+  } catch {
+    /* storage off */
+  }
+}
+
+// Claim an invite from this browser (a "one screen" room: every seat is played here):
+// the server answers with this browser's secret for the seat.
+export function claimInvite(room, token) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(socketUrl(room));
+    const done = setTimeout(() => { ws.close(); reject(new Error("no answer from the server")); }, 10000);
+    ws.onopen = () => ws.send(JSON.stringify({ v: PROTOCOL_VERSION, type: "hello", token }));
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type !== "welcome" && msg.type !== "error") return;
+      clearTimeout(done);
+      ws.close();
+      if (msg.type === "error") reject(new Error(msg.message));
+      else resolve({ seat: msg.seat, secret: msg.secret });
+    };
+    ws.onerror = () => { clearTimeout(done); reject(new Error("the server could not be reached")); };
+  });
+}
+
 function forgetRoom(room) {
   localStorage.setItem(STORE, JSON.stringify(savedSeats().filter((s) => s.room !== room)));
 }
 
 export function joinHref(room, token) {
   return `join/${encodeURIComponent(room)}${token ? `#${token}` : ""}`;
+}
+
+// A seat this browser holds: the room's page finds the secret in localStorage.
+export function seatHref(room, seat) {
+  return `join/${encodeURIComponent(room)}?seat=${seat}`;
 }
 
 async function copy(text, input) {
@@ -74,8 +115,8 @@ export function renderLobby(main) {
       el("div", { class: "lobby-right" }, result, mine, rooms),
     ),
   );
-  form.onCreated = (created, game, seats) => {
-    showCreated(result, created, game, seats);
+  form.onCreated = (created, game, seats, oneScreen) => {
+    showCreated(result, created, game, seats, oneScreen);
     const fresh = mySeats();
     mine.replaceWith(fresh);
     mine = fresh;
@@ -142,6 +183,7 @@ function createForm() {
   const cards = el("input", { type: "file", accept: ".toml,text/plain", multiple: true });
   const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
   const listed = el("input", { type: "checkbox", checked: true });
+  const hotseat = el("input", { type: "checkbox" });
   const undo = el("input", { type: "checkbox", checked: true });
   const hints = select([["auto", "On, except Persona VS between two people"], ["on", "On"], ["off", "Off"]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
@@ -181,6 +223,7 @@ function createForm() {
       field("Custom card files (TOML, up to 2)", cards, "cards", "They extend or replace the built-in cards."),
       field("Seconds per decision", timer, "turn_timer", "When they run out a bot makes that one move."),
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
+      el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, "One screen: every seat is played from this browser (everyone sees that the room is one-screen)")),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
       field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices with their chance to win and why (and in P5 a Forecast)."),
     ),
@@ -188,6 +231,7 @@ function createForm() {
     submit,
   );
   listed.id = "listed";
+  hotseat.id = "hotseat";
   undo.id = "undo";
   const api = { node, onCreated: null };
 
@@ -228,6 +272,7 @@ function createForm() {
     if (seat2.value !== "none") seats.push(seat2.value);
     if (!isP5 && seats.length < 2) return show("seats: Persona VS needs two seats");
     const body = { game: game.value, seats, listed: listed.checked, undo: undo.checked ? "solo" : "off" };
+    if (hotseat.checked) body.hotseat = true;
     if (timer.value) body.turn_timer = Number(timer.value);
     if (hints.value !== "auto") body.hints = hints.value;
     try {
@@ -262,8 +307,15 @@ function createForm() {
       const answer = await fetch("api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       const data = await answer.json().catch(() => ({ message: `the server answered ${answer.status}` }));
       if (!answer.ok) return show(data.message || `the server answered ${answer.status}`);
-      for (const invite of data.invites) saveSeat({ room: data.room, seat: invite.seat, token: invite.token, game: body.game });
-      api.onCreated?.(data, body.game, seats);
+      // One screen: this browser claims every seat now. Otherwise it claims none here: its
+      // own seat is claimed when "Play as" opens it; the others' invites are to be sent.
+      if (body.hotseat) {
+        for (const invite of data.invites) {
+          const got = await claimInvite(data.room, invite.token);
+          saveSeat({ room: data.room, seat: got.seat, secret: got.secret, game: body.game });
+        }
+      }
+      api.onCreated?.(data, body.game, seats, Boolean(body.hotseat));
     } catch (error) {
       show(`the server could not be reached (${error.message})`);
     } finally {
@@ -299,23 +351,38 @@ export function fieldOf(message, game) {
   return null;
 }
 
-function showCreated(box, created, game, seats) {
-  const rows = created.invites.map((invite) => {
+function showCreated(box, created, game, seats, oneScreen) {
+  const rows = created.invites.map((invite, index) => {
     const input = el("input", { readonly: true, value: invite.url, "aria-label": `${invite.name}'s invite link`, class: "link" });
+    if (oneScreen) {
+      // Claimed by this browser already: the invite is spent, so it is not shown.
+      return el("li", {}, el("strong", {}, invite.name),
+        el("span", { class: "link-row" }, el("small", {}, "This browser's seat"),
+          el("a", { class: "button primary", href: seatHref(created.room, invite.seat) }, `Play as ${invite.name}`)));
+    }
+    // One screen: every seat is this browser's already. Otherwise only the first person's
+    // seat is opened here; another seat's invite goes to its player (opened here, it would
+    // be this browser's, and the friend would be told it was already used).
+    const play = index === 0
+        ? el("a", { class: "button primary", href: joinHref(created.room, invite.token) }, `Play as ${invite.name}`)
+        : el("small", { class: "invite-note" }, "Send it; do not open it yourself");
     return el(
       "li",
       {},
       el("strong", {}, invite.name),
       el("span", { class: "link-row" }, input,
         el("button", { type: "button", onclick: () => copy(invite.url, input) }, "Copy"),
-        el("a", { class: "button primary", href: joinHref(created.room, invite.token) }, `Play as ${invite.name}`)),
+        play),
     );
   });
   const watch = el("input", { readonly: true, value: created.spectate, "aria-label": "Spectator link", class: "link" });
   const bots = seats.map((s, i) => (s === "human" ? null : el("li", {}, el("strong", {}, `Player ${i + 1}`), ` is played by the ${s} bot.`)));
+  const say = oneScreen
+    ? "One screen: every seat is played from this browser (the lobby and the other players see that the room is one-screen)."
+    : "Each link opens one seat, once: the first browser (or velvet join) to open it keeps the seat. Keep yours, send the other to a friend; if someone else opened it first, your friend is told it was already used.";
   box.replaceChildren(
     el("h2", {}, `Room ${created.room} (${game.toUpperCase()}) is ready`),
-    el("p", {}, "Each link opens one seat: keep yours, send the other to a friend (it is that seat's secret)."),
+    el("p", {}, say),
     el("ul", { class: "invites" }, ...rows, ...bots,
       el("li", {}, el("strong", {}, "Spectators"), el("span", { class: "link-row" }, watch,
         el("button", { type: "button", onclick: () => copy(created.spectate, watch) }, "Copy"),
@@ -344,25 +411,25 @@ function mySeats() {
       el("span", { class: "room-name" }, `${(entries[0].game || "").toUpperCase()} room ${room}`),
       ...entries
         .sort((a, b) => a.seat - b.seat)
-        .map((s) => el("a", { class: "button", href: joinHref(room, s.token) }, `Rejoin as Player ${s.seat + 1}`)),
+        .map((s) => el("a", { class: "button", href: seatHref(room, s.seat) }, `Rejoin as Player ${s.seat + 1}`)),
       el("button", { type: "button", class: "quiet", onclick: () => { forgetRoom(room); item.remove(); } }, "Forget"),
     );
     list.append(item);
-    if (list.children.length <= 12) markFinished(item, room, entries[0].token);
+    if (list.children.length <= 12) markFinished(item, room, entries[0].seat);
   }
   box.append(list);
   return box;
 }
 
 // A finished game says so and offers its replay (the room opens on it: ?replay).
-async function markFinished(item, room, token) {
+async function markFinished(item, room, seat) {
   try {
     const answer = await fetch(`api/rooms/${encodeURIComponent(room)}`);
     if (!answer.ok || (await answer.json()).status !== "over") return;
   } catch {
     return;
   }
-  const href = `join/${encodeURIComponent(room)}?replay${token ? `#${token}` : ""}`;
+  const href = `join/${encodeURIComponent(room)}?replay&seat=${seat}`;
   item.querySelector(".room-name")?.after(
     el("span", { class: "badge" }, "finished"),
     el("a", { class: "button", href }, "Watch the replay"),
@@ -380,9 +447,12 @@ async function loadRooms(box) {
   }
   const list = el("ul", { class: "room-list" });
   for (const room of rooms.slice(0, 30)) {
-    const seats = room.seats.map((s) => `${s.name}: ${s.who === "human" ? (s.connected ? "a person (here)" : "a person (away)") : `bot ${s.who}`}`).join(" · ");
+    const person = (s) => (s.connected ? "a person (here)" : s.claimed ? "a person (away)" : "invite not used yet");
+    const seats = room.seats.map((s) => `${s.name}: ${s.who === "human" ? person(s) : `bot ${s.who}`}`).join(" · ");
     list.append(
-      el("li", {}, el("span", { class: "room-name" }, `${room.game.toUpperCase()} room ${room.room}`), el("small", {}, ` move ${room.version} · ${seats} `),
+      el("li", {}, el("span", { class: "room-name" }, `${room.game.toUpperCase()} room ${room.room}`),
+        room.hotseat ? el("span", { class: "badge one-screen", title: "Every seat is played from one browser" }, "one screen") : null,
+        el("small", {}, ` move ${room.version} · ${seats} `),
         el("a", { class: "button", href: joinHref(room.room, null) }, "Watch")),
     );
   }

@@ -2,7 +2,7 @@
 // a move resent when the server never saw it or refused it as stale.
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast", "hint_cancelled", "timer"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);
@@ -82,6 +82,8 @@ export class Connection {
     }
     if (!msg || !SERVER_TYPES.has(msg.type)) return;
     if (msg.type === "welcome") {
+      // A claimed invite is spent: this client's seat secret opens the seat from now on.
+      if (typeof msg.secret === "string") this.token = msg.secret;
       this.delay = 500;
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -93,7 +95,7 @@ export class Connection {
       this.settle(msg);
       this.handlers.state?.(msg);
     } else if (msg.type === "error") {
-      if (["bad_token", "no_room", "hello_first"].includes(msg.code)) this.fatal = true;
+      if (["bad_token", "no_room", "hello_first", "invite_used", "seat_moved"].includes(msg.code)) this.fatal = true;
       if (msg.code === "stale" && this.pending && !this.pending.resent) {
         // Resent against the newest state if the move is still legal there.
         const p = this.pending;
@@ -163,5 +165,10 @@ export class Connection {
 
   rematch() {
     return this.send({ type: "rematch" });
+  }
+
+  // Ask for a one-time code that moves this seat to another device (answered by "transfer").
+  transfer() {
+    return this.send({ type: "transfer" });
   }
 }

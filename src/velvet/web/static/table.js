@@ -19,7 +19,7 @@ export function toast(text, kind = "error") {
 export class Table {
   constructor(root, options) {
     this.root = root;
-    this.options = options; // {room, onAct(text), onUndo(), onResign(), onRematch(), onHint(kind), seats: [{seat, token}], replayOnOver}
+    this.options = options; // {room, onAct(text), onUndo(), onResign(), onRematch(), onHint(kind), seats: [{seat}] (the seats this browser holds), replayOnOver}
     this.welcome = null;
     this.state = null;
     this.over = null;
@@ -207,6 +207,14 @@ export class Table {
     this.render();
   }
 
+  // The server's log so far (sent on joining), filtered as this seat may see it.
+  setHistory(msg) {
+    this.log = msg.entries.map((e) => ({ v: e.version, text: e.text, kind: e.kind })).slice(-400);
+    this.loggedVersion = msg.version;
+    this.saveLog();
+    this.renderLog();
+  }
+
   saveLog() {
     try {
       sessionStorage.setItem(this.logKey, JSON.stringify({ version: this.loggedVersion, log: this.log }));
@@ -331,7 +339,7 @@ export class Table {
     if (seats.length > 1 || (seats.length === 1 && seat === null)) {
       const select = el("select", { "aria-label": "Play as", class: "seat-picker" });
       for (const s of seats) {
-        select.append(el("option", { value: s.token, selected: s.seat === seat }, `Play as ${this.name(s.seat)}`));
+        select.append(el("option", { value: String(s.seat), selected: s.seat === seat }, `Play as ${this.name(s.seat)}`));
       }
       select.append(el("option", { value: "", selected: seat === null }, "Watch"));
       select.addEventListener("change", () => this.options.onSeat?.(select.value));
