@@ -105,16 +105,14 @@ def p5_prune(state: State[Any], legal: Sequence[Any]) -> list[Any]:
         return list(legal)
     kept: list[Any] = []
     passes: list[Any] = []
-    ends_turn = False
     for action in legal:
         if p5_is_noop(state, action):
             if type(action) is A.Visit:
                 passes.append(action)
-            continue
-        kept.append(action)
-        if type(action) is not A.Use and type(action) is not A.Equip:
-            ends_turn = ends_turn or type(action) is not A.Unequip
-    if passes and not ends_turn:
+        else:
+            kept.append(action)
+    free = (A.Use, A.Equip, A.Unequip)  # these leave the turn's action still to take
+    if passes and all(type(a) in free for a in kept):
         kept.append(passes[0])
     return kept or list(legal)
 
