@@ -314,7 +314,7 @@ def play() -> None:
 
 SEAT_HELP = (
     "Who plays a seat, in seat order: 'human' or a bot (random, greedy, mcts, ismcts, "
-    "easy, normal, hard; a budget as in mcts:200 or hard:1.5s). Repeatable; "
+    "easy, normal, hard, expert; a budget as in mcts:200 or hard:1.5s). Repeatable; "
     "unnamed seats are human."
 )
 PACE_OPTION = click.Option(

@@ -61,6 +61,8 @@ def duel_position(
         ("hard", "p5", MCTSBot, Budget(count=800)),
         ("hard:1.5s", "vs", ISMCTSBot, Budget(seconds=1.5)),
         ("hard", "duel", ISMCTSBot, Budget(count=800)),
+        ("expert", "duel", ISMCTSBot, Budget(count=800)),
+        ("expert:2s", "p5", MCTSBot, Budget(seconds=2.0)),
     ],
 )
 def test_make_bot_builds_the_named_bot_and_budget(
@@ -76,8 +78,8 @@ def test_make_bot_builds_the_named_bot_and_budget(
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
-        ("nope", "choose one of random, greedy, mcts, ismcts, easy, normal, hard"),
-        ("expert", "choose one of"),
+        ("nope", "choose one of random, greedy, mcts, ismcts, easy, normal, hard, expert"),
+        ("master", "choose one of"),
         ("easy:0", "positive"),
         ("mcts:-3", "positive"),
         ("mcts:0s", "positive"),
@@ -95,7 +97,16 @@ def test_make_bot_rejects_bad_specs_in_one_line(spec: str, fragment: str) -> Non
 
 
 def test_bot_choices_list_every_bot_and_level() -> None:
-    assert set(BOT_CHOICES) == {"random", "greedy", "mcts", "ismcts", "easy", "normal", "hard"}
+    assert set(BOT_CHOICES) == {
+        "random",
+        "greedy",
+        "mcts",
+        "ismcts",
+        "easy",
+        "normal",
+        "hard",
+        "expert",
+    }
 
 
 def test_evaluator_registry_defaults_to_neutral() -> None:
@@ -110,7 +121,7 @@ def test_evaluator_registry_defaults_to_neutral() -> None:
 # ------------------------------------------------------------------ every bot plays legally
 
 
-SPECS = ["random", "greedy:2", "mcts:20", "ismcts:20", "easy", "normal:8", "hard:10"]
+SPECS = ["random", "greedy:2", "mcts:20", "ismcts:20", "easy", "normal:8", "hard:10", "expert:10"]
 
 
 class LegalityChecker:

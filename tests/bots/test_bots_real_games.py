@@ -36,7 +36,9 @@ class Checked:
         return action
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:4", "ismcts:4", "easy", "normal:4"])
+@pytest.mark.parametrize(
+    "spec", ["random", "greedy", "mcts:4", "ismcts:4", "easy", "normal:4", "expert:4"]
+)
 @pytest.mark.parametrize(("name", "seats"), [("p5", 1), ("p5", 2), ("vs", 2)])
 def test_every_bot_finishes_real_games_legally(spec: str, name: str, seats: int) -> None:
     game = get_game(name)

@@ -35,6 +35,7 @@ from velvet.bots.evaluators import (
     get_evaluator,
     uniform_playout,
 )
+from velvet.bots.expert import Pruner, StatePolicy
 from velvet.bots.greedy import seat_of
 from velvet.bots.memory import ViewMemory
 from velvet.engine.core import Game, State
@@ -72,6 +73,8 @@ class MCTSBot:
         final: str = "visits",
         evaluator: Evaluator | None = None,
         playout_policy: PlayoutPolicy | None = None,
+        state_policy: StatePolicy | None = None,
+        prune: Pruner | None = None,
         name: str = "",
     ) -> None:
         self.budget = budget or Budget(count=100)
@@ -84,6 +87,8 @@ class MCTSBot:
         self.final = final
         self._evaluator = evaluator
         self.playout_policy = playout_policy or uniform_playout
+        self.state_policy = state_policy
+        self.prune = prune
         self.name = name or f"{self.kind}:{self.budget}"
         self.seat: int | None = None
         self.last_iterations = 0
@@ -96,10 +101,16 @@ class MCTSBot:
         self.memory.remember(view)
         evaluate = self._evaluator or get_evaluator(game.name)
         root = _Node(me)
+        root_moves: Sequence[Any] | None = None
+        if self.prune is not None:
+            state = determinize(game, view, me, Rng(rng.randbelow(_SEED_RANGE)))
+            root_moves = legal = self.prune(state, legal)
+            if len(legal) == 1:
+                return legal[0]
         meter = self.budget.meter()
         while meter.more():
             state = determinize(game, view, me, Rng(rng.randbelow(_SEED_RANGE)))
-            self._iterate(game, state, root, me, rng, evaluate)
+            self._iterate(game, state, root, me, rng, evaluate, root_moves)
         self.last_iterations = meter.done
         ranked: list[tuple[tuple[float, float], int]] = []
         for i, action in enumerate(legal):
@@ -149,12 +160,17 @@ class MCTSBot:
         me: int,
         rng: Rng,
         evaluate: Evaluator,
+        root_moves: Sequence[Any] | None = None,
     ) -> None:
+        """One pass: descend by UCB (from ``root_moves`` at the root, if given, else every
+        legal move), expand, play out, back up."""
         path = [root]
         node = root
         c = self.exploration
+        moves = root_moves
         while not state.is_terminal():
-            legal = state.legal_actions()
+            legal = moves if moves is not None else state.legal_actions()
+            moves = None
             children = node.children
             untried = []
             for action in legal:
@@ -185,8 +201,12 @@ class MCTSBot:
         depth = 0
         limit = self.max_playout
         policy = self.playout_policy
+        smart = self.state_policy
         while depth < limit and not state.is_terminal():
-            state.apply_unchecked(policy(state.legal_actions(), rng))
+            if smart is not None:
+                state.apply_unchecked(smart(state, state.legal_actions(), rng))
+            else:
+                state.apply_unchecked(policy(state.legal_actions(), rng))
             depth += 1
         values = _Values(game, state, evaluate)
         if self.shared_outcome:

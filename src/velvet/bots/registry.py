@@ -14,18 +14,20 @@ import math
 from velvet.bots.base import Bot, RandomBot
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import get_playout_policy
+from velvet.bots.expert import get_expert
 from velvet.bots.greedy import GreedyBot
 from velvet.bots.mcts import ISMCTSBot, MCTSBot
 from velvet.engine.errors import ConfigError
 from velvet.games import find_spec
 
 BOTS = ("random", "greedy", "mcts", "ismcts")
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 BOT_CHOICES = BOTS + LEVELS
 """Every bot name or level a spec may start with (for CLI help)."""
 
 BOT_HELP = (
-    "random | greedy[:N] | mcts[:N|:Ss] | ismcts[:N|:Ss] | easy | normal | hard[:N|:Ss] "
+    "random | greedy[:N] | mcts[:N|:Ss] | ismcts[:N|:Ss] | easy | normal | hard[:N|:Ss] | "
+    "expert[:N|:Ss] "
     "(N simulations or S seconds per decision); searches take ',c=X' (exploration)"
 )
 SEARCH_OPTIONS = ("c",)
@@ -35,12 +37,16 @@ LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
     "easy": ("search", Budget(count=30)),
     "normal": ("search", Budget(count=100)),
     "hard": ("search", Budget(count=800)),
+    "expert": ("expert", Budget(count=800)),
 }
 """Levels pick greedy or the search each game's GameSpec names (``search``), tuned by its
 ``search_tuning`` (UCB exploration, playout length before the evaluator scores) and
-``greedy_follow``; a game without a spec gets ISMCTS (safe with hidden information),
-exploration 1.4 and 300-action playouts. The measurements behind the built-in games'
-values stand with their specs (velvet.p5.spec, velvet.vs.spec).
+``greedy_follow``; ``expert`` is that search with the game's expert helpers
+(velvet.bots.expert: a playout policy reading the sampled state, no-op moves pruned)
+and its ``expert_exploration``/``expert_max_playout`` tuning; a game without a spec gets
+ISMCTS (safe with hidden information), exploration 1.4 and 300-action playouts. The
+measurements behind the built-in games' values stand with their specs (velvet.p5.spec,
+velvet.vs.spec).
 """
 
 DEFAULT_BUDGETS = {
@@ -75,8 +81,11 @@ def make_bot(spec: str, game_name: str) -> Bot:
     suffix = "".join(f",{key}={value:g}" for key, value in options.items())
     if name in LEVELS:
         kind, default = LEVEL_DEFAULTS[name]
-        if kind == "search":
+        if kind in ("search", "expert"):
             game_spec = find_spec(game_name)
+            if kind == "expert" and get_expert(game_name) is not None:
+                label = (f"{name}:{budget}" if budget else name) + suffix
+                return _build_expert(budget or default, label, game_name, options)
             kind = game_spec.search if game_spec is not None else "ismcts"
         label = (f"{name}:{budget}" if budget else name) + suffix
         return _build(kind, budget or default, label, game_name, options, spec)
@@ -131,4 +140,27 @@ def _build(
     bot = MCTSBot if kind == "mcts" else ISMCTSBot
     return bot(
         budget, exploration=exploration, max_playout=playout, playout_policy=policy, name=name
+    )
+
+
+def _build_expert(budget: Budget, name: str, game_name: str, options: dict[str, float]) -> Bot:
+    """The game's search with its expert playout policy and pruning (``get_expert``)."""
+    game_spec = find_spec(game_name)
+    helpers = get_expert(game_name)
+    assert helpers is not None
+    policy, prune = helpers
+    tuning = game_spec.search_tuning if game_spec is not None else {}
+    exploration = float(tuning.get("expert_exploration", tuning.get("exploration", 1.4)))
+    exploration = options.get("c", exploration)
+    playout = int(tuning.get("expert_max_playout", tuning.get("max_playout", 300)))
+    kind = game_spec.search if game_spec is not None else "ismcts"
+    bot = MCTSBot if kind == "mcts" else ISMCTSBot
+    return bot(
+        budget,
+        exploration=exploration,
+        max_playout=playout,
+        playout_policy=get_playout_policy(game_name),
+        state_policy=policy,
+        prune=prune,
+        name=name,
     )
