@@ -15,7 +15,7 @@ It reports, per game and estimator, the Brier score beside the constant baseline
 base rate of the same positions), the expected calibration error over ten equal-width
 bins, and draws the reliability diagram. ``--fit`` fits the logistic (Platt) map from
 search value to chance on the even-numbered positions and measures it on the odd ones
-(the numbers to put in ``velvet.bots.hints.CALIBRATION``).
+(the numbers to put in each game's GameSpec ``hint_calibration``).
 
     python benchmarks/calibration.py --positions 2000 --workers 2        # the full run
     python benchmarks/calibration.py --game p5 --positions 150 --rows p5.json

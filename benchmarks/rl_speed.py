@@ -564,7 +564,7 @@ def subjects(num_envs: int = 16, workers: int = 1) -> list[tuple[str, Callable[[
     for env_name in ("leduc-holdem", "limit-holdem", "uno", "doudizhu"):
         out.append((f"rlcard {env_name}", partial(rlcard_peer, env_name)))
     for game_name in ("vs", "p5"):
-        out.append((f"batch gym {game_name}", partial(gym_env_wall, game_name)))
+        out.append((f"batch single {game_name}", partial(gym_env_wall, game_name)))
         out.append((f"batch vector {game_name} 1", partial(vector_env, game_name, num_envs, 0)))
         out.append(
             (f"batch vector {game_name} w", partial(vector_env, game_name, num_envs, workers))

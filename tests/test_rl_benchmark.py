@@ -61,7 +61,7 @@ def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
     names = {r["name"] for r in data["results"]}
     assert set(VELVET_SUBJECTS + FLOORS) <= names
     peers = [r for r in data["results"] if r["kind"] == "peer"]
-    assert len(peers) + len(data["skipped"]) == 6  # every peer measured or said skipped
+    assert len(peers) + len(data["skipped"]) == 7  # every peer measured or said skipped
 
 
 def test_rl_speed_only_runs_the_subjects_named(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,10 +9,10 @@ import pytest
 
 from velvet.bots import ISMCTSBot, MCTSBot, make_bot
 from velvet.bots.budget import Budget
-from velvet.bots.expert import p5_expert_playout, p5_is_noop, p5_prune
 from velvet.engine.rng import Rng
 from velvet.games import get_game
 from velvet.p5 import actions as A
+from velvet.p5.expert import p5_expert_playout, p5_is_noop, p5_prune
 from velvet.p5.game import P5Game
 from velvet.p5.state import CA, FIGHT, P5State
 

@@ -10,9 +10,10 @@ and how far ahead of the next choice it is. Every random number is seeded from
 the view itself, so two positions a seat cannot tell apart get the same hints.
 
 The search's mean value is a heuristic score (short playouts scored by the game's
-evaluator), not a chance: :data:`CALIBRATION` maps it to the measured chance to win if
-every seat then plays on like the :data:`ASSUMED_BOT` bot (a logistic map per game fitted
-on held-out positions by ``benchmarks/calibration.py``; docs/lab.md, "Honest chances").
+evaluator), not a chance: each game's spec ``hint_calibration`` maps it to the measured
+chance to win if every seat then plays on like the :data:`ASSUMED_BOT` bot (a logistic map
+per game fitted on held-out positions by ``benchmarks/calibration.py``; docs/lab.md, "Honest
+chances").
 
 :func:`forecast` (P5) plays whole games from sampled states of a view with a bot
 in every seat and reports the chance of beating the boss before the days run
@@ -44,16 +45,14 @@ ASSUMED_BOT = "easy"
 """Whose play a hint's chance and the P5 forecast assume from the position on: every seat
 playing like this level (the outcomes ``benchmarks/calibration.py`` measured them against)."""
 CALIBRATION_BUDGET = 800
-"""The search budget (simulations) at which :data:`CALIBRATION` was fitted."""
-CALIBRATION: dict[str, tuple[float, float]] = {
-    "p5": (0.5758, -0.2789),
-    "vs": (1.4512, 0.3714),
-}
-"""Per game, (a, b) of the map chance = 1 / (1 + exp(-(a · logit(value) + b))) from the
-search's mean value to the chance to win; fitted by ``benchmarks/calibration.py --fit``
-(Platt scaling) on the even-numbered positions of its seed-23 run (27 P5 and 28 VS
-positions, ``benchmarks/data/calibration-rows-seed23.json``), measured on the odd ones
-(docs/lab.md, "Honest chances"). A game not listed gets (1, 0): the value itself."""
+"""The search budget (simulations) at which the games' ``hint_calibration`` was fitted.
+
+Each game's GameSpec ``hint_calibration`` holds (a, b) of the map chance = 1 / (1 + exp(-(a
+· logit(value) + b))) from the search's mean value to the chance to win; fitted by
+``benchmarks/calibration.py --fit`` (Platt scaling) on the even-numbered positions of its
+seed-23 run (27 P5 and 28 VS positions, ``benchmarks/data/calibration-rows-seed23.json``),
+measured on the odd ones (docs/lab.md, "Honest chances"): P5 (0.5758, -0.2789), VS (1.4512,
+0.3714). A game without one gets (1, 0): the value itself."""
 _CLIP = 0.005
 
 
@@ -66,7 +65,11 @@ def calibrated(
     game_name: str, value: float, table: dict[str, tuple[float, float]] | None = None
 ) -> float:
     """The chance to win that a search value ``value`` stands for in ``game_name``."""
-    a, b = (CALIBRATION if table is None else table).get(game_name, (1.0, 0.0))
+    if table is not None:
+        a, b = table.get(game_name, (1.0, 0.0))
+    else:
+        spec = find_spec(game_name)
+        a, b = spec.hint_calibration if spec and spec.hint_calibration else (1.0, 0.0)
     z = a * _logit(value) + b
     return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
 
@@ -85,7 +88,7 @@ class Hint:
     label: str
     win: float
     """The chance to win after this action if every seat then plays like ``bot``: the
-    search's mean value through the game's :data:`CALIBRATION` map."""
+    search's mean value through the game's ``hint_calibration`` map."""
     margin: float
     """Half-width of a rough 95 % interval on ``win`` (the visits behind the value, mapped)."""
     visits: int

@@ -39,11 +39,11 @@ def forecast_line(outlook: Forecast, players: int) -> str:
         f"chance to beat the boss by day {outlook.days} "
         f"{forecast_assumes(outlook.bot, players)}: "
         f"{outlook.rate:.0%} [95% CI {outlook.low:.0%}, {outlook.high:.0%}] over "
-        f"{outlook.games} games from this position ({forecast_vs_hint(outlook.bot)})"
+        f"{outlook.games} games from this position ({forecast_beside_hint(outlook.bot)})"
     )
 
 
-def forecast_vs_hint(bot: str) -> str:
+def forecast_beside_hint(bot: str) -> str:
     """How a forecast played by ``bot`` stands to the hints' chances."""
     from velvet.bots.hints import ASSUMED_BOT
 

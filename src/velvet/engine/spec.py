@@ -84,6 +84,8 @@ PLUGIN_FACETS = (
     "print_cards",
     "print_boards",
     "balance",
+    "expert_policy",
+    "expert_prune",
 )
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
@@ -125,6 +127,16 @@ class GameSpec:
     playout_policy: str | None = None
     """``module:function`` picking a search playout's action, ``policy(legal, rng) -> action``,
     or None (uniform at random over the legal actions)."""
+    expert_policy: str | None = None
+    """``module:function`` of the ``expert`` level's playout policy, ``policy(state, legal,
+    rng) -> action`` reading the sampled state, or None (the level is ``hard``'s search)."""
+    expert_prune: str | None = None
+    """``module:function`` of the ``expert`` level's root pruning, ``prune(state, legal) ->
+    the moves worth searching`` (never empty, never a move that changes the position)."""
+    hint_calibration: tuple[float, float] | None = None
+    """``(a, b)`` of the map from a hint search's mean value to the chance shown,
+    ``1 / (1 + exp(-(a · logit(value) + b)))``, fitted by ``benchmarks/calibration.py --fit``;
+    None: the value itself."""
     cards: str | None = None
     """Import path of a module with ``card_rows``, ``card_list_markdown`` and
     ``check_card_files`` for ``velvet cards``, or None (the game has no card files)."""

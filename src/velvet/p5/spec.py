@@ -155,6 +155,9 @@ SPEC = GameSpec(
     # at a time, the persona party drafted one shadow at a time): playouts now skip party
     # changes (p5_playout) and run 16 actions. Joker/Arsene on Kamoshida, normal, seed 0:
     # 8 actions uniform 1/30, 16 uniform 14/30, 16 with p5_playout 19/30 (8 with it 3/10).
+    expert_policy="velvet.p5.expert:p5_expert_playout",
+    expert_prune="velvet.p5.expert:p5_prune",
+    hint_calibration=(0.5758, -0.2789),
     search="mcts",
     cooperative=True,
     search_tuning={"exploration": 0.1, "max_playout": 16},
