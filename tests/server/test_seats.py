@@ -14,12 +14,11 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import sqlite_url
+from tests.server.test_storage import _room
 
 from velvet.engine.core import Event
 from velvet.server.app import Settings, create_app
 from velvet.server.storage import (
-    RoomRow,
-    SeatRow,
     Storage,
     make_engine,
     migrate,
@@ -201,7 +200,7 @@ def test_claims_on_postgresql(pg_url: str) -> None:
 def _claims(storage: Storage) -> None:
     try:
         migrate(storage.engine)
-        storage.create_room(_row("r1"))
+        storage.create_room(_room("r1"))  # test_storage's room: two human seats
         assert storage.claim_seat("r1", 0, "s" * 64) is True
         assert storage.claim_seat("r1", 0, "t" * 64) is False  # the second claim loses
         assert storage.seats_of("r1")[0].secret_sha256 == "s" * 64
@@ -215,27 +214,6 @@ def _claims(storage: Storage) -> None:
         assert storage.take_move("r1", 1, "d" * 64, "w" * 64) is False
     finally:
         storage.close()
-
-
-def _row(room_id: str) -> RoomRow:
-    return RoomRow(
-        id=room_id,
-        game="vs",
-        cards=[],
-        config={},
-        seed=1,
-        nonce="n",
-        seed_sha256="h",
-        status="playing",
-        result=None,
-        version=0,
-        options={},
-        listed=True,
-        rematch_of=None,
-        rematch=None,
-        created=time.time(),
-        seats=[SeatRow(0, "human", "a" * 64), SeatRow(1, "human", "b" * 64)],
-    )
 
 
 def test_a_room_made_before_claims_opens_once_with_its_invite(tmp_path: Path) -> None:
