@@ -797,6 +797,12 @@ def test_velvet_serve_trusts_no_forwarded_header_and_links_its_own_address(
                 except (ConnectionClosed, OSError):  # closed before the answer was read
                     refused = (n, 503)
                     break
+                except AssertionError:
+                    # websockets' sync client, when the server closes the socket while the
+                    # handshake is still being written (BrokenPipeError inside its send),
+                    # fails its own `close_deadline is None` assertion: the same refusal
+                    refused = (n, 503)
+                    break
     finally:
         _stop(proc)
     assert refused is not None and refused[0] == 8 and refused[1] in (403, 503), refused
