@@ -9,7 +9,7 @@ import json
 import logging
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
@@ -95,28 +96,33 @@ class Settings:
     """Hint budget, worker processes and forecast length (velvet.server.hinting)."""
 
 
-class BodyLimit:
-    """Refuse HTTP bodies over ``MAX_BODY_BYTES`` with 413 before they are read whole."""
+class _HttpMiddleware:
+    """An ASGI middleware for HTTP requests only; WebSockets and lifespan pass through."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
-            return
+        else:
+            await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class BodyLimit(_HttpMiddleware):
+    """Refuse HTTP bodies over ``MAX_BODY_BYTES`` with 413 before they are read whole."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY_BYTES):
                 await _too_large(send)
                 return
         seen = 0
 
-        async def limited() -> MutableMapping[str, Any]:
+        async def limited() -> Message:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
@@ -134,7 +140,7 @@ class _TooLarge(Exception):
     pass
 
 
-async def _too_large(send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+async def _too_large(send: Send) -> None:
     body = json.dumps({"error": "too_large", "message": "request body over 1 MiB"}).encode()
     await send(
         {
@@ -342,22 +348,11 @@ CSP = (
 """The pages' policy: the client's own files only (no inline script or style)."""
 
 
-class SecurityHeaders:
+class SecurityHeaders(_HttpMiddleware):
     """Every HTTP answer says: only this server's scripts and styles, never in a frame,
     no type sniffing, no referrer beyond this origin (docs/reliability.md)."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
-        self.app = app
-
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         host = next((v for k, v in scope.get("headers", []) if k == b"host"), b"")
         text = host.decode("latin-1")
         ws = f" ws://{text} wss://{text}" if _HOST.fullmatch(text) else ""
@@ -369,7 +364,7 @@ class SecurityHeaders:
             (b"cross-origin-opener-policy", b"same-origin"),
         ]
 
-        async def with_headers(message: MutableMapping[str, Any]) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = [
