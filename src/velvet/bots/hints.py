@@ -157,6 +157,33 @@ def hints(
     the hints then rest on the simulations made). Raises ConfigError when the game is
     over or ``seat`` is not the one deciding.
     """
+    return _hints(state, seat, budget, top, stop, None)[0]
+
+
+def judge(
+    state: State[Any],
+    seat: int,
+    played: Any,
+    budget: Budget | int | None = None,
+    top: int = 1,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[list[Hint], Hint | None]:
+    """The ``top`` hints for ``seat`` and the estimate of the action ``played``, both from
+    one search of the view (the same search as :func:`hints`, so its hints are the same).
+
+    The played action's :class:`Hint` is None when the search never tried it (its budget
+    ended before it reached every legal action)."""
+    return _hints(state, seat, budget, top, stop, played)
+
+
+def _hints(
+    state: State[Any],
+    seat: int,
+    budget: Budget | int | None,
+    top: int,
+    stop: Callable[[], bool] | None,
+    played: Any,
+) -> tuple[list[Hint], Hint | None]:
     if state.is_terminal():
         raise ConfigError("the game is over: there is nothing to hint")
     if seat != state.current_player:
@@ -186,16 +213,24 @@ def hints(
         if child is not None and child.visits:
             ranked.append((child.visits, child.total / child.visits, i))
     ranked.sort(key=lambda r: (r[0], r[1], -r[2]), reverse=True)
-    out: list[Hint] = []
     sample_seed = rng.randbelow(_SEED_RANGE)
-    for rank, (visits, mean, i) in enumerate(ranked[:top]):
+
+    def hint_at(rank: int) -> Hint:
+        visits, mean, i = ranked[rank]
         action = legal[i]
         child = root.children.get(action)
         nxt = ranked[rank + 1] if rank + 1 < len(ranked) else None
         reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
         chance, margin = _chance(game.name, mean, visits)
-        out.append(Hint(action, _label(state, action), chance, margin, int(visits), reason, mean))
-    return out
+        return Hint(action, _label(state, action), chance, margin, int(visits), reason, mean)
+
+    out = [hint_at(rank) for rank in range(min(top, len(ranked)))]
+    mine: Hint | None = None
+    if played is not None:
+        ranks = [rank for rank, (_, _, i) in enumerate(ranked) if legal[i] == played]
+        if ranks:
+            mine = out[ranks[0]] if ranks[0] < len(out) else hint_at(ranks[0])
+    return out, mine
 
 
 def _chance(game_name: str, mean: float, visits: float) -> tuple[float, float]:
