@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from velvet.bots.budget import Budget
-from velvet.bots.hints import ASSUMED_BOT, CALIBRATION_BUDGET, Hint, assumed_play, judge
+from velvet.bots.hints import (
+    ASSUMED_BOT,
+    CALIBRATION_BUDGET,
+    PLAYED_VISITS,
+    Hint,
+    assumed_play,
+    judge,
+)
 from velvet.engine.core import Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, RecordError, VelvetError
 from velvet.engine.record import GameRecord
@@ -188,7 +195,8 @@ def judge_position(position: Position, budget: Budget) -> Decision:
     if len(legal) == 1:
         return Decision(position.index, seat, position.text, label, 1)
     start = time.perf_counter()
-    top, played = judge(state, seat, position.action, budget, top=1)
+    search, more = split(budget)
+    top, played = judge(state, seat, position.action, search, top=1, more=more)
     return Decision(
         position.index,
         seat,
@@ -198,6 +206,21 @@ def judge_position(position: Position, budget: Budget) -> Decision:
         top[0] if top else None,
         played,
         time.perf_counter() - start,
+    )
+
+
+PLAYED_SHARE = 1 / 3
+"""Of a decision's time, the share left for searching on below the move made."""
+
+
+def split(budget: Budget) -> tuple[Budget, Budget]:
+    """A decision's budget as the main search's and the played move's (a third of the time
+    cap, at most :data:`~velvet.bots.hints.PLAYED_VISITS` simulations)."""
+    if budget.cap is None:
+        return budget, Budget(count=PLAYED_VISITS)
+    return (
+        Budget(count=budget.count, seconds=budget.seconds, cap=budget.cap * (1 - PLAYED_SHARE)),
+        Budget(count=PLAYED_VISITS, cap=budget.cap * PLAYED_SHARE),
     )
 
 

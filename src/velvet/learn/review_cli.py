@@ -72,34 +72,47 @@ def chart(result: Review, seat: int, width: int = 60) -> RenderableType:
     return out
 
 
-def mistakes_table(result: Review, every: bool = False) -> RenderableType:
+def mistake_lines(d: Decision) -> RenderableType:
+    """One mistake: the move, the drop and its margin, the better move and why."""
+    from rich.text import Text
+
+    assert d.best is not None and d.played is not None  # a mistake was judged
+    out = Text()
+    out.append(f"✗ move {d.index} · Player {d.mover + 1} played ", style="bold red")
+    out.append(f"“{d.label}”", style="bold")
+    out.append(
+        f": {_pct(d.before)} → {_pct(d.after)} (a drop of {d.drop:.0%}, margin ±{d.margin:.0%})\n"
+    )
+    out.append("    Better: ", style="bold green")
+    out.append(f"{d.best.label} ({_pct(d.best.win)}) — {d.best.reason}")
+    return out
+
+
+def decisions_table(result: Review) -> RenderableType:
+    """Every decision in a row: the move, who, the chance before and after, the verdict."""
     from rich.table import Table
 
-    rows: list[Decision] = [d for d in result.decisions if d.judged and (every or d.mistake)]
-    title = "Every decision" if every else f"Mistakes ({len(rows)})"
-    table = Table(title=title, title_justify="left", show_lines=False, expand=False)
+    table = Table(title="Every decision", title_justify="left", expand=False)
     headers: tuple[tuple[str, JustifyMethod], ...] = (
         ("move", "right"),
         ("player", "left"),
         ("played", "left"),
-        ("chance", "left"),
-        ("better", "left"),
-        ("why", "left"),
+        ("before → after", "left"),
+        ("best move", "left"),
     )
     for name, kind in headers:
         table.add_column(name, justify=kind, overflow="fold")
-    for d in rows:
-        assert d.best is not None and d.played is not None  # judged
-        mark = "✗ " if d.mistake else ""
-        chance = f"{_pct(d.before)} → {_pct(d.after)} (±{d.margin:.0%})"
-        better = "" if d.best.action == d.played.action else f"{d.best.label} ({_pct(d.best.win)})"
+    for d in result.decisions:
+        if d.best is None or d.played is None:
+            table.add_row(str(d.index), f"P{d.mover + 1}", d.label, "forced", "", style="dim")
+            continue
+        same = d.best.action == d.played.action
         table.add_row(
-            f"{mark}{d.index}",
+            f"{'✗ ' if d.mistake else ''}{d.index}",
             f"P{d.mover + 1}",
             d.label,
-            chance,
-            better,
-            d.best.reason if better else "",
+            f"{_pct(d.before)} → {_pct(d.after)} ±{d.margin:.0%}",
+            "=" if same else d.best.label,
             style="red" if d.mistake else None,
         )
     return table
@@ -111,7 +124,8 @@ def render(result: Review, console: Console, every: bool = False) -> None:
     forced = sum(1 for d in result.decisions if not d.judged)
     head = (
         f"Review of a {result.game} game: {result.moves} moves, {len(judged)} decisions "
-        f"judged ({forced} forced), {len(result.mistakes)} mistakes"
+        f"judged ({forced} forced), {len(result.mistakes)} "
+        f"mistake{'' if len(result.mistakes) == 1 else 's'}"
     )
     console.print(f"[bold]{head}[/bold]")
     if result.outcome:
@@ -122,12 +136,14 @@ def render(result: Review, console: Console, every: bool = False) -> None:
         style="dim",
     )
     width = max(min(console.width - 8, 72), 10)
-    for seat in range(result.players):
+    for seat in sorted({d.mover for d in result.decisions}):
         console.print(chart(result, seat, width))
-    if result.mistakes or every:
-        console.print(mistakes_table(result, every))
-    else:
+    if every:
+        console.print(decisions_table(result))
+    if not result.mistakes:
         console.print("No mistake beyond the estimates' margins.")
+    for decision in result.mistakes:
+        console.print(mistake_lines(decision))
 
 
 @click.command("review")
