@@ -62,9 +62,7 @@ class Reviewer:
             if self._pool is None:
                 self._pool = new_pool(self.workers)
             loop = asyncio.get_running_loop()
-            decision = await loop.run_in_executor(
-                self._pool, judge_position, position, self.budget
-            )
+            decision = await loop.run_in_executor(self._pool, judge_position, position, self.budget)
         return {"type": "decision"} | decision.to_json()
 
     def close(self) -> None:
@@ -124,19 +122,21 @@ def make_router(reviewer: Reviewer | None = None) -> APIRouter:
             return _problem(
                 "busy", "the server is reviewing another game; try again in a minute", 503
             )
-        start = {
+        from velvet.bots.hints import ASSUMED_BOT, assumed_play
+
+        players = len(final.returns())
+        start: dict[str, Any] = {
             "type": "start",
             "game": record.game,
-            "players": len(final.returns()),
+            "players": players,
             "moves": len(record.actions),
             "decisions": len(found),
             "outcome": final.outcome_text() if final.is_terminal() else "",
             "seconds": worker.seconds,
             "simulations": SIMULATIONS,
+            "bot": ASSUMED_BOT,
+            "assumes": assumed_play(ASSUMED_BOT, players),
         }
-        from velvet.bots.hints import ASSUMED_BOT, assumed_play
-
-        start |= {"bot": ASSUMED_BOT, "assumes": assumed_play(ASSUMED_BOT, start["players"])}
 
         async def stream() -> AsyncIterator[str]:
             async with worker.lock:
