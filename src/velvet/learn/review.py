@@ -270,7 +270,7 @@ def review(
                 + ("s" if players > 1 else "")
             )
         found = [p for p in found if p.state.current_player in wanted]
-    decisions = judge_all(found, budget, workers, progress)
+    decisions = judge_all(found, budget, workers, progress, game, record)
     return Review(
         game.name,
         players,
@@ -288,8 +288,13 @@ def judge_all(
     budget: Budget,
     workers: int,
     progress: Callable[[int, int], None] | None = None,
+    game: Game[Any] | None = None,
+    record: GameRecord | None = None,
 ) -> list[Decision]:
-    """The decisions of ``found``, in order, judged in ``workers`` processes (0: here)."""
+    """The decisions of ``found``, in order, judged in ``workers`` processes (0: here).
+
+    With ``game`` and ``record`` (what ``found`` was read from), each worker replays the
+    record once and is sent move numbers, not states."""
     total = len(found)
     if progress is not None:
         progress(0, total)
@@ -300,11 +305,17 @@ def judge_all(
             if progress is not None:
                 progress(done, total)
         return out
-    from concurrent.futures import as_completed
+    from concurrent.futures import Future, as_completed
 
-    pool = new_pool(workers)
+    replayed = game is not None and record is not None
+    pool = new_pool(workers, (game, record.to_json()) if game and record else None)
     try:
-        futures = {pool.submit(judge_position, p, budget): i for i, p in enumerate(found)}
+        futures: dict[Future[Decision], int] = {}
+        for i, p in enumerate(found):
+            if replayed:
+                futures[pool.submit(_judge_move, p.index, budget)] = i
+            else:
+                futures[pool.submit(judge_position, p, budget)] = i
         results: dict[int, Decision] = {}
         for future in as_completed(futures):
             results[futures[future]] = future.result()
@@ -315,18 +326,35 @@ def judge_all(
         stop_pool(pool)
 
 
-def new_pool(workers: int) -> Any:
-    """``workers`` spawned processes that die with this one."""
+_replayed: dict[int, Position] = {}
+"""In a worker: the positions of its record by move number (set when it starts)."""
+
+
+def _start_worker(parent: int, replay: tuple[Game[Any], dict[str, Any]] | None) -> None:
+    from velvet.engine.workers import die_with_parent
+
+    die_with_parent(parent)
+    if replay is not None:
+        game, data = replay
+        found, _ = positions(game, GameRecord.from_json(data))
+        _replayed.update((p.index, p) for p in found)
+
+
+def _judge_move(index: int, budget: Budget) -> Decision:
+    return judge_position(_replayed[index], budget)
+
+
+def new_pool(workers: int, replay: tuple[Game[Any], dict[str, Any]] | None = None) -> Any:
+    """``workers`` spawned processes that die with this one; with ``replay`` (a game and a
+    record's JSON), each replays the record once as it starts."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-
-    from velvet.engine.workers import die_with_parent
 
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
+        initializer=_start_worker,
+        initargs=(os.getpid(), replay),
     )
 
 
