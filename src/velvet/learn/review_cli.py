@@ -167,7 +167,7 @@ def render(result: Review, console: Console, every: bool = False) -> None:
     type=float,
     default=0.5,
     show_default=True,
-    help="Search time per decision (a 100-decision game: about 50 s on one core).",
+    help="Search time per decision (a 100-move game: under 60 s on one worker).",
 )
 @click.option(
     "--simulations",
