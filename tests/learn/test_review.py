@@ -98,6 +98,8 @@ def test_review_skips_forced_moves_and_orders_decisions() -> None:
     forced = [d for d in result.decisions if d.choices == 1]
     assert forced and all(not d.judged and d.best is None for d in forced)
     assert all(d.judged for d in result.decisions if d.choices > 1)
+    strict = json.loads(json.dumps(result.to_json(), allow_nan=False))  # no Infinity
+    assert strict["budget"] == {"seconds": None, "simulations": 30}
     only = review(
         get_game("vs"),
         GameRecord.from_json(data),

@@ -121,7 +121,8 @@ class Review:
     game: str
     players: int
     moves: int
-    seconds: float
+    seconds: float | None
+    """The search's time cap per decision (None: none, the simulations alone)."""
     simulations: int
     decisions: list[Decision] = field(default_factory=list)
     seats: list[str] = field(default_factory=list)
@@ -275,7 +276,7 @@ def review(
         game.name,
         players,
         len(record.actions),
-        seconds if seconds is not None else math.inf,
+        seconds,
         simulations,
         decisions,
         list(record.seats),

@@ -132,7 +132,9 @@ def render(result: Review, console: Console, every: bool = False) -> None:
         console.print(result.outcome)
     console.print(
         f"Chances are from each mover's own view at the time, {result.assumes} "
-        f"(up to {result.simulations} simulations or {result.seconds:g} s per decision).",
+        f"(up to {result.simulations} simulations"
+        + (f" or {result.seconds:g} s" if result.seconds is not None else "")
+        + " per decision).",
         style="dim",
     )
     width = max(min(console.width - 8, 72), 10)
