@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import VelvetError
+from velvet.learn import review_web
 from velvet.learn import web as learn_web
 from velvet.server import games, replay
 from velvet.server.bots import BotLimits, BotPool
@@ -272,6 +273,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(replay.make_router(hub))
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
+    app.include_router(review_web.make_router())  # POST /api/review: the Review page
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
     async def join_page(room_id: str, request: Request) -> Response:
@@ -293,6 +295,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby_page(request: Request) -> Response:
         """The browser client: the lobby."""
+        return _client_page(request)
+
+    @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
+    async def review_page(request: Request) -> Response:
+        """The browser client: the Review page (docs/learn.md, "Review")."""
         return _client_page(request)
 
     @app.get("/learn", response_class=HTMLResponse, include_in_schema=False)
