@@ -110,7 +110,7 @@ def test_a_terminal_session_in_a_game_without_a_forecast_says_so_and_sends_nothi
 
 
 def test_a_terminal_session_cancels_a_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    hints = HintSettings(budget="30s", workers=0, forecast_games=1)
+    hints = HintSettings(budget="30s", workers=0, forecast_games=1, forecast_bot="greedy")
     with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0, hints=hints)) as server:
         room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
         # typed while the 30-second search runs; then a forecast, which the freed slot takes
