@@ -194,6 +194,7 @@ function optionFields(game) {
         const id = optionId(option, seat);
         controls[id] = optionControl(option, seat);
         controls[id].title = option.help;
+        controls[id].style.minWidth = "0"; // a long name is cut, not pushed past its column
         fields.push(field(`Player ${seat + 1}'s ${option.label}`, controls[id], id));
       }
       // per-seat lists side by side; files one under the other (a file's name needs the width)
@@ -257,7 +258,7 @@ function createForm() {
   const undo = el("input", { type: "checkbox", checked: true });
   const hints = select([["auto", "On, except between two people"], ["on", "On"], ["off", "Off"]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
-  const submit = el("button", { type: "submit", class: "primary", disabled: true }, "Create the room");
+  const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
 
   const node = el(
     "form",
@@ -282,7 +283,9 @@ function createForm() {
   listed.id = "listed";
   hotseat.id = "hotseat";
   undo.id = "undo";
-  const api = { node, onCreated: null };
+  // The form comes once the server has said which games it plays.
+  const waiting = el("p", { class: "form-loading", role: "status" }, "Loading the games…");
+  const api = { node: waiting, onCreated: null };
 
   let catalog = [];
   let chosen = null; // the chosen game's entry of GET api/games
@@ -319,11 +322,11 @@ function createForm() {
       const rivals = games.filter((g) => !g.cooperative && Math.max(...g.players) > 1).map((g) => g.short_title);
       if (rivals.length) hints.options[0].textContent = `On, except ${rivals.join(" or ")} between two people`;
       showGame();
-      submit.disabled = false;
+      waiting.replaceWith(node);
     })
     .catch((error) => {
-      general.textContent = `The games could not be loaded (${error.message}); reload the page to try again.`;
-      general.hidden = false;
+      waiting.textContent = `The games could not be loaded (${error.message}); reload the page to try again.`;
+      waiting.setAttribute("role", "alert");
     });
 
   const clear = () => {
