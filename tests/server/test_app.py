@@ -186,7 +186,11 @@ def test_room_options_are_checked_like_the_cli(client: TestClient) -> None:
         got = client.post("/api/rooms", json=body).json()
         assert (got["error"], got["option"], got["seat"]) == ("bad_options", option, seat), got
     schema = client.post("/api/rooms", json={"game": "vs", "turn_timer": 1}).json()
-    assert (schema["error"], schema["option"], schema["seat"]) == ("bad_request", "turn_timer", None)
+    assert (schema["error"], schema["option"], schema["seat"]) == (
+        "bad_request",
+        "turn_timer",
+        None,
+    )
     seat = client.post("/api/rooms", json={"game": "vs", "seats": ["human", ""]}).json()
     assert (seat["option"], seat["seat"]) == ("seats", 1)
     r = client.post("/api/rooms", json={"game": "chess"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 
 import velvet.games
 from tests.web.conftest import Tab, WebServer
@@ -57,7 +58,9 @@ def test_a_toy_games_options_are_fields_of_the_lobby_and_reach_its_room(
     assert error.is_hidden()
     link = page.locator(".invites input.link").first.input_value()
     room = link.split("/join/")[1].split("#")[0]
-    hub = server.server.config.app.state.hub
+    app = server.server.config.app
+    assert isinstance(app, FastAPI)
+    hub = app.state.hub
     stored = hub.storage.load_room(room)
     assert stored is not None and stored[0].config == {"note": "fast: hello"}
     assert not tab.errors, tab.errors
