@@ -48,8 +48,10 @@ def _private_files(texts: Sequence[tuple[str, str]]) -> Iterator[list[Path]]:
 def _game(name: str, cards: tuple[str, ...]) -> Game[Any]:
     if not cards:
         return get_game(name)
-    names = _card_names
-    with _private_files([("cards", t) for t in cards]) as paths, _named(names(paths), "cards"):
+    with (
+        _private_files([("cards", t) for t in cards]) as paths,
+        _named(_card_names(paths), "cards"),
+    ):
         return get_game(name, paths)
 
 
@@ -143,8 +145,8 @@ def _item(
         if option.kind != "path":
             raise ConfigError(f"{where}: option {name} takes a value, not a file", name, seat)
         stem = f"{name}-seat{seat + 1}" if seat is not None else name
-        with _named({}, name, seat):
-            paths = files.enter_context(_private_files([(stem, item.text)]))
+        paths = files.enter_context(_private_files([(stem, item.text)]))
+        # an error naming the file, raised later in the call, names it as the player does
         files.enter_context(_named({paths[0]: where}, name, seat))
         return str(paths[0])
     ids = [i for i, _ in game.choices().get(option.choices_from, [])] if option.choices_from else []
