@@ -297,6 +297,7 @@ function createForm() {
   const showGame = () => {
     chosen = current();
     if (!chosen) return;
+    clear(); // an error shown for the game left behind goes with it
     seats = seatSelects(chosen, chosen.bots, seats.map((s) => s.value));
     seatRow.replaceChildren(...seats.map((s, i) => field(`Seat ${i + 1}`, s, `seat_${i + 1}`)));
     options = built[chosen.name] ||= optionFields(chosen);
