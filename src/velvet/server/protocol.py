@@ -406,6 +406,10 @@ class CreateRoom(BaseModel):
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""
+    rated: bool = False
+    """A rated game (Glicko-2, docs/web.md): only a game that is not co-op, with exactly two
+    human seats, not one screen, no takeover bot; each seat is claimed only by a signed-in
+    account (two different ones), and the end updates both players' ratings once."""
 
     @field_validator("game")
     @classmethod
@@ -445,6 +449,8 @@ class RoomInfo(BaseModel):
     created: float
     hotseat: bool = False
     """Made as "one screen": its seats may all be played from one browser."""
+    rated: bool = False
+    """A rated game between two accounts (its end updates their ratings)."""
 
 
 class Problem(BaseModel):

@@ -393,6 +393,8 @@ class Hub:
         self._closing = False
         # seat marks are written one at a time, in the order they were made
         self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
+        self.on_end: Callable[[Room], None] | None = None
+        """Called when a game ends in this process (the app records results and ratings)."""
 
     # --- rooms ----------------------------------------------------------------------------
 
@@ -419,6 +421,7 @@ class Hub:
                 "undo": request.undo,
                 "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
                 "hotseat": request.hotseat,
+                "rated": request.rated,
             },
             listed=request.listed,
             rematch_of=None,
@@ -505,6 +508,7 @@ class Hub:
             seed_sha256=room.row.seed_sha256,
             created=room.row.created,
             hotseat=bool(room.row.options.get("hotseat")),
+            rated=bool(room.row.options.get("rated")),
         )
 
     def seat_infos(self, room: Room) -> list[SeatInfo]:
@@ -522,7 +526,9 @@ class Hub:
 
     # --- sockets --------------------------------------------------------------------------
 
-    async def open_seat(self, room: Room, token: str) -> tuple[int, str | None]:
+    async def open_seat(
+        self, room: Room, token: str, account: int | None = None
+    ) -> tuple[int, str | None]:
         """The seat ``token`` opens, and the secret it was just given, if any.
 
         ``token`` is a client's seat secret (the seat it claimed), an unclaimed seat's
@@ -530,7 +536,9 @@ class Hub:
         returned), or a seat's one-time move code (the seat moves to this client; the
         old client's sockets here are closed). Digests are compared in constant time;
         the seats are read from the database, so a claim made through another process
-        counts. Raises SeatRefused (``invite_used``, ``code_spent``, ``bad_token``).
+        counts. A claim binds the seat to ``account`` too (the client's signed-in account,
+        velvet.server.accounts). Raises SeatRefused (``invite_used``, ``code_spent``,
+        ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
         """
         rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
         people = [s for s in rows if s.who == "human"]
@@ -541,8 +549,10 @@ class Hub:
         for s in people:
             if not token_matches(token, s.token_sha256):
                 continue
+            if s.secret_sha256 is None and room.row.options.get("rated"):
+                _rated_claim(rows, s.seat, account)
             if s.secret_sha256 is None and await asyncio.to_thread(
-                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret)
+                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret), account
             ):
                 self._bound(room, s.seat, token_digest(secret))
                 return s.seat, secret
@@ -578,6 +588,11 @@ class Hub:
             "that token opens no seat here (a one-time move code works once, for "
             f"{MOVE_CODE_SECONDS // 60} minutes)",
         )
+
+    def _ended(self, room: Room) -> None:
+        """The game just ended here: its record (and ratings) are written in the background."""
+        if self.on_end is not None:
+            self.on_end(room)
 
     def _bound(self, room: Room, seat: int, digest: str) -> None:
         """Note in memory that ``seat`` now opens with the secret of this digest."""
@@ -769,6 +784,8 @@ class Hub:
                 room.row.result = finished
             room.row.version = number
             self._announce(room, events, mover=conn, action=str(action))
+            if finished is not None:
+                self._ended(room)
         if self.bus.commit_channel is None:  # else the commit has announced it
             await self.bus.publish(room.row.id, number, finished is not None, str(action))
         self._kick(room)
@@ -1059,6 +1076,7 @@ class Hub:
             room.row.status = "over"
             room.row.result = result
             self._announce(room, [], mover=None)
+            self._ended(room)
         await self.bus.publish(room.row.id, room.version, True)
 
     async def rematch(self, room: Room, conn: Conn) -> None:
@@ -1371,6 +1389,41 @@ def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
 
 
+def _rated_claim(rows: Sequence[SeatRow], seat: int, account: int | None) -> None:
+    """A rated room's seat is claimed only by a signed-in account, not one holding the
+    other seat (SeatRefused ``sign_in``, ``same_account``)."""
+    if account is None:
+        raise SeatRefused(
+            "sign_in",
+            f"this is a rated game: sign in (or sign up) first, then open the invite to "
+            f"{player_name(seat)}'s seat again",
+        )
+    if any(s.account == account for s in rows if s.seat != seat):
+        raise SeatRefused(
+            "same_account",
+            "your account already holds the other seat of this rated game; a rated game is "
+            "between two accounts",
+        )
+
+
+def _check_rated(request: CreateRoom, game: str, specs: Sequence[str]) -> None:
+    """A rated room: a game that is not co-op, two human seats, no one screen, no takeover."""
+    spec = find_spec(game)
+    why = (
+        "the game is co-op"
+        if spec is None or spec.cooperative
+        else "it needs exactly two human seats"
+        if list(specs) != ["human", "human"]
+        else "a one-screen room cannot be rated"
+        if request.hotseat
+        else "a rated room has no takeover bot"
+        if request.takeover is not None
+        else None
+    )
+    if why is not None:
+        raise ConfigError(f"rated: {why} (a rated game is between two signed-in people)")
+
+
 def _prepare(
     request: CreateRoom, check: Callable[[str, str], object]
 ) -> tuple[Game[Any], dict[str, Any], list[str], int]:
@@ -1385,6 +1438,8 @@ def _prepare(
             check(spec, game.name)
     if request.takeover is not None:
         check(request.takeover, game.name)
+    if request.rated:
+        _check_rated(request, game.name, specs)
     seed = secrets.randbits(63)
     game.new_state(config, seed)  # a bad config raises ConfigError here
     return game, config, specs, seed
