@@ -235,3 +235,51 @@ def test_accounts_work_the_same_on_postgresql(pg_url: str) -> None:
         assert accounts.session(token) is None
     finally:
         storage.close()
+
+
+NEW_TABLES = {
+    "velvet_accounts",
+    "velvet_sessions",
+    "velvet_ratings",
+    "velvet_results",
+    "velvet_result_seats",
+}
+
+
+def _migrations(url: str) -> None:
+    """0004 makes the account tables and ``velvet_seats.account``; down to 0003 takes them
+    away, keeping the rooms; up again brings them back."""
+    from alembic import command
+    from alembic.config import Config
+
+    storage = Storage(url)
+    try:
+        migrate(storage.engine)
+        tables = set(sa.inspect(storage.engine).get_table_names())
+        assert NEW_TABLES <= tables
+        config = Config()
+        config.set_main_option(
+            "script_location", str(Path(__file__).parents[2] / "src/velvet/server/migrations")
+        )
+        with storage.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0003")
+        inspector = sa.inspect(storage.engine)
+        assert not NEW_TABLES & set(inspector.get_table_names())
+        assert "account" not in {c["name"] for c in inspector.get_columns("velvet_seats")}
+        assert "velvet_rooms" in inspector.get_table_names()
+        migrate(storage.engine)
+        inspector = sa.inspect(storage.engine)
+        assert NEW_TABLES <= set(inspector.get_table_names())
+        assert "account" in {c["name"] for c in inspector.get_columns("velvet_seats")}
+        assert Accounts(storage).sign_up("Ada", "correct horse").name == "Ada"
+    finally:
+        storage.close()
+
+
+def test_migration_0004_up_down_up_on_sqlite(tmp_path: Path) -> None:
+    _migrations(sqlite_url(tmp_path))
+
+
+def test_migration_0004_up_down_up_on_postgresql(pg_url: str) -> None:
+    _migrations(pg_url)
