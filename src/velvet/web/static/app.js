@@ -6,6 +6,7 @@ import { renderLobby, savedSeats, saveSeat, seatKey, forgetSeat } from "./lobby.
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
+import { installAccount, renderAccountPage } from "./account.js";
 
 const BOARDS = { vs: "./vs.js", p5: "./p5.js" };
 const BOARD_CSS = { p5: "static/p5.css" };
@@ -36,6 +37,8 @@ function route() {
     openRoom(main, join[1], invite);
   } else if (learn) {
     renderLearn(main, learn[1] || null);
+  } else if (renderAccountPage(main, rel)) {
+    // players/NAME, leaderboard (account.js)
   } else {
     document.title = "Velvet · lobby";
     renderLobby(main);
@@ -249,6 +252,7 @@ function openRoom(main, room, invite) {
 }
 
 installPopovers(() => page.cards);
+installAccount();
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 route();
