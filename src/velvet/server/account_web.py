@@ -84,7 +84,6 @@ def _too_many(wait: float) -> JSONResponse:
         {
             "error": "rate_limited",
             "message": f"too many sign-in attempts; try again in {seconds} s",
-            "retry_after": seconds,
         },
         status_code=429,
         headers={"Retry-After": str(seconds)},

@@ -209,6 +209,7 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         now = time.time()
         with self.storage._tx() as c:
+            c.execute(delete(sessions).where(sessions.c.expires < now))  # ended sessions go
             c.execute(
                 insert(sessions).values(
                     token_sha256=session_digest(token),
