@@ -283,3 +283,44 @@ def test_migration_0004_up_down_up_on_sqlite(tmp_path: Path) -> None:
 
 def test_migration_0004_up_down_up_on_postgresql(pg_url: str) -> None:
     _migrations(pg_url)
+
+
+def test_a_rematch_keeps_the_seats_accounts_and_a_co_op_loss_is_no_draw(
+    app_client: tuple[TestClient, str],
+) -> None:
+    client, url = app_client
+    ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
+    room = make_room(client, game="vs", first="1", rated=True)
+    path = f"/ws/{room['room']}"
+    with (
+        client.websocket_connect(path, headers=as_(ada)) as a,
+        client.websocket_connect(path, headers=as_(bob)) as b,
+    ):
+        greet(a, room["invites"][0]["token"])
+        greet(b, room["invites"][1]["token"])
+        a.send_text('{"v": 1, "type": "resign"}')
+        next_of(a, "over")
+        a.send_text('{"v": 1, "type": "rematch"}')
+        again = next_of(a, "rematch")["room"]
+    with make_engine(url).connect() as c:
+        accounts = c.execute(
+            sa.text("SELECT room, seat, account FROM velvet_seats ORDER BY room, seat")
+        ).all()
+    by_room = {r: [a for rr, _, a in accounts if rr == r] for r, _, _ in accounts}
+    assert by_room[again] == by_room[room["room"]] and None not in by_room[again]
+    # co-op: both seats lose together (returns [0, 0]): each is "lost", not "drew"
+    coop = make_room(client, game="p5", players=2)
+    path = f"/ws/{coop['room']}"
+    with (
+        client.websocket_connect(path, headers=as_(ada)) as a,
+        client.websocket_connect(path, headers=as_(bob)) as b,
+    ):
+        greet(a, coop["invites"][0]["token"])
+        greet(b, coop["invites"][1]["token"])
+        a.send_text('{"v": 1, "type": "resign"}')
+        next_of(a, "over")
+    deadline = time.monotonic() + 10
+    while count(url, "velvet_result_seats") < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    p5 = [g for g in client.get("/api/players/Bob").json()["games"] if g["game"] == "p5"]
+    assert len(p5) == 1 and p5[0]["result"] == "lost" and not p5[0]["rated"]

@@ -90,30 +90,33 @@ def _too_many(wait: float) -> JSONResponse:
     )
 
 
-def _decks(storage: Storage, room_id: str) -> list[str | None]:
-    """Each seat's deck (the game's ``deck_{seat}`` start column), from the room's set-up."""
+def _decks(storage: Storage, room_id: str) -> tuple[list[str | None], bool]:
+    """Each seat's deck (the game's ``deck_{seat}`` start column), from the room's set-up,
+    and whether the game is co-op."""
     loaded = storage.load_room(room_id)
     if loaded is None:
-        return []
+        return [], False
     row = loaded[0]
     spec = find_spec(row.game)
     if spec is None:
-        return []
+        return [], False
     try:
         game = games.room_game(row.game, row.cards)
         columns = spec.start(game.new_state(row.config, row.seed))
     except Exception:  # a record without decks is still a record
         log.exception("room %s: its decks could not be read", room_id)
-        return []
-    return [
+        return [], spec.cooperative
+    decks = [
         (str(columns[f"deck_{s.seat}"]) if columns.get(f"deck_{s.seat}") else None)
         for s in row.seats
     ]
+    return decks, spec.cooperative
 
 
 def record_end(accounts: Accounts, room_id: str) -> bool:
     """Write an ended room's record and ratings (once: see Accounts.record_end)."""
-    return accounts.record_end(room_id, _decks(accounts.storage, room_id))
+    decks, cooperative = _decks(accounts.storage, room_id)
+    return accounts.record_end(room_id, decks, cooperative)
 
 
 def make_router(accounts: Callable[[], Accounts], secure: Callable[[Request], bool]) -> APIRouter:

@@ -249,11 +249,12 @@ class Accounts:
 
     # --- game records and ratings ---------------------------------------------------------
 
-    def record_end(self, room_id: str, decks: list[str | None]) -> bool:
+    def record_end(self, room_id: str, decks: list[str | None], cooperative: bool = False) -> bool:
         """Record the ended room's result for its seats' accounts and, if the room is
         rated and two different accounts hold its two seats, their new ratings. Once per
         room: False (nothing changed) if it was recorded before, is not over, or has no
-        seat bound to an account."""
+        seat bound to an account. ``cooperative``: the seats win or lose together (each
+        seat's score is its own return, not a comparison with the other's)."""
         try:
             with self.storage._tx() as c:
                 room = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
@@ -273,7 +274,8 @@ class Accounts:
                 returns = [float(x) for x in (room["result"] or {}).get("returns", [])]
                 bound = [s.account for s in seat_rows]
                 rated = (
-                    bool(room["options"].get("rated"))
+                    not cooperative
+                    and bool(room["options"].get("rated"))
                     and len(seat_rows) == 2
                     and len(returns) == 2
                     and None not in bound
@@ -302,7 +304,7 @@ class Accounts:
                             account=who,
                             who=s.who,
                             deck=(decks[s.seat] if s.seat < len(decks) else None),
-                            score=_seat_score(returns, s.seat),
+                            score=_seat_score(returns, s.seat, cooperative),
                             rating_before=before[who].rating if who in before else None,
                             rating_after=after[who].rating if who in after else None,
                             rd_after=after[who].rd if who in after else None,
@@ -451,11 +453,12 @@ def _save_rating(c: Any, who: int, game: str, rating: Rating, known: bool) -> No
         )
 
 
-def _seat_score(returns: list[float], seat: int) -> float:
-    """A two-seat game's score (score_of); else the seat's own return (co-op: all alike)."""
-    if len(returns) == 2:
+def _seat_score(returns: list[float], seat: int, cooperative: bool) -> float:
+    """A two-seat game's score (score_of); in a co-op game, or a seat alone, the seat's own
+    return (1 won, 0 lost)."""
+    if len(returns) == 2 and not cooperative:
         return score_of(returns, seat)
-    return float(returns[seat]) if seat < len(returns) else 0.0
+    return max(0.0, min(1.0, float(returns[seat]))) if seat < len(returns) else 0.0
 
 
 def _rating_json(r: Any) -> dict[str, Any]:

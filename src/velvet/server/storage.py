@@ -383,6 +383,7 @@ class Storage:
                         token_sha256=s.token_sha256,
                         secret_sha256=s.secret_sha256,
                         claimed_at=s.claimed_at,
+                        account=s.account,
                     )
                 )
             if row.rematch_of is not None:
