@@ -156,6 +156,8 @@ def test_a_seat_claimed_while_signed_in_is_bound_to_the_account(
             {"r": room["room"]},
         ).all()
     assert bound[0][1] is not None and bound[1][1] is None
+    seats = client.get(f"/api/rooms/{room['room']}").json()["seats"]
+    assert [s["player"] for s in seats] == ["Ada", None]  # a guest has no name
     profile = client.get("/api/players/ada").json()
     assert profile["name"] == "Ada" and profile["playing"] == [
         {"room": room["room"], "game": "vs", "seat": 0}

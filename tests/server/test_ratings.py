@@ -110,6 +110,8 @@ def test_a_rated_game_updates_both_ratings_once(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:  # a restart rates nothing again
         time.sleep(0.3)
         again = client.get("/api/leaderboard?game=vs").json()["players"]
+        seats = client.get(f"/api/rooms/{room['room']}").json()["seats"]
+    assert [s["player"] for s in seats] == ["Ada", "Bob"]  # read back with the room
     assert again == board and count(url, "velvet_results") == 1
 
 

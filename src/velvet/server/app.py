@@ -193,6 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await record(room_id)
 
         hub.on_end = lambda room: on_end(room.row.id)
+        hub.names = accounts.names
         on_start = asyncio.create_task(catch_up_records())
         ended.add(on_start)
         on_start.add_done_callback(ended.discard)
@@ -543,7 +544,10 @@ async def _session(
                 accounts, ws.cookies.get(account_web.COOKIE)
             )
             seat, secret = await hub.open_seat(
-                room, hello.token, account.id if account is not None else None
+                room,
+                hello.token,
+                account.id if account is not None else None,
+                account.name if account is not None else None,
             )
         except SeatRefused as no_seat:
             await ws.send_text(ErrorMsg(code=no_seat.code, message=str(no_seat)).model_dump_json())

@@ -115,6 +115,8 @@ class SeatInfo(BaseModel):
     connected: bool
     claimed: bool = False
     """A person's seat whose invite was used: it opens only for the client that claimed it."""
+    player: str | None = None
+    """The account name of the person who claimed the seat while signed in (else null)."""
 
 
 class Welcome(_Server):

@@ -159,6 +159,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     taken_over: set[int] = field(default_factory=set)
+    players: dict[int, str] = field(default_factory=dict)
+    """Account names of the seats claimed by signed-in people (velvet.server.accounts)."""
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
@@ -395,6 +397,8 @@ class Hub:
         self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
         self.on_end: Callable[[Room], None] | None = None
         """Called when a game ends in this process (the app records results and ratings)."""
+        self.names: Callable[[list[int]], dict[int, str]] = lambda _ids: {}
+        """Account names by id (the app's velvet.server.accounts.Accounts.names)."""
 
     # --- rooms ----------------------------------------------------------------------------
 
@@ -476,6 +480,10 @@ class Hub:
                 return None
             row, actions = loaded
             room = await asyncio.to_thread(_replay, row, actions)
+            bound = {s.seat: s.account for s in row.seats if s.account is not None}
+            if bound:
+                names = await asyncio.to_thread(self.names, list(bound.values()))
+                room.players = {seat: names[a] for seat, a in bound.items() if a in names}
             self.rooms[room_id] = room
             self._resume_seats(room)
         if self.bus.shared:
@@ -520,6 +528,7 @@ class Hub:
                 who=room.bot_for(s.seat) or "human",
                 connected=s.who != "human" or s.seat in present,
                 claimed=s.who == "human" and s.secret_sha256 is not None,
+                player=room.players.get(s.seat),
             )
             for s in room.row.seats
         ]
@@ -527,7 +536,7 @@ class Hub:
     # --- sockets --------------------------------------------------------------------------
 
     async def open_seat(
-        self, room: Room, token: str, account: int | None = None
+        self, room: Room, token: str, account: int | None = None, player: str | None = None
     ) -> tuple[int, str | None]:
         """The seat ``token`` opens, and the secret it was just given, if any.
 
@@ -537,7 +546,7 @@ class Hub:
         old client's sockets here are closed). Digests are compared in constant time;
         the seats are read from the database, so a claim made through another process
         counts. A claim binds the seat to ``account`` too (the client's signed-in account,
-        velvet.server.accounts). Raises SeatRefused (``invite_used``, ``code_spent``,
+        velvet.server.accounts, named ``player``). Raises SeatRefused (``invite_used``, ``code_spent``,
         ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
         """
         rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
@@ -555,6 +564,11 @@ class Hub:
                 self.storage.claim_seat, room.row.id, s.seat, token_digest(secret), account
             ):
                 self._bound(room, s.seat, token_digest(secret))
+                if account is not None and player is not None:
+                    room.players[s.seat] = player
+                    for row in room.row.seats:
+                        if row.seat == s.seat:
+                            row.account = account
                 return s.seat, secret
             raise SeatRefused(
                 "invite_used",
