@@ -546,8 +546,8 @@ class Hub:
         old client's sockets here are closed). Digests are compared in constant time;
         the seats are read from the database, so a claim made through another process
         counts. A claim binds the seat to ``account`` too (the client's signed-in account,
-        velvet.server.accounts, named ``player``). Raises SeatRefused (``invite_used``, ``code_spent``,
-        ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
+        velvet.server.accounts, named ``player``). Raises SeatRefused (``invite_used``,
+        ``code_spent``, ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
         """
         rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
         people = [s for s in rows if s.who == "human"]
