@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import select
 from tests.server.conftest import ServerProcess, free_port, sqlite_url
 
+from velvet.server.accounts import Accounts
 from velvet.server.client import Client
-from velvet.server.storage import Storage
+from velvet.server.storage import Storage, seats
 
 KILLS = int(os.environ.get("VELVET_KILLS", "3"))
 ROOMS = 6
@@ -52,21 +54,37 @@ async def _seat(
 
 async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
     rng = random.Random(kills)
+    cookies: dict[int, str] = {}
     async with httpx.AsyncClient(base_url=server.url) as http:
+        for seat, name in enumerate(("Ada", "Bob")):  # the rated room's two accounts
+            answer = await http.post(
+                "/api/account/signup", json={"name": name, "password": "correct horse"}
+            )
+            assert answer.status_code == 201, answer.text
+            cookies[seat] = f"velvet_session={answer.cookies['velvet_session']}"
+            http.cookies.clear()
         rooms = []
         for n in range(ROOMS):
             body: dict[str, Any] = {"game": "vs"} if n % 2 else {"game": "p5", "players": 2}
             if n == ROOMS - 1:
                 body = {"game": "vs", "seats": ["human", "random"]}
             rooms.append((await http.post("/api/rooms", json=body)).json())
+        rated = (await http.post("/api/rooms", json={"game": "vs", "rated": True})).json()
+        rooms.append(rated)
     sent: dict[tuple[str, int], set[str]] = {}
     acked: dict[tuple[str, int], str] = {}
     stop = asyncio.Event()
     clients: list[Client] = []
     tasks = []
+    resigner: Client | None = None
     for room in rooms:
         for invite in room["invites"]:
-            client = Client(room["websocket"], invite["token"], retry=0.05, max_retry=0.3)
+            cookie = cookies[invite["seat"]] if room is rated else None
+            client = Client(
+                room["websocket"], invite["token"], retry=0.05, max_retry=0.3, cookie=cookie
+            )
+            if room is rated and invite["seat"] == 1:
+                resigner = client
             await client.start()
             clients.append(client)
             tasks.append(
@@ -75,8 +93,11 @@ async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
                 )
             )
     welcomes: list[int] = []
-    for _ in range(kills):
+    for n in range(kills):
         await asyncio.sleep(rng.uniform(0.1, 1.0))
+        if n == 0 and resigner is not None:  # the rated game ends as the server is killed
+            await resigner.send({"type": "resign"})
+            await asyncio.sleep(rng.uniform(0.0, 0.05))
         server.kill()
         welcomes = [c.welcomes for c in clients]
         await asyncio.sleep(rng.uniform(0.0, 0.2))
@@ -86,6 +107,8 @@ async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
             break
         await asyncio.sleep(0.1)
     back = sum(c.welcomes > w for c, w in zip(clients, welcomes, strict=True))
+    if resigner is not None:  # if the kill came before the resignation was taken: again
+        await resigner.send({"type": "resign"})
     await asyncio.sleep(1.0)  # play on
     stop.set()
     await asyncio.gather(*tasks)
@@ -93,6 +116,7 @@ async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
     for client in clients:
         await client.close()
     return {
+        "rated": rated["room"],
         "rooms": [r["room"] for r in rooms],
         "acked": acked,
         "back": back,
@@ -110,6 +134,7 @@ def _check(db: str, tmp_path: Path) -> None:
         server.stop()
     storage = Storage(db)
     try:
+        _check_accounts(storage, outcome["rated"])
         acked: dict[tuple[str, int], str] = outcome["acked"]
         for room in outcome["rooms"]:
             loaded = storage.load_room(room)
@@ -124,6 +149,25 @@ def _check(db: str, tmp_path: Path) -> None:
     assert len(acked) > 10 * KILLS / 4, "too few moves were acknowledged to prove anything"
     assert outcome["back"] == outcome["clients"], "not every client came back by itself"
     assert all(n >= KILLS for n in outcome["reconnects"])
+
+
+def _check_accounts(storage: Storage, rated: str) -> None:
+    """The accounts made before the kills sign in; the rated room's seats are bound to
+    them; its game (ended by a resignation just before a kill) is recorded and rated once,
+    by the process that ended it or the next one to start."""
+    accounts = Accounts(storage)
+    ada, bob = accounts.sign_in("Ada", "correct horse"), accounts.sign_in("Bob", "correct horse")
+    with storage.engine.connect() as c:
+        bound = c.execute(
+            select(seats.c.account).where(seats.c.room == rated).order_by(seats.c.seat)
+        ).scalars()
+        assert list(bound) == [ada.id, bob.id]
+    assert accounts.pending_ends() == []
+    board = accounts.leaderboard()
+    assert sorted((p["name"], p["games"]) for p in board) == [("Ada", 1), ("Bob", 1)]
+    assert board[0]["name"] == "Ada" and board[0]["rating"] > 1500 > board[1]["rating"]
+    profile = accounts.profile("Bob")
+    assert profile is not None and [g["result"] for g in profile["games"]] == ["lost"]
 
 
 def test_sigkill_loses_no_acknowledged_move_on_sqlite(tmp_path: Path) -> None:

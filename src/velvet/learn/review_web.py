@@ -87,7 +87,7 @@ def read_record(body: Any) -> GameRecord:
     return record
 
 
-def _problem(code: str, message: str, status: int) -> JSONResponse:
+def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 

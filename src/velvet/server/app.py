@@ -28,7 +28,8 @@ from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.learn import review_web
 from velvet.learn import web as learn_web
-from velvet.server import games, replay
+from velvet.server import account_web, games, replay
+from velvet.server.accounts import Accounts
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
@@ -158,6 +159,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app; its storage, bot pool and bus live as long as it runs."""
     settings = settings or Settings()
     state: dict[str, Hub] = {}
+    players: dict[str, Accounts] = {}
+    ended: set[asyncio.Task[None]] = set()
+    """Games being recorded (and rated) in the background."""
     sockets: Counter[str] = Counter()
     """Open WebSockets by client address (velvet.server.limits.address_key)."""
 
@@ -171,12 +175,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(storage, bots, bus, settings.public_url, hinter)
         hub.limiter = RoomLimiter(settings.http_rate, settings.rooms_per_hour)
         hub.max_rooms, hub.idle_seconds = settings.max_rooms, settings.idle_seconds
+        players["accounts"] = accounts = Accounts(storage)
+
+        async def record(room_id: str) -> None:
+            try:
+                await asyncio.to_thread(account_web.record_end, accounts, room_id)
+            except StorageError as failure:  # recorded at the next start (pending_ends)
+                log.warning("room %s: its result was not recorded (%s)", room_id, failure)
+
+        def on_end(room_id: str) -> None:
+            task = asyncio.create_task(record(room_id))
+            ended.add(task)
+            task.add_done_callback(ended.discard)
+
+        async def catch_up_records() -> None:
+            """Games that ended while no process recorded them (a crash, kill -9)."""
+            with contextlib.suppress(StorageError):
+                for room_id in await asyncio.to_thread(accounts.pending_ends):
+                    await record(room_id)
+
+        hub.on_end = lambda room: on_end(room.row.id)
+        hub.names = accounts.names
+        on_start = asyncio.create_task(catch_up_records())
+        ended.add(on_start)
+        on_start.add_done_callback(ended.discard)
         await bus.start(hub.catch_up)
         state["hub"] = hub
         app.state.hub = hub  # for the operator's (and the tests') inspection
         try:
             yield
         finally:
+            if ended:
+                await asyncio.wait(set(ended), timeout=10)
             await hub.close()
             await bus.close()
             hub.pool.close()
@@ -195,6 +225,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def hub() -> Hub:
         return state["hub"]
+
+    def secure(request: Request) -> bool:
+        """Cookies are Secure when the page is served over https (directly, through a
+        trusted proxy, or at an https ``--public-url``)."""
+        return request.url.scheme == "https" or (settings.public_url or "").startswith("https:")
 
     @app.exception_handler(VelvetError)
     async def velvet_error(_: Request, error: VelvetError) -> JSONResponse:
@@ -283,6 +318,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(replay.make_router(hub))
+    app.include_router(account_web.make_router(lambda: players["accounts"], secure))
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
     app.include_router(review_web.make_router())  # POST /api/review: the Review page
 
@@ -311,6 +347,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
     async def review_page(request: Request) -> Response:
         """The browser client: the Review page (docs/learn.md, "Review")."""
+        return _client_page(request)
+
+    @app.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
+    @app.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+    async def player_pages(request: Request) -> Response:
+        """The browser client: the leaderboard and players' profiles (account.js)."""
         return _client_page(request)
 
     @app.get("/learn", response_class=HTMLResponse, include_in_schema=False)
@@ -347,7 +389,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await ws.accept()
             with contextlib.suppress(WebSocketDisconnect):
-                await _session(ws, hub(), room_id[:64], settings)
+                await _session(ws, hub(), room_id[:64], settings, players["accounts"])
         finally:
             sockets[key] -= 1
             if sockets[key] <= 0:
@@ -501,7 +543,9 @@ def _parse(text: str) -> AnyClient | ErrorMsg:
     return parse_client(text)
 
 
-async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) -> None:
+async def _session(
+    ws: WebSocket, hub: Hub, room_id: str, settings: Settings, accounts: Accounts
+) -> None:
     """One socket: hello first, then moves, until it closes."""
     try:
         first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
@@ -530,7 +574,15 @@ async def _session(ws: WebSocket, hub: Hub, room_id: str, settings: Settings) ->
     secret: str | None = None
     if hello.token is not None:
         try:
-            seat, secret = await hub.open_seat(room, hello.token)
+            account = await account_web.session_account(
+                accounts, ws.cookies.get(account_web.COOKIE)
+            )
+            seat, secret = await hub.open_seat(
+                room,
+                hello.token,
+                account.id if account is not None else None,
+                account.name if account is not None else None,
+            )
         except SeatRefused as no_seat:
             await ws.send_text(ErrorMsg(code=no_seat.code, message=str(no_seat)).model_dump_json())
             await ws.close(code=1008, reason=no_seat.code)

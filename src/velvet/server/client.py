@@ -112,8 +112,11 @@ class Client:
         retry: float = 0.2,
         max_retry: float = 5.0,
         on_secret: Callable[[str], None] | None = None,
+        cookie: str | None = None,
     ) -> None:
         self.url = websocket
+        self.cookie = cookie
+        """A ``Cookie`` header sent with every connection (a signed-in account's session)."""
         self.token = token
         self.on_secret = on_secret
         self.on_message = on_message
@@ -152,7 +155,10 @@ class Client:
         delay = self.retry
         while not self._closing:
             try:
-                async with connect(self.url, max_size=2**24, open_timeout=5) as ws:
+                headers = {"Cookie": self.cookie} if self.cookie else None
+                async with connect(
+                    self.url, max_size=2**24, open_timeout=5, additional_headers=headers
+                ) as ws:
                     await ws.send(_dump({"type": "hello", "token": self.token}))
                     self._ws = ws
                     delay = self.retry

@@ -59,6 +59,8 @@ ErrorCode = Literal[
     "invite_used",
     "seat_moved",
     "too_many_sockets",
+    "sign_in",
+    "same_account",
     # hints and the forecast
     "hint_off",
     "hint_not_your_turn",
@@ -78,6 +80,16 @@ ErrorCode = Literal[
     "no_lesson",
     "bad_moves",
     "storage",
+    # accounts
+    "bad_name",
+    "short_password",
+    "long_password",
+    "name_taken",
+    "wrong_password",
+    "no_player",
+    # the review of a record
+    "bad_record",
+    "busy",
 ]
 """Every code the server sends: an ``error`` message's ``code`` and an HTTP error's
 ``error``. docs/protocol.md ("Error codes") says when each is sent; a test checks that
@@ -173,6 +185,8 @@ class SeatInfo(BaseModel):
     connected: bool
     claimed: bool = False
     """A person's seat whose invite was used: it opens only for the client that claimed it."""
+    player: str | None = None
+    """The account name of the person who claimed the seat while signed in (else null)."""
 
 
 class Welcome(_Server):
@@ -495,6 +509,10 @@ class CreateRoom(BaseModel):
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""
+    rated: bool = False
+    """A rated game (Glicko-2, docs/web.md): only a game that is not co-op, with exactly two
+    human seats, not one screen, no takeover bot; each seat is claimed only by a signed-in
+    account (two different ones), and the end updates both players' ratings once."""
 
     @field_validator("game")
     @classmethod
@@ -599,6 +617,8 @@ class RoomInfo(BaseModel):
     created: float
     hotseat: bool = False
     """Made as "one screen": its seats may all be played from one browser."""
+    rated: bool = False
+    """A rated game between two accounts (its end updates their ratings)."""
 
 
 class Problem(BaseModel):

@@ -160,6 +160,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     taken_over: set[int] = field(default_factory=set)
+    players: dict[int, str] = field(default_factory=dict)
+    """Account names of the seats claimed by signed-in people (velvet.server.accounts)."""
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None
     timer_for: tuple[int, int] = (-1, -1)
@@ -394,6 +396,10 @@ class Hub:
         self._closing = False
         # seat marks are written one at a time, in the order they were made
         self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
+        self.on_end: Callable[[Room], None] | None = None
+        """Called when a game ends in this process (the app records results and ratings)."""
+        self.names: Callable[[list[int]], dict[int, str]] = lambda _ids: {}
+        """Account names by id (the app's velvet.server.accounts.Accounts.names)."""
 
     # --- rooms ----------------------------------------------------------------------------
 
@@ -420,6 +426,7 @@ class Hub:
                 "undo": request.undo,
                 "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
                 "hotseat": request.hotseat,
+                "rated": request.rated,
             },
             listed=request.listed,
             rematch_of=None,
@@ -474,6 +481,10 @@ class Hub:
                 return None
             row, actions = loaded
             room = await asyncio.to_thread(_replay, row, actions)
+            bound = {s.seat: s.account for s in row.seats if s.account is not None}
+            if bound:
+                names = await asyncio.to_thread(self.names, list(bound.values()))
+                room.players = {seat: names[a] for seat, a in bound.items() if a in names}
             self.rooms[room_id] = room
             self._resume_seats(room)
         if self.bus.shared:
@@ -506,6 +517,7 @@ class Hub:
             seed_sha256=room.row.seed_sha256,
             created=room.row.created,
             hotseat=bool(room.row.options.get("hotseat")),
+            rated=bool(room.row.options.get("rated")),
         )
 
     def seat_infos(self, room: Room) -> list[SeatInfo]:
@@ -517,13 +529,16 @@ class Hub:
                 who=room.bot_for(s.seat) or "human",
                 connected=s.who != "human" or s.seat in present,
                 claimed=s.who == "human" and s.secret_sha256 is not None,
+                player=room.players.get(s.seat),
             )
             for s in room.row.seats
         ]
 
     # --- sockets --------------------------------------------------------------------------
 
-    async def open_seat(self, room: Room, token: str) -> tuple[int, str | None]:
+    async def open_seat(
+        self, room: Room, token: str, account: int | None = None, player: str | None = None
+    ) -> tuple[int, str | None]:
         """The seat ``token`` opens, and the secret it was just given, if any.
 
         ``token`` is a client's seat secret (the seat it claimed), an unclaimed seat's
@@ -531,7 +546,9 @@ class Hub:
         returned), or a seat's one-time move code (the seat moves to this client; the
         old client's sockets here are closed). Digests are compared in constant time;
         the seats are read from the database, so a claim made through another process
-        counts. Raises SeatRefused (``invite_used``, ``code_spent``, ``bad_token``).
+        counts. A claim binds the seat to ``account`` too (the client's signed-in account,
+        velvet.server.accounts, named ``player``). Raises SeatRefused (``invite_used``,
+        ``code_spent``, ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
         """
         rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
         people = [s for s in rows if s.who == "human"]
@@ -542,10 +559,17 @@ class Hub:
         for s in people:
             if not token_matches(token, s.token_sha256):
                 continue
+            if s.secret_sha256 is None and room.row.options.get("rated"):
+                _rated_claim(rows, s.seat, account)
             if s.secret_sha256 is None and await asyncio.to_thread(
-                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret)
+                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret), account
             ):
                 self._bound(room, s.seat, token_digest(secret))
+                if account is not None and player is not None:
+                    room.players[s.seat] = player
+                    for row in room.row.seats:
+                        if row.seat == s.seat:
+                            row.account = account
                 return s.seat, secret
             raise SeatRefused(
                 "invite_used",
@@ -579,6 +603,11 @@ class Hub:
             "that token opens no seat here (a one-time move code works once, for "
             f"{MOVE_CODE_SECONDS // 60} minutes)",
         )
+
+    def _ended(self, room: Room) -> None:
+        """The game just ended here: its record (and ratings) are written in the background."""
+        if self.on_end is not None:
+            self.on_end(room)
 
     def _bound(self, room: Room, seat: int, digest: str) -> None:
         """Note in memory that ``seat`` now opens with the secret of this digest."""
@@ -770,6 +799,8 @@ class Hub:
                 room.row.result = finished
             room.row.version = number
             self._announce(room, events, mover=conn, action=str(action))
+            if finished is not None:
+                self._ended(room)
         if self.bus.commit_channel is None:  # else the commit has announced it
             await self.bus.publish(room.row.id, number, finished is not None, str(action))
         self._kick(room)
@@ -1060,6 +1091,7 @@ class Hub:
             room.row.status = "over"
             room.row.result = result
             self._announce(room, [], mover=None)
+            self._ended(room)
         await self.bus.publish(room.row.id, room.version, True)
 
     async def rematch(self, room: Room, conn: Conn) -> None:
@@ -1383,6 +1415,41 @@ def _on_field(field: str, seat: int | None = None) -> Iterator[None]:
         raise ConfigError(str(error), field, seat) from None
 
 
+def _rated_claim(rows: Sequence[SeatRow], seat: int, account: int | None) -> None:
+    """A rated room's seat is claimed only by a signed-in account, not one holding the
+    other seat (SeatRefused ``sign_in``, ``same_account``)."""
+    if account is None:
+        raise SeatRefused(
+            "sign_in",
+            f"this is a rated game: sign in (or sign up) first, then open the invite to "
+            f"{player_name(seat)}'s seat again",
+        )
+    if any(s.account == account for s in rows if s.seat != seat):
+        raise SeatRefused(
+            "same_account",
+            "your account already holds the other seat of this rated game; a rated game is "
+            "between two accounts",
+        )
+
+
+def _check_rated(request: CreateRoom, game: str, specs: Sequence[str]) -> None:
+    """A rated room: a game that is not co-op, two human seats, no one screen, no takeover."""
+    spec = find_spec(game)
+    why = (
+        "the game is co-op"
+        if spec is None or spec.cooperative
+        else "it needs exactly two human seats"
+        if list(specs) != ["human", "human"]
+        else "a one-screen room cannot be rated"
+        if request.hotseat
+        else "a rated room has no takeover bot"
+        if request.takeover is not None
+        else None
+    )
+    if why is not None:
+        raise ConfigError(f"rated: {why} (a rated game is between two signed-in people)")
+
+
 def _prepare(
     request: CreateRoom, check: Callable[[str, str], object]
 ) -> tuple[Game[Any], dict[str, Any], list[str], int]:
@@ -1399,6 +1466,9 @@ def _prepare(
     if request.takeover is not None:
         with _on_field("takeover"):
             check(request.takeover, game.name)
+    if request.rated:
+        with _on_field("rated"):
+            _check_rated(request, game.name, specs)
     seed = secrets.randbits(63)
     game.new_state(config, seed)  # a bad config raises ConfigError here
     return game, config, specs, seed

@@ -79,6 +79,7 @@ seats = Table(
     Column("claimed_at", Float, nullable=True),
     Column("move_sha256", String(64), nullable=True),
     Column("move_until", Float, nullable=True),
+    Column("account", Integer, nullable=True, index=True),
 )
 
 moves = Table(
@@ -140,6 +141,8 @@ class SeatRow:
     move_sha256: str | None = None
     """SHA-256 of a one-time code that moves the seat to another client, while it lasts."""
     move_until: float | None = None
+    account: int | None = None
+    """The account signed in on the client that claimed the seat (velvet.server.accounts)."""
 
 
 @dataclass
@@ -380,6 +383,7 @@ class Storage:
                         token_sha256=s.token_sha256,
                         secret_sha256=s.secret_sha256,
                         claimed_at=s.claimed_at,
+                        account=s.account,
                     )
                 )
             if row.rematch_of is not None:
@@ -413,16 +417,19 @@ class Storage:
             ).mappings()
             return [_seat(s) for s in rows]
 
-    def claim_seat(self, room_id: str, seat: int, secret_sha256: str) -> bool:
-        """Bind an unclaimed seat to the client whose secret has this digest; False if
-        another client claimed it first (the invite was already used)."""
+    def claim_seat(
+        self, room_id: str, seat: int, secret_sha256: str, account: int | None = None
+    ) -> bool:
+        """Bind an unclaimed seat to the client whose secret has this digest (and to the
+        account signed in there, if any); False if another client claimed it first (the
+        invite was already used)."""
         with self._tx() as c:
             done = c.execute(
                 update(seats)
                 .where(
                     seats.c.room == room_id, seats.c.seat == seat, seats.c.secret_sha256.is_(None)
                 )
-                .values(secret_sha256=secret_sha256, claimed_at=time.time())
+                .values(secret_sha256=secret_sha256, claimed_at=time.time(), account=account)
             )
             return bool(done.rowcount == 1)
 
@@ -568,6 +575,7 @@ def _seat(s: Any) -> SeatRow:
         s["claimed_at"],
         s["move_sha256"],
         s["move_until"],
+        s["account"],
     )
 
 

@@ -7,6 +7,7 @@ import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
 import { renderReview } from "./review.js";
+import { installAccount, renderAccountPage } from "./account.js";
 
 const BOARDS = { vs: "./vs.js", p5: "./p5.js" };
 const BOARD_CSS = { p5: "static/p5.css" };
@@ -44,6 +45,8 @@ function route() {
     openRoom(main, join[1], invite);
   } else if (learn) {
     renderLearn(main, learn[1] || null);
+  } else if (renderAccountPage(main, rel)) {
+    // players/NAME, leaderboard (account.js)
   } else {
     document.title = "Velvet · lobby";
     renderLobby(main);
@@ -257,6 +260,7 @@ function openRoom(main, room, invite) {
 }
 
 installPopovers(() => page.cards);
+installAccount();
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 route();
