@@ -6,6 +6,7 @@ import { renderLobby, savedSeats, saveSeat, seatKey, forgetSeat } from "./lobby.
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
+import { installLook, lookAtState, lookAtOver } from "./look.js";
 
 const BOARDS = { vs: "./vs.js", p5: "./p5.js" };
 const BOARD_CSS = { p5: "static/p5.css" };
@@ -187,6 +188,7 @@ function openRoom(main, room, invite) {
       page.state = msg;
       table.setState(msg);
       markTurn(msg);
+      lookAtState(msg, page.welcome?.seat);
     },
     log: (msg) => table.setHistory(msg),
     transfer: (msg) => {
@@ -202,6 +204,7 @@ function openRoom(main, room, invite) {
     over: (msg) => {
       page.over = msg;
       table.setOver(msg);
+      lookAtOver(msg, page.welcome?.seat);
     },
     error: (msg) => {
       if (msg.code === "bad_token" || msg.code === "invite_used" || msg.code === "seat_moved") {
@@ -248,6 +251,7 @@ function openRoom(main, room, invite) {
   connection.open();
 }
 
+installLook(document.getElementById("look"));
 installPopovers(() => page.cards);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);

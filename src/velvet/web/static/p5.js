@@ -473,18 +473,18 @@ function palace(view, ctx, by) {
     h("span", { style: `width:${Math.max(2, pal.alert)}%` }),
   );
   const gist = `Alert ${pal.alert}% · ${pal.boss ? "the boss" : `${pal.shadows.length} shadow${pal.shadows.length === 1 ? "" : "s"}`}${inside.length ? " · " + inside.map(playerName).join(", ") + " inside" : ""}`;
-  return refEl(
+  // The palace's own target (entering it) is its alert line, inside the fold: a control
+  // never holds another (the fold's summary is one).
+  return h(
     "section",
-    "palace",
     { class: "p5-palace-wrap", "aria-label": "Palace" },
-    by,
     fold(
       "palace",
       "p5-palace",
       info ? info.name : pal.id,
       gist,
       by,
-      h("div", { class: "p5-alert-line" }, h("strong", {}, `Alert ${pal.alert}%`), meter),
+      refEl("div", "palace", { class: "p5-alert-line" }, by, h("strong", {}, `Alert ${pal.alert}%`), meter),
       path,
     ),
   );
@@ -587,18 +587,24 @@ function thief(view, i, ctx, by) {
     }
   }
   const gist = RES.map((res) => `${p.fresh[res] ?? 0} ${RES_NAME[res]}`).join(" · ");
-  return refEl(
+  // The thief's own target (choosing who goes next) is the name at the head of the board,
+  // beside the fold, never around it.
+  return h(
     "article",
-    `player:${i}`,
     { class: `p5-thief p5-p${i + 1}${turn ? " p5-turn" : ""}${me ? " p5-me" : ""}` },
-    by,
-    h(
-      "h4",
-      { class: "p5-thief-name" },
-      icon("pawn"),
-      `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
-      turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? "your turn" : "their turn") : null,
-      p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
+    refEl(
+      "div",
+      `player:${i}`,
+      { class: "p5-thief-head" },
+      by,
+      h(
+        "h4",
+        { class: "p5-thief-name" },
+        icon("pawn"),
+        `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
+        turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? "your turn" : "their turn") : null,
+        p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
+      ),
     ),
     fold(
       `player:${i}`,
