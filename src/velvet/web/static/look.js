@@ -179,7 +179,8 @@ function shadowEl(board, id) {
 
 const MOVES = {
   summon: (board, d) => board.querySelector(`.vs-field [data-card="${CSS.escape(String(d.card))}"]`),
-  draw: (board, d) => {
+  draw: (board, d, events, seat) => {
+    if (d.player !== seat) return null; // only this seat's hand is on the table
     const hand = [...board.querySelectorAll(".hand-cards > .vc")];
     return hand.slice(-Math.max(1, d.count || 1));
   },
@@ -225,6 +226,8 @@ function hpNow(board) {
 export function lookAtState(msg, seat) {
   const board = document.querySelector(".layout .board") || document.querySelector(".board");
   const fresh = msg.version !== lastVersion;
+  // another room, or a game taken back: nothing to compare the gauges with
+  if (lastVersion === null || msg.version < lastVersion) hpBefore = new Map();
   lastVersion = msg.version;
   const events = fresh ? msg.events || [] : [];
   if (msg.status !== "over") sawPlay = true;
@@ -240,7 +243,7 @@ export function lookAtState(msg, seat) {
   if (fresh && moving()) {
     events.forEach((e, i) => {
       const how = MOVES[e.kind];
-      let target = how ? how(board, e.data || {}, events) : null;
+      const target = how ? how(board, e.data || {}, events, seat) : null;
       for (const node of [target].flat().filter(Boolean)) moved.push([node, e.kind, i]);
     });
     // VS damage: the gauges whose number changed
