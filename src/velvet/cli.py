@@ -88,6 +88,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "learn_command",
         "Short lessons of GAME in the terminal: a position, a goal, feedback naming the rule.",
     ),
+    "review": (
+        "velvet.learn.review_cli",
+        "review_command",
+        "Judge every decision of a game record from its mover's own view: chance chart, mistakes.",
+    ),
     "join": (
         "velvet.server.cli",
         "join_command",

@@ -167,12 +167,32 @@ def test_room_options_are_checked_like_the_cli(client: TestClient) -> None:
         ({"game": "vs", "player_cards": ["p9"]}, "p9"),
         ({"game": "vs", "decks": ["player_card = 'p5'\n[[cards]]\ncard = 'zzz'\n"]}, "zzz"),
         ({"game": "vs", "decks": ["not toml ["]}, "deck of seat 1: not valid TOML"),
-        ({"game": "p5", "player_cards": ["p5"]}, "not p5"),
+        ({"game": "p5", "player_cards": ["p5"]}, "game 'p5' has no option --player_card"),
+        ({"game": "vs", "options": {"deck": [None, {"text": "[x"}]}}, "deck of seat 2"),
     ]
     for body, words in cases:
         r = client.post("/api/rooms", json=body)
         assert r.status_code == 400, (body, r.text)
         assert words in r.json()["message"], r.json()
+    fields = {  # each refusal names the option (or room field) and seat it is about
+        "thief": ({"game": "p5", "options": {"thief": ["nobody"]}}, 0),
+        "seats": ({"game": "vs", "seats": ["human", "wizard"]}, 1),
+        "player_card": ({"game": "vs", "options": {"player_card": ["p5", "p9"]}}, 1),
+        "deck": ({"game": "vs", "options": {"deck": [None, {"text": "[x"}]}}, 1),
+        "palace": ({"game": "p5", "options": {"palace": "nowhere"}}, None),
+        "takeover": ({"game": "vs", "takeover": "wizard"}, None),
+    }
+    for option, (body, seat) in fields.items():
+        got = client.post("/api/rooms", json=body).json()
+        assert (got["error"], got["option"], got["seat"]) == ("bad_options", option, seat), got
+    schema = client.post("/api/rooms", json={"game": "vs", "turn_timer": 1}).json()
+    assert (schema["error"], schema["option"], schema["seat"]) == (
+        "bad_request",
+        "turn_timer",
+        None,
+    )
+    seat = client.post("/api/rooms", json={"game": "vs", "seats": ["human", ""]}).json()
+    assert (seat["option"], seat["seat"]) == ("seats", 1)
     r = client.post("/api/rooms", json={"game": "chess"})
     assert r.status_code == 422 and "game" in r.json()["message"]
     assert r.json()["message"] == "game: unknown game 'chess': choose p5, vs"
@@ -186,6 +206,19 @@ def test_a_custom_deck_file_is_played(client: TestClient) -> None:
         state = hello(ws, room["invites"][0]["token"])
     assert state["view"]["player_cards"] == ["p4", "p4"]
     assert sorted(state["view"]["decklists"][0]) == sorted(state["view"]["decklists"][1])
+
+
+def test_the_games_route_publishes_what_the_lobby_form_is_built_from(
+    client: TestClient,
+) -> None:
+    games = client.get("/api/games").json()
+    assert [g["name"] for g in games] == ["p5", "vs"]
+    vs = games[1]
+    assert vs["bots"][:3] == ["easy", "normal", "hard"] and "random" in vs["bots"]
+    assert {o["name"] for o in vs["options"]} == {"player_card", "deck", "first", "second_draws"}
+    deck = next(o for o in vs["options"] if o["name"] == "deck")
+    assert (deck["kind"], deck["multiple"]) == ("path", True)
+    assert "/api/games" in client.get("/openapi.json").json()["paths"]
 
 
 def test_lobby_lists_open_rooms(client: TestClient) -> None:

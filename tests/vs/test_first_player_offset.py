@@ -85,8 +85,10 @@ def test_a_server_room_takes_the_option_for_vs_only() -> None:
     from velvet.server.games import build_config
     from velvet.server.protocol import CreateRoom
 
-    config = build_config(G, CreateRoom(game="vs", second_draws="1"))
+    config = build_config(G, CreateRoom(game="vs", options={"second_draws": "1"}))
     assert config["second_draws"] == 1
+    assert build_config(G, CreateRoom(game="vs", second_draws="1")) == config  # the old field
     assert "second_draws" not in build_config(G, CreateRoom(game="vs"))
-    with pytest.raises(ConfigError, match="second_draws are options of vs"):
+    with pytest.raises(ConfigError, match="game 'p5' has no option --second_draws") as refused:
         build_config(get_spec("p5").load(()), CreateRoom(game="p5", second_draws="2"))
+    assert refused.value.option == "second_draws"

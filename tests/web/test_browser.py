@@ -64,6 +64,7 @@ def test_the_lobby_creates_a_room_and_shows_errors_by_field(
     page = tab.page
     page.goto(f"{server.url}/")
     page.wait_for_selector("form.create-form")
+    page.select_option("#game", "vs")
     page.select_option("#seat_2", "human")
     page.click("details.more summary")
     page.check("#hotseat")  # one screen: this browser plays both seats
@@ -307,6 +308,7 @@ def test_the_lobby_offers_the_second_player_extra_cards(server: WebServer, brows
     page = tab.page
     page.goto(f"{server.url}/")
     page.wait_for_selector("form.create-form")
+    page.select_option("#game", "vs")
     page.select_option("#seat_2", "human")
     page.select_option("#first", "1")
     page.select_option("#second_draws", "1")

@@ -22,6 +22,7 @@ def _lobby_room(host: Tab, server: WebServer, one_screen: bool = False) -> dict[
     page = host.page
     page.goto(f"{server.url}/")
     page.wait_for_selector("form.create-form")
+    page.select_option("#game", "vs")
     page.select_option("#seat_2", "human")
     page.select_option("#first", "2")  # Player 2 (the friend) moves first
     if one_screen:

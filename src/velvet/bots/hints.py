@@ -157,6 +157,41 @@ def hints(
     the hints then rest on the simulations made). Raises ConfigError when the game is
     over or ``seat`` is not the one deciding.
     """
+    return _hints(state, seat, budget, top, stop, None)[0]
+
+
+PLAYED_VISITS = 48
+""":func:`judge` searches on below the played action until it has this many visits (or as
+many as the best action, if fewer), so a move the search neglects is still measured."""
+
+
+def judge(
+    state: State[Any],
+    seat: int,
+    played: Any,
+    budget: Budget | int | None = None,
+    top: int = 1,
+    stop: Callable[[], bool] | None = None,
+    more: Budget | None = None,
+) -> tuple[list[Hint], Hint | None]:
+    """The ``top`` hints for ``seat`` and the estimate of the action ``played``, both from
+    one search of the view: the search of :func:`hints` (so its hints are the same), then
+    up to ``more`` simulations (default: :data:`PLAYED_VISITS`) below ``played`` alone,
+    on samples of the same view, until it has :data:`PLAYED_VISITS` visits.
+
+    The played action's :class:`Hint` is None when the search never tried it."""
+    return _hints(state, seat, budget, top, stop, played, more or Budget(count=PLAYED_VISITS))
+
+
+def _hints(
+    state: State[Any],
+    seat: int,
+    budget: Budget | int | None,
+    top: int,
+    stop: Callable[[], bool] | None,
+    played: Any,
+    more: Budget | None = None,
+) -> tuple[list[Hint], Hint | None]:
     if state.is_terminal():
         raise ConfigError("the game is over: there is nothing to hint")
     if seat != state.current_player:
@@ -186,16 +221,56 @@ def hints(
         if child is not None and child.visits:
             ranked.append((child.visits, child.total / child.visits, i))
     ranked.sort(key=lambda r: (r[0], r[1], -r[2]), reverse=True)
-    out: list[Hint] = []
     sample_seed = rng.randbelow(_SEED_RANGE)
-    for rank, (visits, mean, i) in enumerate(ranked[:top]):
-        action = legal[i]
-        child = root.children.get(action)
-        nxt = ranked[rank + 1] if rank + 1 < len(ranked) else None
-        reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
-        chance, margin = _chance(game.name, mean, visits)
-        out.append(Hint(action, _label(state, action), chance, margin, int(visits), reason, mean))
-    return out
+    shown = range(min(top, len(ranked)))
+    out = [_hint_at(state, view, seat, legal, root, ranked, r, sample_seed) for r in shown]
+    if played is None or played not in legal:
+        return out, None
+    child = root.children.get(played)
+    want = min(PLAYED_VISITS, int(ranked[0][0]) if ranked else PLAYED_VISITS)
+    if more is not None and (child is None or child.visits < want):
+        extra = more.meter()
+        while extra.more() and (child is None or child.visits < want):
+            if stop is not None and stop():
+                break
+            sample = determinize(game, view, seat, Rng(rng.randbelow(_SEED_RANGE)))
+            bot._iterate(game, sample, root, seat, rng, evaluate, root_moves=[played])
+            child = root.children.get(played)
+        ranked = [
+            (c.visits, c.total / c.visits, i)
+            if (c := root.children.get(legal[i])) is not None and c.visits
+            else (v, m, i)
+            for v, m, i in ranked
+        ]
+        if child is not None and child.visits and not any(legal[i] == played for *_, i in ranked):
+            ranked.append((child.visits, child.total / child.visits, legal.index(played)))
+    ranks = [rank for rank, (_, _, i) in enumerate(ranked) if legal[i] == played]
+    if not ranks:
+        return out, None
+    if ranks[0] < len(out) and out[ranks[0]].visits == ranked[ranks[0]][0]:
+        return out, out[ranks[0]]
+    return out, _hint_at(state, view, seat, legal, root, ranked, ranks[0], sample_seed)
+
+
+def _hint_at(
+    state: State[Any],
+    view: dict[str, Any],
+    seat: int,
+    legal: list[Any],
+    root: _Node,
+    ranked: list[tuple[float, float, int]],
+    rank: int,
+    sample_seed: int,
+) -> Hint:
+    """The hint of the ``rank``-th action of ``ranked`` (visits, mean, index in legal)."""
+    game = state.game
+    visits, mean, i = ranked[rank]
+    action = legal[i]
+    child = root.children.get(action)
+    nxt = ranked[rank + 1] if rank + 1 < len(ranked) else None
+    reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
+    chance, margin = _chance(game.name, mean, visits)
+    return Hint(action, _label(state, action), chance, margin, int(visits), reason, mean)
 
 
 def _chance(game_name: str, mean: float, visits: float) -> tuple[float, float]:

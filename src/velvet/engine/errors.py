@@ -58,18 +58,20 @@ class ConfigError(VelvetError):
     """A game configuration names something unknown or breaks a set-up rule.
 
     ``option`` names the set-up option the error is about (a :class:`ConfigOption` name
-    of the game's spec, ``thief``, ``second_draws``; a server room's request field in a
-    ``room_config``), so a form can show the error on its field; None when it is about
-    no one option (the number of seats, the whole config). The message names it too.
+    of the game's spec, ``thief``, ``second_draws``; or a server room's own field,
+    ``seats``, ``cards``), so a form can show the error on its field; None when it is about
+    no one option (the whole config). The message names it too.
+    ``seat`` (0-based): the seat whose value of a per-seat option is wrong, if one is.
     """
 
-    def __init__(self, message: str, option: str | None = None) -> None:
+    def __init__(self, message: str, option: str | None = None, seat: int | None = None) -> None:
         super().__init__(message)
         self.option = option
+        self.seat = seat
 
-    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str | None]]:
+    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str | None, int | None]]:
         """Kept through pickling (a worker process's error reaches its parent)."""
-        return (type(self), (str(self.args[0]) if self.args else "", self.option))
+        return (type(self), (str(self.args[0]) if self.args else "", self.option, self.seat))
 
 
 class DeckError(VelvetError):

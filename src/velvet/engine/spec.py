@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,17 +31,16 @@ CellKind = Literal[
 Varier = Callable[[Game[Any], Config, Rng], Config]
 """``vary(game, config, rng)``: a random valid set-up like ``config`` (``--vary-setup``)."""
 Options = Mapping[str, Any]
-"""Chosen set-up options by :attr:`ConfigOption.name`: a tuple when repeatable, else a value."""
+"""Chosen set-up options by :attr:`ConfigOption.name`: a tuple when repeatable, else a value.
+A repeatable option's tuple may hold None for a seat left at its default (a server room's
+form picks the second seat's thief and not the first's)."""
 ConfigMaker = Callable[[Game[Any], int, Options], Config]
 """``make_config(game, seats, options)``: the set-up for ``seats`` players and ``options``."""
 Loader = Callable[[Sequence[Path | str]], Game[Any]]
 """``load(card_paths)``: the game with its built-in cards, extended or replaced by the files."""
-Upload = Callable[[str, str, str], AbstractContextManager[Path]]
-"""``upload(text, stem, name)``: a file a player sent as ``text``, as a path to read inside
-the ``with`` block, where an error naming that path names it ``name`` instead."""
-RoomConfigMaker = Callable[[Game[Any], int, Mapping[str, Any], Upload], Config]
-"""``room_config(game, players, request, upload)``: the set-up of a server room for
-``players`` seats from the room's request, its fields by name (``CreateRoom``)."""
+SeatDefaults = Callable[[Game[Any], int], Sequence[str]]
+"""``defaults(game, seats)``: what each seat of a repeatable option (the one value of
+another) gets when left out, read from the game's default set-up ("Default: Joker")."""
 
 
 def no_summary(state: State[Any]) -> dict[str, Any]:
@@ -52,7 +50,9 @@ def no_summary(state: State[Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class ConfigOption:
-    """One set-up choice, shown as ``--NAME`` by ``velvet play GAME`` (and ``velvet sim``)."""
+    """One set-up choice, shown as ``--NAME`` by ``velvet play GAME`` (and ``velvet sim``),
+    and as a field of the browser lobby's form (``GET /api/games``, ``CreateRoom.options``).
+    """
 
     name: str
     help: str
@@ -61,7 +61,29 @@ class ConfigOption:
     choices: tuple[str, ...] = ()
     default: str | None = None
     kind: Literal["text", "path"] = "text"
+    """``path``: a file (``--deck FILE``); a server room takes the file's text instead (an
+    upload, never a path on the server), or one of ``choices_from``'s ids."""
     metavar: str = "ID"
+    label: str = ""
+    """The form's words for the field ("thief": "Player 1's thief"); empty: the name."""
+    choice_labels: tuple[str, ...] = ()
+    """Words for each of ``choices``, in order ("Random" for ``random``); empty: the choice."""
+    choices_from: str | None = None
+    """A key of the game's ``choices()`` whose ``(id, name)`` pairs the value is one of
+    (``thieves``): a form's list, read from the card set (custom cards too). The game
+    checks the value; the command line takes any text."""
+    defaults: SeatDefaults | None = None
+    """Each seat's value when left out (of an option that is not per seat: its one value),
+    read from the game's default set-up, for a form to show; None: nothing to show."""
+
+    def __post_init__(self) -> None:
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one choice label per choice")
+
+    @property
+    def field_label(self) -> str:
+        """The form's words for the field."""
+        return self.label or self.name.replace("_", " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +127,8 @@ class GameSpec:
     """Seat counts ``velvet play`` offers (the game's ``num_players``)."""
     options: tuple[ConfigOption, ...] = ()
     make_config: ConfigMaker | None = None
-    """Builds a config from seats and options; without it, ``default_config`` (no options)."""
-    room_config: RoomConfigMaker | None = None
-    """Builds a server room's config from the request's own fields (the game's options there,
-    checked as the CLI checks them); without it, :meth:`config_for` with no options."""
+    """Builds a config from seats and options; without it, ``default_config`` (no options).
+    The command line and a server room both reach it through :meth:`config_for`."""
     default_config: Mapping[str, Any] = field(default_factory=dict)
     hidden_information: bool = False
     """Some of a state is secret from a seat (a hand, a face-down deck, future dice): the seed
@@ -173,6 +193,11 @@ class GameSpec:
     chance to win with its interval (a ``velvet.bots.hints.Forecast``). The server offers
     ``forecast`` only in a game that has one."""
 
+    board: str | None = None
+    """The browser client's board module for the game, a file of ``velvet/web/static``
+    (``p5.js``; a stylesheet of the same stem beside it is loaded with it), or None: the
+    browser plays the game with its action buttons only. Published by ``GET /api/games``."""
+
     rules_summary: str | None = None
     """``module:function`` of the rules summary ``velvet print`` adds to the cards,
     ``summary(game) -> [(heading, (line, ...)), ...]`` (short clauses with their rule IDs;
@@ -215,7 +240,7 @@ class GameSpec:
 
     def config_for(self, game: Game[Any], seats: int, options: Options | None = None) -> Config:
         """The set-up for ``seats`` players with the chosen ``options`` (ConfigError if bad)."""
-        chosen = {k: v for k, v in (options or {}).items() if v not in (None, (), [])}
+        chosen = {k: v for k, v in (options or {}).items() if not _left_out(v)}
         known = {o.name for o in self.options}
         unknown = sorted(set(chosen) - known)
         if unknown:
@@ -227,6 +252,13 @@ class GameSpec:
         if self.make_config is not None:
             return self.make_config(game, seats, chosen)
         return dict(self.default_config) if self.default_config else game.default_config()
+
+
+def _left_out(value: Any) -> bool:
+    """An option not given: None, or a repeatable one with no seat's value."""
+    if isinstance(value, (tuple, list)):
+        return all(v is None for v in value)
+    return value is None
 
 
 def resolve(path: str, what: str) -> Any:

@@ -383,29 +383,39 @@ class P5Game(Game[A.P5Action, P5View]):
         personas: list[int] = []
         for n, p in enumerate(players, start=1):
             if not isinstance(p, Mapping) or set(p) != {"thief", "persona"}:
-                raise ConfigError(f"player {n}: expected {{'thief': ID, 'persona': ID}}")
+                raise ConfigError(
+                    f"player {n}: expected {{'thief': ID, 'persona': ID}}", None, n - 1
+                )
             if p["thief"] not in self.thief_index:
                 raise ConfigError(
                     f"player {n}: unknown thief '{p['thief']}'; allowed: "
-                    f"{', '.join(self.thief_index)}"
+                    f"{', '.join(self.thief_index)}",
+                    "thief",
+                    n - 1,
                 )
             if p["persona"] not in self.persona_index:
                 raise ConfigError(
                     f"player {n}: unknown persona '{p['persona']}'; allowed: "
-                    f"{', '.join(self.persona_index)}"
+                    f"{', '.join(self.persona_index)}",
+                    "persona",
+                    n - 1,
                 )
             thieves.append(self.thief_index[p["thief"]])
             personas.append(self.persona_index[p["persona"]])
         if len(set(thieves)) != len(thieves):
-            raise ConfigError("two players cannot play the same Phantom Thief")
+            raise ConfigError("two players cannot play the same Phantom Thief", "thief", 1)
         if len(set(personas)) != len(personas) and not self.persona_party[personas[0]]:
             raise ConfigError(
                 "two players cannot play the same persona; only a persona-party persona "
-                "(Arsene) may be picked by both (P5-SETUP-11)"
+                "(Arsene) may be picked by both (P5-SETUP-11)",
+                "persona",
+                1,
             )
         palace = config.get("palace")
         if palace not in self.palace_index:
-            raise ConfigError(f"unknown palace '{palace}'; allowed: {', '.join(self.palace_index)}")
+            raise ConfigError(
+                f"unknown palace '{palace}'; allowed: {', '.join(self.palace_index)}", "palace"
+            )
         return thieves, personas, self.palace_index[str(palace)]
 
     def new_state(self, config: Mapping[str, Any], seed: int) -> P5State:

@@ -8,14 +8,14 @@ card by id). The rules modules are imported only when a game is loaded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Config, Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
-from velvet.engine.spec import ConfigOption, GameSpec, Options, Upload
+from velvet.engine.spec import ConfigOption, GameSpec, Options, SeatDefaults
 
 if TYPE_CHECKING:
     from velvet.p5.game import P5Game
@@ -44,32 +44,11 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
         if len(values) > seats:
             raise ConfigError(f"{len(values)} --{option} options for {seats} player(s)", option)
         for seat, value in enumerate(values):
-            config["players"][seat][option] = value
+            if value is not None:  # None: the seat's default
+                config["players"][seat][option] = value
     palace = options.get("palace")
     if palace:
         config["palace"] = palace
-    return config
-
-
-def room_config(
-    game: Game[Any], players: int, request: Mapping[str, Any], upload: Upload
-) -> Config:
-    """A server room's set-up: a thief, a persona per seat and the palace, if chosen."""
-    from velvet.p5.game import P5Game
-
-    if not isinstance(game, P5Game):
-        raise ConfigError("a p5 room needs the P5 board game's cards")
-    config = game.default_config(players)
-    for option, field in (("thief", "thieves"), ("persona", "personas")):
-        values = request[field]
-        if len(values) > players:
-            raise ConfigError(f"{len(values)} {option} options for {players} player(s)", field)
-        for seat, value in enumerate(values):
-            config["players"][seat][option] = value
-    if request["palace"]:
-        config["palace"] = request["palace"]
-    if request["player_cards"] or request["decks"] or request["second_draws"] != "0":
-        raise ConfigError("player_cards, decks and second_draws are options of vs, not p5")
     return config
 
 
@@ -111,6 +90,15 @@ def summarize(state: State[Any]) -> dict[str, Any]:
     return out
 
 
+def _defaults(option: str) -> SeatDefaults:
+    """Each seat's ``option`` (thief, persona) in the game's default set-up."""
+
+    def defaults(game: Game[Any], seats: int) -> list[str]:
+        return [str(player[option]) for player in _p5(game).default_config(seats)["players"]]
+
+    return defaults
+
+
 SPEC = GameSpec(
     name="p5",
     title="The Persona 5 Print & Play board game: 28 days to sweep a palace and beat its boss.",
@@ -119,13 +107,28 @@ SPEC = GameSpec(
     players=(1, 2),
     options=(
         ConfigOption(
-            "thief", "Phantom Thief per player, in seat order (see: velvet cards list).", True
+            "thief",
+            "Phantom Thief per player, in seat order (see: velvet cards list).",
+            True,
+            choices_from="thieves",
+            defaults=_defaults("thief"),
         ),
-        ConfigOption("persona", "Persona per player, in seat order.", True),
-        ConfigOption("palace", "The palace to infiltrate."),
+        ConfigOption(
+            "persona",
+            "Persona per player, in seat order.",
+            True,
+            choices_from="personas",
+            defaults=_defaults("persona"),
+        ),
+        ConfigOption(
+            "palace",
+            "The palace to infiltrate.",
+            choices_from="palaces",
+            defaults=lambda game, seats: [str(_p5(game).default_config(seats)["palace"])],
+        ),
     ),
     make_config=make_config,
-    room_config=room_config,
+    board="p5.js",
     hidden_information=True,  # the shadow deck is face down and the dice unrolled
     hides_hands=False,  # co-operative: the players see each other's cards
     renderer="velvet.ui.p5_render",

@@ -25,7 +25,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
-from velvet.engine.errors import VelvetError
+from velvet.engine.errors import ConfigError, VelvetError
+from velvet.learn import review_web
 from velvet.learn import web as learn_web
 from velvet.server import games, replay
 from velvet.server.bots import BotLimits, BotPool
@@ -38,6 +39,7 @@ from velvet.server.protocol import (
     CreateRoom,
     ErrorMsg,
     ForecastAsk,
+    GameInfo,
     Hello,
     HintAsk,
     HintCancel,
@@ -196,7 +198,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(VelvetError)
     async def velvet_error(_: Request, error: VelvetError) -> JSONResponse:
-        return JSONResponse({"error": "bad_options", "message": str(error)}, status_code=400)
+        body: dict[str, Any] = {"error": "bad_options", "message": str(error)}
+        if isinstance(error, ConfigError) and error.option is not None:
+            body.update(option=error.option, seat=error.seat)  # for the form's field
+        return JSONResponse(body, status_code=400)
 
     @app.exception_handler(StorageError)
     async def storage_error(_: Request, error: StorageError) -> JSONResponse:
@@ -204,9 +209,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse(
-            {"error": "bad_request", "message": _first_error(error.errors())}, status_code=422
-        )
+        body = {"error": "bad_request", "message": _first_error(error.errors())}
+        return JSONResponse({**body, **_field_of(error.errors())}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:
@@ -230,6 +234,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if refusal is not None:
             return JSONResponse({"error": "rate_limited", "message": refusal}, 429)
         return await hub().create(body, own_base(request))
+
+    @app.get("/api/games", response_model=list[GameInfo])
+    async def game_list() -> list[GameInfo]:
+        """Every game a room may be made of, with its seat counts, set-up options (as
+        ``CreateRoom.options`` takes them), the bots this server allows, whether it has a
+        forecast, and its browser board module: the lobby's form is built from it."""
+        found = await asyncio.to_thread(games.catalog, hub().pool.check)
+        return [GameInfo.model_validate(entry) for entry in found]
 
     @app.get("/api/rooms", response_model=list[RoomInfo], responses=problems)
     async def lobby() -> list[RoomInfo]:
@@ -272,6 +284,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(replay.make_router(hub))
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
+    app.include_router(review_web.make_router())  # POST /api/review: the Review page
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
     async def join_page(room_id: str, request: Request) -> Response:
@@ -293,6 +306,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby_page(request: Request) -> Response:
         """The browser client: the lobby."""
+        return _client_page(request)
+
+    @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
+    async def review_page(request: Request) -> Response:
+        """The browser client: the Review page (docs/learn.md, "Review")."""
         return _client_page(request)
 
     @app.get("/learn", response_class=HTMLResponse, include_in_schema=False)
@@ -441,6 +459,22 @@ def _no_room(room_id: str) -> JSONResponse:
     return JSONResponse(
         {"error": "no_room", "message": f"no room {room_id[:64]!r}"}, status_code=404
     )
+
+
+def _field_of(errors: Any) -> dict[str, Any]:
+    """``option`` (and ``seat``) of a refused request's first error, for the lobby's form:
+    ``body.options.first`` -> ``first``; ``body.seats.1`` -> ``seats``, seat 1."""
+    try:
+        where = [x for x in errors[0].get("loc", ()) if x != "body"]
+    except (IndexError, TypeError, AttributeError):
+        return {}
+    if where[:1] == ["options"]:
+        where = where[1:]
+    names = [x for x in where if isinstance(x, str)]
+    seats = [x for x in where if isinstance(x, int)]
+    if not names:
+        return {}
+    return {"option": names[0], "seat": seats[0] if seats else None}
 
 
 def _first_error(errors: Any) -> str:

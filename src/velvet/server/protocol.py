@@ -11,7 +11,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from velvet.games import game_names
@@ -24,6 +32,56 @@ MAX_TEXT = 200
 MAX_DIGITS = 20
 """The most digits an integer in a client message may have (the largest the protocol takes,
 a ``version``, has 8); a longer one is refused before it is turned into a number."""
+
+
+ErrorCode = Literal[
+    # a move, an undo, a rematch
+    "illegal",
+    "invalid",
+    "stale",
+    "not_your_turn",
+    "spectator",
+    "game_over",
+    "not_over",
+    "undo_off",
+    "nothing_to_undo",
+    "undo_asked",
+    # a message that cannot be read
+    "bad_json",
+    "bad_message",
+    "protocol_version",
+    "hello_first",
+    "hello_twice",
+    "too_large",
+    "rate_limited",
+    # a seat
+    "bad_token",
+    "invite_used",
+    "seat_moved",
+    "too_many_sockets",
+    # hints and the forecast
+    "hint_off",
+    "hint_not_your_turn",
+    "hint_stale",
+    "hint_busy",
+    "hint_full",
+    "hint_over",
+    "hint_no_forecast",
+    "hint_failed",
+    "hint_none",
+    # HTTP
+    "bad_options",
+    "bad_request",
+    "http",
+    "no_room",
+    "no_game",
+    "no_lesson",
+    "bad_moves",
+    "storage",
+]
+"""Every code the server sends: an ``error`` message's ``code`` and an HTTP error's
+``error``. docs/protocol.md ("Error codes") says when each is sent; a test checks that
+every code the server's source sends is here and that the page lists exactly these."""
 
 
 class _Client(BaseModel):
@@ -188,7 +246,7 @@ class StateMsg(_Server):
 
 class ErrorMsg(_Server):
     type: Literal["error"] = "error"
-    code: str
+    code: ErrorCode
     message: str
     rule: str | None = None
 
@@ -364,10 +422,37 @@ def _first_error(error: ValidationError) -> str:
 BotOrHuman = Annotated[str, Field(min_length=1, max_length=40)]
 CardText = Annotated[str, Field(max_length=262_144)]
 Ident = Annotated[str, Field(min_length=1, max_length=60)]
+OptionName = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class FileText(BaseModel):
+    """A file a player sends for an option of kind ``path`` (a VS deck): its text."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: CardText
+
+
+OptionItem = Ident | FileText | None
+"""One value: an id or word (``skull``, ``random``), a file's text, or null (the default)."""
+OptionValue = OptionItem | Annotated[list[OptionItem], Field(max_length=8)]
+"""An option's value: one item, or one per seat (a ``multiple`` option) in seat order."""
+
+OLD_FIELDS: dict[str, str] = {
+    "thieves": "thief",
+    "personas": "persona",
+    "palace": "palace",
+    "player_cards": "player_card",
+    "decks": "deck",
+    "first": "first",
+    "second_draws": "second_draws",
+}
+"""Fields of the first ``CreateRoom`` (game options side by side with the room's) and the
+option each one is now: still taken within protocol version 1, moved into ``options``."""
 
 
 class CreateRoom(BaseModel):
-    """Everything a room needs; the game's options are checked as the CLI checks them."""
+    """Everything a room needs: the room's own fields, and the game's set-up ``options``,
+    checked by the call ``velvet play`` makes (``GameSpec.config_for``)."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(json_schema_extra=lambda schema: schema.update(enum=list(game_names())))
@@ -377,16 +462,20 @@ class CreateRoom(BaseModel):
     seats: list[BotOrHuman] = Field(default_factory=list, max_length=2)
     """Who plays each seat: ``human`` or a bot spec (random, greedy, easy, normal, hard …)."""
     players: Annotated[int, Field(ge=1, le=2)] | None = None
-    """P5: 1 or 2 players (default: the number of seats given, else 1)."""
+    """How many players, where the game offers several counts (``GET /api/games``
+    ``players``; default: the number of seats given, else the fewest)."""
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=32)
+    """The game's set-up options by their ``ConfigOption`` name (``GET /api/games``
+    lists them): ``{"thief": ["skull", null], "palace": "kamoshida"}``; a ``path``
+    option's file as ``{"text": "..."}``. Checked as ``velvet play --thief skull`` is."""
     thieves: list[Ident] = Field(default_factory=list, max_length=2)
+    """Deprecated (version 1 only): ``options.thief``; so are the six fields below."""
     personas: list[Ident] = Field(default_factory=list, max_length=2)
     palace: Ident | None = None
     player_cards: list[Ident] = Field(default_factory=list, max_length=2)
     decks: list[CardText | None] = Field(default_factory=list, max_length=2)
-    """VS: a deck file's TOML text per seat (null: the player card's built-in deck)."""
-    first: Literal["1", "2", "random"] = "random"
-    second_draws: Literal["0", "1", "2"] = "0"
-    """VS: extra set-up cards for the second player, to offset going first (docs/lab.md)."""
+    first: Literal["1", "2", "random"] | None = None
+    second_draws: Literal["0", "1", "2"] | None = None
     cards: list[CardText] = Field(default_factory=list, max_length=2)
     """Custom card files (TOML text) extending or replacing the built-in set."""
     turn_timer: Annotated[float, Field(ge=5, le=86_400)] | None = None
@@ -419,6 +508,71 @@ class CreateRoom(BaseModel):
             )
         return name
 
+    @model_validator(mode="after")
+    def _old_fields(self) -> CreateRoom:
+        """The deprecated fields given, moved into ``options`` (both at once: refused)."""
+        for field, option in OLD_FIELDS.items():
+            if field not in self.model_fields_set:
+                continue
+            value: Any = getattr(self, field)
+            if option in self.options:
+                raise PydanticCustomError(
+                    "twice",
+                    "{field} is options.{option}: give it once",
+                    {"field": field, "option": option},
+                )
+            if field == "decks":
+                value = [None if text is None else FileText(text=text) for text in value]
+            self.options[option] = value
+        return self
+
+
+class ChoiceInfo(BaseModel):
+    id: str
+    """The value to send."""
+    name: str
+    """Words for people."""
+
+
+class OptionInfo(BaseModel):
+    """One of a game's set-up options (its ``ConfigOption``), as ``CreateRoom.options``
+    takes it under ``name``: the same option ``velvet play`` shows as ``--NAME``."""
+
+    name: str
+    label: str
+    """The form's words for the field ("thief": "Player 1's thief" for a per-seat one)."""
+    help: str
+    kind: Literal["text", "path"]
+    """``path``: a file; send its text as ``{"text": ...}`` (or one of ``choices``)."""
+    multiple: bool
+    """One value per seat, in seat order (a list; null: that seat's default)."""
+    choices: list[ChoiceInfo]
+    """What the value may be (empty: any text the game takes)."""
+    default: str | None
+    defaults: list[str]
+    """Each seat's value when left out (an option that is not per seat: its one value);
+    empty: not known before the game is set up."""
+
+
+class GameInfo(BaseModel):
+    """A game a room may be made of (``GET /api/games``)."""
+
+    name: str
+    title: str
+    short_title: str
+    players: list[int]
+    """The seat counts it may be played with (``CreateRoom.players``)."""
+    cooperative: bool
+    hides_hands: bool
+    forecast: bool
+    """Whether a seat may ask for the ``forecast``."""
+    board: str | None
+    """The browser client's board module, a file under ``/static/`` (``p5.js``), or null."""
+    board_css: str | None
+    bots: list[str]
+    """The bots this server lets a seat (or ``takeover``) be played by."""
+    options: list[OptionInfo]
+
 
 class Invite(BaseModel):
     seat: int
@@ -448,5 +602,10 @@ class RoomInfo(BaseModel):
 
 
 class Problem(BaseModel):
-    error: str
+    error: ErrorCode
     message: str
+    option: str | None = None
+    """``bad_options`` and ``bad_request``: the option or field the error is about (a
+    ``ConfigOption`` name, or a room field: ``seats``, ``cards``, ``turn_timer`` …)."""
+    seat: int | None = None
+    """With ``option``: the seat (0-based) whose value of a per-seat option it is about."""

@@ -25,7 +25,7 @@ from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.games import game_names
 from velvet.server import games
-from velvet.server.protocol import Problem
+from velvet.server.protocol import ErrorCode, Problem
 
 if TYPE_CHECKING:
     from velvet.server.rooms import Hub, Room
@@ -114,7 +114,7 @@ def replay_frames(game: Game[Any], record: GameRecord, seat: int | None) -> list
     return frames
 
 
-def _problem(code: str, message: str, status: int) -> JSONResponse:
+def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 

@@ -13,7 +13,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +32,7 @@ from velvet.server.limits import RoomLimiter
 from velvet.server.protocol import (
     ActionOut,
     CreateRoom,
+    ErrorCode,
     ErrorMsg,
     EventOut,
     ForecastMsg,
@@ -77,9 +78,9 @@ MOVE_CODE_SECONDS = 600
 class SeatRefused(Exception):
     """A ``hello`` whose token opens no seat: its error code and message."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code: ErrorCode = code
 
 
 class RoomsFull(StorageError):
@@ -1371,6 +1372,17 @@ def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
 
 
+@contextlib.contextmanager
+def _on_field(field: str, seat: int | None = None) -> Iterator[None]:
+    """A ConfigError inside names the request's ``field`` (and seat), for the lobby's form."""
+    try:
+        yield
+    except ConfigError as error:
+        if error.option is not None:
+            raise
+        raise ConfigError(str(error), field, seat) from None
+
+
 def _prepare(
     request: CreateRoom, check: Callable[[str, str], object]
 ) -> tuple[Game[Any], dict[str, Any], list[str], int]:
@@ -1380,11 +1392,13 @@ def _prepare(
     config = games.build_config(game, request)
     players = games.players_of(request)
     specs = list(request.seats) + ["human"] * (players - len(request.seats))
-    for spec in specs:
+    for seat, spec in enumerate(specs):
         if spec != "human":
-            check(spec, game.name)
+            with _on_field("seats", seat):
+                check(spec, game.name)
     if request.takeover is not None:
-        check(request.takeover, game.name)
+        with _on_field("takeover"):
+            check(request.takeover, game.name)
     seed = secrets.randbits(63)
     game.new_state(config, seed)  # a bad config raises ConfigError here
     return game, config, specs, seed

@@ -361,6 +361,10 @@ class VsGame(Game[A.VsAction, VsView]):
         """(id, name) of every player card."""
         return [(p.id, p.name) for p in self.cards.players]
 
+    def choices(self) -> dict[str, list[tuple[str, str]]]:
+        """``player_cards``: what ``--player-card`` (and a built-in ``--deck``) names."""
+        return {"player_cards": self.player_cards()}
+
     def default_config(self, p0: str = "p5", p1: str = "p4") -> dict[str, Any]:
         """A config with the built-in deck of each chosen player card."""
         from velvet.vs.decks import default_deck_path, load_deck

@@ -9,14 +9,14 @@ and the number of turns. The rules modules are imported only when a game is load
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import Config, Game, State
 from velvet.engine.errors import ConfigError, DeckError
 from velvet.engine.rng import Rng
-from velvet.engine.spec import ConfigOption, GameSpec, Options, Upload
+from velvet.engine.spec import ConfigOption, GameSpec, Options
 from velvet.vs import actions as A
 
 if TYPE_CHECKING:
@@ -67,12 +67,17 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
             "Persona VS has 2 seats: give --player-card and --deck at most twice",
             "player_card" if len(chosen) > 2 else "deck",
         )
-    cards = list(chosen) + list(DEFAULT_CARDS[len(chosen) :])
+    cards = [  # a seat not given (or None, left at its default): p5 then p4
+        (chosen[seat] if seat < len(chosen) else None) or DEFAULT_CARDS[seat] for seat in range(2)
+    ]
     try:
         config = vs.default_config(*cards)
     except ConfigError as error:  # an unknown player card: the same words, on its option
-        raise ConfigError(str(error), "player_card") from None
+        seat = next((n for n, card in enumerate(cards) if card not in vs.players), None)
+        raise ConfigError(str(error), "player_card", seat) from None
     for seat, deck in enumerate(decks):
+        if deck is None:
+            continue
         if deck in vs.players:
             config["players"][seat] = vs.default_config(deck, deck)["players"][0]
             continue
@@ -80,11 +85,12 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
 
         ids = load_deck(deck, vs)
         player_card = _deck_player_card(deck)
-        if seat < len(chosen) and chosen[seat] != player_card:
+        if seat < len(chosen) and chosen[seat] is not None and chosen[seat] != player_card:
             raise ConfigError(
                 f"{deck} is a deck for player card '{player_card}', "
                 f"not --player-card {chosen[seat]}",
                 "deck",
+                seat,
             )
         config["players"][seat] = {"player_card": player_card, "deck": ids}
     first = options.get("first") or "random"
@@ -96,28 +102,6 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
         raise ConfigError(f"--second-draws must be 0, 1 or 2, not {second_draws!r}", "second_draws")
     if second_draws != "0":
         config["second_draws"] = int(second_draws)
-    return config
-
-
-def room_config(
-    game: Game[Any], players: int, request: Mapping[str, Any], upload: Upload
-) -> Config:
-    """A server room's set-up: the CLI's options, and per seat a deck file's text, whose
-    cards replace that seat's deck (its player card stays the chosen one)."""
-    if request["thieves"] or request["personas"] or request["palace"]:
-        raise ConfigError("thieves, personas and palace are options of p5, not vs")
-    options = {
-        "player_card": tuple(request["player_cards"]),
-        "first": request["first"],
-        "second_draws": request["second_draws"],
-    }
-    config = SPEC.config_for(game, players, options)
-    from velvet.vs.decks import load_deck
-
-    for seat, text in enumerate(request["decks"]):
-        if text is not None:
-            with upload(text, f"deck-seat{seat + 1}", f"deck of seat {seat + 1}") as path:
-                config["players"][seat]["deck"] = load_deck(path, _vs(game))
     return config
 
 
@@ -199,7 +183,11 @@ SPEC = GameSpec(
     players=(2,),
     options=(
         ConfigOption(
-            "player_card", "Player card per seat: p5, p4 or p3 (default p5 then p4).", True
+            "player_card",
+            "Player card per seat: p5, p4 or p3 (default p5 then p4).",
+            True,
+            choices_from="player_cards",
+            defaults=lambda game, seats: DEFAULT_CARDS[:seats],
         ),
         ConfigOption(
             "deck",
@@ -207,6 +195,8 @@ SPEC = GameSpec(
             True,
             kind="path",
             metavar="FILE",
+            label="deck (TOML file)",
+            choices_from="player_cards",
         ),
         ConfigOption(
             "first",
@@ -214,6 +204,8 @@ SPEC = GameSpec(
             choices=("1", "2", "random"),
             default="random",
             metavar="WHO",
+            label="who goes first",
+            choice_labels=("Player 1", "Player 2", "Random"),
         ),
         ConfigOption(
             "second_draws",
@@ -222,10 +214,12 @@ SPEC = GameSpec(
             choices=SECOND_DRAWS,
             default="0",
             metavar="N",
+            label="second player draws extra",
+            choice_labels=("No (the rulebook)", "1 more card", "2 more cards"),
         ),
     ),
     make_config=make_config,
-    room_config=room_config,
+    board="vs.js",
     hidden_information=True,
     hides_hands=True,
     private=("hand",),

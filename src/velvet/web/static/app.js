@@ -7,6 +7,7 @@ import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
 import { installLook, lookAtState, lookAtOver } from "./look.js";
+import { renderReview } from "./review.js";
 
 const BOARDS = { vs: "./vs.js", p5: "./p5.js" };
 const BOARD_CSS = { p5: "static/p5.css" };
@@ -26,6 +27,13 @@ function route() {
   const base = new URL(document.baseURI).pathname;
   const rel = decodeURIComponent(location.pathname.slice(base.length));
   const main = document.getElementById("main");
+  if (/^review\/?$/.test(rel)) {
+    // #move=N on the open review only selects that move
+    if (page.review?.key === location.pathname + location.search) return page.review.fromHash();
+    teardown();
+    page.review = renderReview(main);
+    return;
+  }
   teardown();
   const join = /^join\/([^/]+)\/?$/.exec(rel);
   const learn = /^learn(?:\/([a-z0-9]+))?\/?$/.exec(rel);
@@ -90,7 +98,7 @@ function teardown() {
   roomTools([]);
   page.connection?.close();
   page.table?.destroy();
-  Object.assign(page, { connection: null, table: null, welcome: null, state: null, over: null, cards: {} });
+  Object.assign(page, { connection: null, table: null, welcome: null, state: null, over: null, cards: {}, review: null });
 }
 
 function status(text, ok) {

@@ -1,20 +1,12 @@
-// The lobby: create a room (game, options, bots, custom decks and cards), invite links
-// with copy buttons, the open rooms to watch, and your own seats to rejoin.
+// The lobby: create a room (a form built from the server's games, their options and bots;
+// custom decks and cards), invite links with copy buttons, the open rooms to watch, and
+// your own seats to rejoin.
 
 import { el } from "./dom.js";
 import { toast } from "./table.js";
 import { PROTOCOL_VERSION, socketUrl } from "./net.js";
 
 const STORE = "velvet.seats";
-const BOTS = [
-  ["human", "A person"],
-  ["easy", "Bot: easy"],
-  ["normal", "Bot: normal"],
-  ["hard", "Bot: hard"],
-  ["greedy", "Bot: greedy"],
-  ["random", "Bot: random"],
-];
-
 // --- remembered seats (localStorage) ---------------------------------------------------
 // Each entry is a seat this browser holds: {room, seat, secret, game}. The secret is the one
 // the server gave when this browser claimed the seat's invite (the invite opens nothing
@@ -136,86 +128,144 @@ function select(options, value) {
   return el("select", {}, ...options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
 }
 
-// Fill the P5 set-up lists from the server: {kind: [select, ...]}; defaults gets the
-// default card of each seat (the game's default set-up: the n-th of each list).
-async function loadChoices(controls, defaults) {
-  let choices = {};
-  try {
-    const answer = await fetch("api/games/p5/choices");
-    if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
-    choices = (await answer.json()).choices || {};
-  } catch (error) {
-    for (const list of Object.values(controls)) for (const c of list) c.title = `The choices could not be loaded (${error.message}): the default is used.`;
-    return;
+// --- the create-room form, built from GET api/games -----------------------------------------
+// Every game the server plays, its seat counts, bots and set-up options (the ConfigOptions
+// `velvet play` shows as --NAME) come from the server: nothing here names a game, an option
+// or a bot. An option's value goes into the request's `options` by its name; an error the
+// server gives names its option (and seat), which puts it on that field.
+
+const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players"]);
+
+// The form field id of an option (of seat `seat`, 0-based, when it is per seat).
+export function optionId(option, seat) {
+  const base = ROOM_FIELDS.has(option.name) ? `option_${option.name}` : option.name;
+  return option.multiple ? `${base}_${(seat ?? 0) + 1}` : base;
+}
+
+// Which field an error of the server names: its `option` (a room field or a game option)
+// and `seat`; null: the form's general error line.
+export function fieldOfError(data, game) {
+  const name = data.option;
+  if (!name) return null;
+  if (name === "seats") return `seat_${(data.seat ?? 0) + 1}`;
+  if (ROOM_FIELDS.has(name)) return name;
+  const option = (game?.options || []).find((o) => o.name === name);
+  return option ? optionId(option, data.seat) : null;
+}
+
+async function loadGames() {
+  const answer = await fetch("api/games");
+  if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+  return answer.json();
+}
+
+function seatCounts(game) {
+  const low = Math.min(...game.players);
+  const high = Math.max(...game.players);
+  return low === high ? `${low}` : `${low}–${high}`;
+}
+
+function gameLabel(game) {
+  if (game.cooperative) return `${game.short_title} (co-op, ${seatCounts(game)})`;
+  return `${game.short_title} (${seatCounts(game)} players)`;
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// One option's control for one seat (seat null: an option that is not per seat).
+function optionControl(option, seat) {
+  if (option.kind === "path") return el("input", { type: "file", accept: ".toml,text/plain", dataset: { file: "1" } });
+  const fallback = option.defaults[seat ?? 0];
+  const named = (id) => option.choices.find((c) => c.id === id)?.name ?? id;
+  if (!option.choices.length) return el("input", { placeholder: fallback ?? "", autocomplete: "off" });
+  if (option.default !== null && !option.multiple) return select(option.choices.map((c) => [c.id, c.name]), option.default);
+  return select([["", fallback ? `Default: ${named(fallback)}` : "Default"], ...option.choices.map((c) => [c.id, c.name])], "");
+}
+
+// The fields of a game's options: {node, read(players) -> options, controls: {id: control}}.
+function optionFields(game) {
+  const controls = {};
+  const parts = [];
+  const seats = Math.max(...game.players);
+  for (const option of game.options) {
+    if (option.multiple) {
+      const fields = [];
+      for (let seat = 0; seat < seats; seat++) {
+        const id = optionId(option, seat);
+        controls[id] = optionControl(option, seat);
+        controls[id].title = option.help;
+        controls[id].style.minWidth = "0"; // a long name is cut, not pushed past its column
+        fields.push(field(`Player ${seat + 1}'s ${option.label}`, controls[id], id));
+      }
+      // per-seat lists side by side; files one under the other (a file's name needs the width)
+      if (seats > 1 && option.kind !== "path") parts.push(el("div", { class: "row" }, ...fields));
+      else parts.push(...fields);
+    } else {
+      const id = optionId(option, null);
+      controls[id] = optionControl(option, null);
+      parts.push(field(capital(option.label), controls[id], id, option.help));
+    }
   }
-  for (const [kind, list] of Object.entries(controls)) {
-    const items = choices[kind] || [];
-    if (kind in defaults) defaults[kind] = list.map((_, i) => (items.length ? items[i % items.length].id : ""));
-    list.forEach((control, i) => {
-      const first = items.length ? items[kind in defaults ? i % items.length : 0] : null;
-      control.replaceChildren(
-        el("option", { value: "" }, first ? `Default: ${first.name}` : "Default"),
-        ...items.map((item) => el("option", { value: item.id }, item.name)),
-      );
-    });
+  const node = el("fieldset", { class: "options", dataset: { game: game.name } }, el("legend", {}, game.short_title), ...parts);
+  if (!game.options.length) node.hidden = true;
+
+  // The request's `options` for `players` seats: a control left at its default is null
+  // (per seat) or left out; a file goes as its text.
+  async function value(control, option) {
+    if (control.dataset.file) return control.files[0] ? { text: await control.files[0].text() } : null;
+    const text = control.value.trim();
+    if (!text || (!option.multiple && text === option.default)) return null;
+    return text;
   }
+  async function read(players) {
+    const options = {};
+    for (const option of game.options) {
+      if (option.multiple) {
+        const values = [];
+        for (let seat = 0; seat < players; seat++) values.push(await value(controls[optionId(option, seat)], option));
+        if (values.some((v) => v !== null)) options[option.name] = values;
+      } else {
+        const v = await value(controls[optionId(option, null)], option);
+        if (v !== null) options[option.name] = v;
+      }
+    }
+    return options;
+  }
+  return { node, read, controls };
+}
+
+function seatSelects(game, bots, keep) {
+  const people = [["human", "A person"], ...bots.map((b) => [b, `Bot: ${b}`])];
+  const low = Math.min(...game.players);
+  const selects = [];
+  for (let seat = 0; seat < Math.max(...game.players); seat++) {
+    const choices = seat < low ? people : [...people, ["none", low === 1 ? "Nobody (solo)" : "Nobody"]];
+    const fallback = seat === 0 ? "human" : bots.includes("normal") ? "normal" : people[people.length - 1][0];
+    const kept = keep[seat];
+    selects.push(select(choices, choices.some(([v]) => v === kept) ? kept : fallback));
+  }
+  return selects;
 }
 
 function createForm() {
-  const game = select([["vs", "Persona VS (2 players)"], ["p5", "Persona 5 board game (co-op, 1–2)"]], "vs");
-  const seat1 = select(BOTS, "human");
-  const seat2 = select([...BOTS, ["none", "Nobody (P5 solo)"]], "normal");
-  const pc1 = el("input", { list: "player-cards", placeholder: "p5", autocomplete: "off" });
-  const pc2 = el("input", { list: "player-cards", placeholder: "p4", autocomplete: "off" });
-  const first = select([["random", "Random"], ["1", "Player 1"], ["2", "Player 2"]], "random");
-  const secondDraws = select([["0", "No (the rulebook)"], ["1", "1 more card"], ["2", "2 more cards"]], "0");
-  const deck1 = el("input", { type: "file", accept: ".toml,text/plain" });
-  const deck2 = el("input", { type: "file", accept: ".toml,text/plain" });
-  // P5 set-up: lists of the server's own choices (GET api/games/p5/choices), "Default"
-  // first: the seat's card in the game's default set-up.
-  const thief1 = select([["", "Default"]], "");
-  const thief2 = select([["", "Default"]], "");
-  const persona1 = select([["", "Default"]], "");
-  const persona2 = select([["", "Default"]], "");
-  const palace = select([["", "Default"]], "");
-  const p5Defaults = { thieves: [], personas: [] };
-  loadChoices({ thieves: [thief1, thief2], personas: [persona1, persona2], palaces: [palace] }, p5Defaults);
+  const game = select([], "");
+  const seatRow = el("div", { class: "row seats" });
+  const optionsBox = el("div", { class: "game-options" });
   const cards = el("input", { type: "file", accept: ".toml,text/plain", multiple: true });
   const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
   const listed = el("input", { type: "checkbox", checked: true });
   const hotseat = el("input", { type: "checkbox" });
   const undo = el("input", { type: "checkbox", checked: true });
-  const hints = select([["auto", "On, except Persona VS between two people"], ["on", "On"], ["off", "Off"]], "auto");
+  const hints = select([["auto", "On, except between two people"], ["on", "On"], ["off", "Off"]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
   const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
 
-  const vsBox = el(
-    "fieldset",
-    { class: "options-vs" },
-    el("legend", {}, "Persona VS"),
-    field("Player 1's player card", pc1, "player_card_1"),
-    field("Player 2's player card", pc2, "player_card_2"),
-    field("Who goes first", first, "first"),
-    field("Second player draws extra", secondDraws, "second_draws", "A Velvet option against the first player's edge (docs/lab.md)."),
-    field("Player 1's deck (TOML file)", deck1, "deck_1", "Empty: the player card's built-in deck."),
-    field("Player 2's deck (TOML file)", deck2, "deck_2"),
-  );
-  const p5Box = el(
-    "fieldset",
-    { class: "options-p5", hidden: true },
-    el("legend", {}, "Persona 5 board game"),
-    el("div", { class: "row" }, field("Player 1's thief", thief1, "thief_1"), field("Player 1's persona", persona1, "persona_1")),
-    el("div", { class: "row" }, field("Player 2's thief", thief2, "thief_2"), field("Player 2's persona", persona2, "persona_2")),
-    field("Palace", palace, "palace"),
-  );
   const node = el(
     "form",
     { class: "create-form", novalidate: true },
-    el("datalist", { id: "player-cards" }, ...["p5", "p4", "p3"].map((v) => el("option", { value: v }))),
     field("Game", game, "game"),
-    el("div", { class: "row" }, field("Seat 1", seat1, "seat_1"), field("Seat 2", seat2, "seat_2")),
-    vsBox,
-    p5Box,
+    seatRow,
+    optionsBox,
     el(
       "details",
       { class: "more" },
@@ -225,7 +275,7 @@ function createForm() {
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, "One screen: every seat is played from this browser (everyone sees that the room is one-screen)")),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
-      field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices with their chance to win and why (and in P5 a Forecast)."),
+      field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices with their chance to win and why (and a Forecast where the game has one)."),
     ),
     general,
     submit,
@@ -233,26 +283,63 @@ function createForm() {
   listed.id = "listed";
   hotseat.id = "hotseat";
   undo.id = "undo";
-  const api = { node, onCreated: null };
+  // The form comes once the server has said which games it plays.
+  const waiting = el("p", { class: "form-loading", role: "status" }, "Loading the games…");
+  const api = { node: waiting, onCreated: null };
 
-  game.addEventListener("change", () => {
-    const p5 = game.value === "p5";
-    vsBox.hidden = p5;
-    p5Box.hidden = !p5;
-    if (!p5 && seat2.value === "none") seat2.value = "normal";
-  });
+  let catalog = [];
+  let chosen = null; // the chosen game's entry of GET api/games
+  let seats = [];
+  let options = null;
+  const built = {}; // a game's option fields, kept while another game is chosen
 
-  const fields = { game, seat_1: seat1, seat_2: seat2, player_card_1: pc1, player_card_2: pc2, first, second_draws: secondDraws, deck_1: deck1, deck_2: deck2, thief_1: thief1, thief_2: thief2, persona_1: persona1, persona_2: persona2, palace, cards, turn_timer: timer, hints };
+  const current = () => catalog.find((g) => g.name === game.value);
+  const showGame = () => {
+    chosen = current();
+    if (!chosen) return;
+    clear(); // an error shown for the game left behind goes with it
+    seats = seatSelects(chosen, chosen.bots, seats.map((s) => s.value));
+    seatRow.replaceChildren(...seats.map((s, i) => field(`Seat ${i + 1}`, s, `seat_${i + 1}`)));
+    options = built[chosen.name] ||= optionFields(chosen);
+    optionsBox.replaceChildren(options.node);
+    try {
+      localStorage.setItem("velvet.game", chosen.name);
+    } catch {
+      /* storage off */
+    }
+  };
+  game.addEventListener("change", showGame);
+
+  loadGames()
+    .then((games) => {
+      catalog = games;
+      let last = null;
+      try {
+        last = localStorage.getItem("velvet.game");
+      } catch {
+        /* storage off */
+      }
+      game.replaceChildren(...games.map((g) => el("option", { value: g.name, selected: g.name === last }, gameLabel(g))));
+      const rivals = games.filter((g) => !g.cooperative && Math.max(...g.players) > 1).map((g) => g.short_title);
+      if (rivals.length) hints.options[0].textContent = `On, except ${rivals.join(" or ")} between two people`;
+      showGame();
+      waiting.replaceWith(node);
+    })
+    .catch((error) => {
+      waiting.textContent = `The games could not be loaded (${error.message}); reload the page to try again.`;
+      waiting.setAttribute("role", "alert");
+    });
+
   const clear = () => {
     general.hidden = true;
-    for (const node of document.querySelectorAll(".field-error")) node.hidden = true;
-    for (const control of Object.values(fields)) control.removeAttribute("aria-invalid");
+    for (const box of node.querySelectorAll(".field-error")) box.hidden = true;
+    for (const control of node.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
   };
-  const show = (message) => {
-    const id = fieldOf(message, game.value);
-    const control = id && fields[id];
-    if (control) {
-      const box = document.getElementById(`${id}-error`);
+  // Show `message` on the field `id` names (null, or a field not shown: the general line).
+  const show = (message, id) => {
+    const control = id && node.querySelector(`#${CSS.escape(id)}`);
+    const box = control && document.getElementById(`${id}-error`);
+    if (control && box) {
       box.textContent = message;
       box.hidden = false;
       control.setAttribute("aria-invalid", "true");
@@ -267,46 +354,27 @@ function createForm() {
   node.addEventListener("submit", async (event) => {
     event.preventDefault();
     clear();
-    const isP5 = game.value === "p5";
-    const seats = [seat1.value];
-    if (seat2.value !== "none") seats.push(seat2.value);
-    if (!isP5 && seats.length < 2) return show("seats: Persona VS needs two seats");
-    const body = { game: game.value, seats, listed: listed.checked, undo: undo.checked ? "solo" : "off" };
+    if (!chosen) return;
+    const who = seats.map((s) => s.value).filter((v) => v !== "none");
+    const body = { game: chosen.name, seats: who, listed: listed.checked, undo: undo.checked ? "solo" : "off" };
+    if (chosen.players.length > 1) body.players = who.length;
     if (hotseat.checked) body.hotseat = true;
     if (timer.value) body.turn_timer = Number(timer.value);
     if (hints.value !== "auto") body.hints = hints.value;
     try {
-      const files = [...cards.files].slice(0, 2);
-      if (cards.files.length > 2) return show("cards: at most 2 custom card files");
+      if (cards.files.length > 2) return show("cards: at most 2 custom card files", "cards");
+      const files = [...cards.files];
       if (files.length) body.cards = await Promise.all(files.map((f) => f.text()));
-      if (isP5) {
-        body.players = seats.length;
-        // A seat left at "Default" gets its default card when the other seat picks one.
-        const picked = (controls, defaults) => {
-          const values = controls.slice(0, seats.length).map((c, i) => c.value || defaults[i] || "");
-          return controls.slice(0, seats.length).some((c) => c.value) ? values : null;
-        };
-        const thieves = picked([thief1, thief2], p5Defaults.thieves);
-        if (thieves) body.thieves = thieves;
-        const personas = picked([persona1, persona2], p5Defaults.personas);
-        if (personas) body.personas = personas;
-        if (palace.value) body.palace = palace.value;
-      } else {
-        const pcs = [pc1.value.trim(), pc2.value.trim()];
-        if (pcs.some(Boolean)) body.player_cards = [pcs[0] || "p5", pcs[1] || "p4"];
-        body.first = first.value;
-        if (secondDraws.value !== "0") body.second_draws = secondDraws.value;
-        const decks = [deck1.files[0], deck2.files[0]];
-        if (decks.some(Boolean)) body.decks = await Promise.all(decks.map((f) => (f ? f.text() : null)));
-      }
+      const picked = await options.read(who.length);
+      if (Object.keys(picked).length) body.options = picked;
     } catch (error) {
-      return show(`a file could not be read: ${error.message}`);
+      return show(`a file could not be read: ${error.message}`, null);
     }
     submit.disabled = true;
     try {
       const answer = await fetch("api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       const data = await answer.json().catch(() => ({ message: `the server answered ${answer.status}` }));
-      if (!answer.ok) return show(data.message || `the server answered ${answer.status}`);
+      if (!answer.ok) return show(data.message || `the server answered ${answer.status}`, fieldOfError(data, chosen));
       // One screen: this browser claims every seat now. Otherwise it claims none here: its
       // own seat is claimed when "Play as" opens it; the others' invites are to be sent.
       if (body.hotseat) {
@@ -315,40 +383,14 @@ function createForm() {
           saveSeat({ room: data.room, seat: got.seat, secret: got.secret, game: body.game });
         }
       }
-      api.onCreated?.(data, body.game, seats, Boolean(body.hotseat));
+      api.onCreated?.(data, body.game, who, Boolean(body.hotseat));
     } catch (error) {
-      show(`the server could not be reached (${error.message})`);
+      show(`the server could not be reached (${error.message})`, null);
     } finally {
       submit.disabled = false;
     }
   });
   return api;
-}
-
-// Which form field a server error names (its messages say "deck of seat 2", "seats.1", …).
-export function fieldOf(message, game) {
-  const m = message.toLowerCase();
-  let found;
-  if ((found = /deck of seat (\d)/.exec(m)) || (found = /^decks\.(\d)/.exec(m))) return `deck_${Math.min(2, Number(found[1]) + (m.startsWith("decks.") ? 1 : 0))}`;
-  if (/^hints/.test(m)) return "hints";
-  if (/card file|^cards/.test(m)) return "cards";
-  if ((found = /^seats\.(\d)/.exec(m))) return `seat_${Number(found[1]) + 1}`;
-  if (/^seats|bot|seat/.test(m)) return "seat_1";
-  if (/turn_timer/.test(m)) return "turn_timer";
-  if (/^first/.test(m)) return "first";
-  if (/second_draws/.test(m)) return "second_draws";
-  if (/palace/.test(m)) return "palace";
-  if (game === "p5" && /persona/.test(m)) return `persona_${(/player (\d)/.exec(m) || [0, 1])[1]}`;
-  if (game === "p5" && (found = /player (\d)/.exec(m))) return `thief_${found[1]}`;
-  if (/thie/.test(m)) return "thief_1";
-  if ((found = /player_cards\.(\d)/.exec(m))) return `player_card_${Number(found[1]) + 1}`;
-  if (/player card|player_card/.test(m)) {
-    const which = /'([^']+)'/.exec(message);
-    const pc2 = document.getElementById("player_card_2");
-    return which && pc2 && pc2.value.trim() === which[1] ? "player_card_2" : "player_card_1";
-  }
-  if (/^game/.test(m)) return "game";
-  return null;
 }
 
 function showCreated(box, created, game, seats, oneScreen) {

@@ -383,6 +383,7 @@ export class Table {
     if (this.over?.record) {
       const blob = new Blob([JSON.stringify(this.over.record, null, 1)], { type: "application/json" });
       buttons.push(el("a", { class: "button quiet", href: URL.createObjectURL(blob), download: `velvet-${this.welcome.room}.json` }, "Download the record"));
+      buttons.push(el("a", { class: "button quiet review-game", href: `review?room=${encodeURIComponent(this.welcome.room)}` }, "Review this game"));
     }
     this.banner.replaceChildren(
       el("strong", {}, headline),

@@ -1,0 +1,67 @@
+"""The lobby's form is built from ``GET /api/games``: a toy third game's options (a list
+and a file), none of which the lobby or the server names, reach the room, and an error
+about one lands on its field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+import velvet.games
+from tests.web.conftest import Tab, WebServer
+
+DESKTOP = {"width": 1280, "height": 720}
+
+
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy race game, with a choice and a file option, registered for this test."""
+    monkeypatch.setitem(
+        velvet.games.BUILTIN, "race", "tests.server.test_room_config:RACE_WITH_OPTIONS"
+    )
+
+
+def test_a_toy_games_options_are_fields_of_the_lobby_and_reach_its_room(
+    server: WebServer, browser: Any, race: None
+) -> None:
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+    games = page.locator("#game option").evaluate_all("os => os.map(o => o.value)")
+    assert games == ["p5", "vs", "race"]
+    page.select_option("#game", "race")
+    assert page.locator("legend").inner_text() == "race"
+    pace = page.locator("#pace")
+    assert pace.evaluate("c => [...c.options].map(o => [o.value, o.textContent])") == [
+        ["slow", "slow"],
+        ["fast", "fast"],
+    ]
+    assert pace.input_value() == "slow"  # the option's default
+    assert page.locator("label[for=note]").inner_text() == "Note file"
+    assert page.locator("#note").get_attribute("type") == "file"
+    assert page.locator("#thief_1").count() == 0  # the other games' fields are not shown
+    bad = {"name": "n.txt", "mimeType": "text/plain", "buffer": b"bad"}
+    page.set_input_files("#note", files=[bad])
+    page.click("button[type=submit]")
+    error = page.locator("#note-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "note: a bad note"  # the player's name for the file
+    assert page.locator("#note").get_attribute("aria-invalid") == "true"
+    page.select_option("#pace", "fast")
+    good = {"name": "n.txt", "mimeType": "text/plain", "buffer": b"hello"}
+    page.set_input_files("#note", files=[good])
+    page.click("button[type=submit]")
+    page.wait_for_selector(".invites")
+    assert error.is_hidden()
+    link = page.locator(".invites input.link").first.input_value()
+    room = link.split("/join/")[1].split("#")[0]
+    app = server.server.config.app
+    assert isinstance(app, FastAPI)
+    hub = app.state.hub
+    stored = hub.storage.load_room(room)
+    assert stored is not None and stored[0].config == {"note": "fast: hello"}
+    assert not tab.errors, tab.errors
+    tab.close()
