@@ -58,6 +58,21 @@ def test_the_board_shows_the_position_and_every_target(
     view = fixture["view"]
     for size in SIZES:
         page = open_board(browser, site, name, size)
+        # every part with something to act on is open (on a phone the others fold)
+        for action in fixture["legal"]:
+            for ref in action["targets"]:
+                assert page.locator(f'[data-ref="{ref}"]').first.is_visible(), ref
+        folded = page.eval_on_selector_all(
+            "details.p5-fold:not([open])", "ds => ds.map(d => d.dataset.fold)"
+        )
+        if size == "1280x720":
+            assert folded == [], f"a wide screen folds nothing: {folded}"
+        if any(e["kind"] in ("check", "dice") for e in fixture["events"]):
+            page.wait_for_selector('.p5-tray[data-landed="true"]', timeout=5000)
+        page.screenshot(
+            path=str(shots / f"p5-board-{name}-{size}.png"), full_page=size == "1280x720"
+        )
+        page.evaluate("document.querySelectorAll('details.p5-fold').forEach(d => d.open = true)")
         text = page.inner_text(".p5-board")
         assert f"Day {view['day']} of {view['days']}" in " ".join(text.split())
         for sh in view["palace"]["shadows"]:
@@ -87,9 +102,6 @@ def test_the_board_shows_the_position_and_every_target(
             assert dice == rolled
         if size == "390x844":
             no_sideways_scroll(page)
-        page.screenshot(
-            path=str(shots / f"p5-board-{name}-{size}.png"), full_page=size == "1280x720"
-        )
         page.close()
 
 

@@ -68,7 +68,9 @@ def _click(tab: Tab, action: dict[str, Any], legal: list[dict[str, Any]], key: b
 
 
 def _snap(tab: Tab, shots: Path, name: str) -> None:
-    """Screenshots at 1280×720 and 390×844 (no sideways scroll on the phone)."""
+    """Screenshots at 1280×720 and 390×844 (no sideways scroll on the phone); on the
+    phone the first thing the decision acts on is on the first screen (measured before
+    the folding board: at 809 px at the start, 1,163 px in a fight; after: 595 and 727)."""
     page = tab.page
     page.mouse.move(0, 0)
     page.evaluate("scrollTo(0, 0)")
@@ -80,6 +82,11 @@ def _snap(tab: Tab, shots: Path, name: str) -> None:
     page.evaluate("scrollTo(0, 0)")
     tab.no_sideways_scroll()
     page.screenshot(path=str(shots / f"{name}-390x844.png"))
+    # the decision and what it acts on share the first screen
+    live = page.locator(".p5-board .actable")
+    if live.count():
+        box = live.first.bounding_box()
+        assert box is not None and box["y"] < PHONE["height"], f"{name}: first target at {box}"
     page.set_viewport_size(DESKTOP)
 
 

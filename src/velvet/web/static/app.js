@@ -6,6 +6,7 @@ import { renderLobby, savedSeats, saveSeat, seatKey, forgetSeat } from "./lobby.
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
+import { installLook, lookAtState, lookAtOver } from "./look.js";
 import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 
@@ -198,6 +199,7 @@ function openRoom(main, room, invite) {
       page.state = msg;
       table.setState(msg);
       markTurn(msg);
+      lookAtState(msg, page.welcome?.seat);
     },
     log: (msg) => table.setHistory(msg),
     transfer: (msg) => {
@@ -213,6 +215,7 @@ function openRoom(main, room, invite) {
     over: (msg) => {
       page.over = msg;
       table.setOver(msg);
+      lookAtOver(msg, page.welcome?.seat);
     },
     error: (msg) => {
       if (msg.code === "bad_token" || msg.code === "invite_used" || msg.code === "seat_moved") {
@@ -259,6 +262,7 @@ function openRoom(main, room, invite) {
   connection.open();
 }
 
+installLook(document.getElementById("look"));
 installPopovers(() => page.cards);
 installAccount();
 window.addEventListener("popstate", route);

@@ -144,19 +144,28 @@ function chanceLine(action, withTarget) {
 }
 
 // --- the calendar -----------------------------------------------------------------------
+// One strip of the month: the days gone (struck), today (marked in words too), the days
+// left, a gap after each week.
 function calendar(view) {
   const days = view.days || 28;
-  const grid = h("ol", { class: "p5-days", "aria-hidden": "true" });
+  const day = Math.min(view.day, days);
+  const strip = h("ol", { class: "p5-days", "aria-hidden": "true" });
   for (let d = 1; d <= days; d++) {
     const cls = d < view.day ? "past" : d === view.day ? "today" : "";
-    grid.append(h("li", { class: cls }, String(d)));
+    const label = d === view.day ? String(d) : "";
+    strip.append(h("li", { class: cls, "data-d": d }, label));
   }
-  const day = Math.min(view.day, days);
   return h(
     "section",
     { class: "p5-calendar", "aria-label": "Calendar" },
-    h("div", { class: "p5-day", "data-day": view.day }, h("strong", {}, `Day ${day}`), ` of ${days}`),
-    grid,
+    h(
+      "div",
+      { class: "p5-day", "data-day": view.day },
+      h("strong", {}, `Day ${day}`),
+      ` of ${days}`,
+      h("span", { class: "p5-days-left" }, ` · ${Math.max(0, days - day)} left`),
+    ),
+    strip,
   );
 }
 
@@ -244,6 +253,58 @@ function diceTray(events, cards, key) {
   return tray;
 }
 
+// --- folds: on a phone, a part of the board no action acts on is folded -----------------
+// Each part (the town, the palace, a thief's board) is a <details>: open on a wide screen;
+// on a narrow one open only when a legal action acts on something in it, or when the
+// player opened it (remembered while the page lives). Its summary says the gist.
+const NARROW = "(max-width: 520px)";
+const opened = new Map(); // fold key -> the player's own choice
+const narrow = () => typeof matchMedia === "function" && matchMedia(NARROW).matches;
+
+function foldOpen(details) {
+  const key = details.dataset.fold;
+  if (opened.has(key)) return opened.get(key);
+  return !narrow() || details.dataset.live === "true";
+}
+
+let watching = false;
+function watchWidth() {
+  if (watching || typeof matchMedia !== "function") return;
+  watching = true;
+  const query = matchMedia(NARROW);
+  const again = () => {
+    for (const d of document.querySelectorAll("details.p5-fold")) d.open = foldOpen(d);
+  };
+  if (query.addEventListener) query.addEventListener("change", again);
+}
+
+function fold(key, cls, label, gist, by, ...content) {
+  const body = h("div", { class: "p5-fold-body" }, ...content);
+  const live = by.has(key) || [...by.keys()].some((ref) => body.querySelector(`[data-ref="${CSS.escape(ref)}"]`));
+  const details = h(
+    "details",
+    { class: `p5-fold ${cls}`, "data-fold": key, "data-live": live ? "true" : "false" },
+    h(
+      "summary",
+      { class: "p5-fold-head" },
+      h(key.startsWith("player:") ? "span" : "h3", { class: "p5-fold-label" }, label),
+      gist ? h("span", { class: "p5-gist" }, gist) : null,
+      live ? h("span", { class: "p5-tag p5-acts" }, "▸ your choice is here") : null,
+    ),
+    body,
+  );
+  details.open = foldOpen(details);
+  // a wide screen shows every part: its heading is only a heading there
+  details.querySelector("summary").addEventListener("click", (event) => {
+    if (!narrow()) event.preventDefault();
+  });
+  watchWidth();
+  details.addEventListener("toggle", () => {
+    if (details.open !== foldOpen(details)) opened.set(key, details.open);
+  });
+  return details;
+}
+
 // --- the town ---------------------------------------------------------------------------
 function pawn(i, view, ctx) {
   const thief = nameOf(ctx.cards, "thief", view.players[i].thief).split(" (")[0];
@@ -253,7 +314,9 @@ function pawn(i, view, ctx) {
 function town(view, ctx, by) {
   const here = {};
   view.players.forEach((p, i) => (here[p.location] = [...(here[p.location] || []), i]));
-  const list = h("div", { class: "p5-locations" });
+  // The map: one tile a location, on the streets of the town; its confidant stands on
+  // the tile's foot, the thieves there on its top.
+  const list = h("div", { class: "p5-locations p5-map" });
   for (const loc of view.locations) {
     const info = card(ctx.cards, "location", loc.id);
     const conf = loc.confidant ? card(ctx.cards, "confidant", loc.confidant) : null;
@@ -265,7 +328,7 @@ function town(view, ctx, by) {
           by,
           conf ? cardFace(conf, { game: "p5", size: "compact" }) : h("div", { class: "p5-name" }, loc.confidant),
         )
-      : h("div", { class: "p5-confidant p5-none" }, "No confidant");
+      : null;
     // The location and its confidant are two boxes side by side in one spot, never one
     // inside the other: a click on the location visits it, only a click on the
     // confidant recruits (a recruit rolls dice and cannot be taken back).
@@ -277,14 +340,21 @@ function town(view, ctx, by) {
       info ? cardFace(info, { game: "p5", size: "compact" }) : h("h4", {}, loc.id),
       (here[loc.id] || []).length ? h("div", { class: "p5-here" }, here[loc.id].map((i) => pawn(i, view, ctx))) : null,
     );
-    list.append(h("div", { class: "p5-spot" }, el, confEl));
+    const pawns = (here[loc.id] || []).length;
+    list.append(h("div", { class: `p5-spot${pawns ? " p5-occupied" : ""}${conf ? "" : " p5-alone"}` }, el, confEl));
   }
   const decks = view.decks || {};
   const away = (here.off || []).map((i) => pawn(i, view, ctx));
-  return h(
-    "section",
-    { class: "p5-town", "aria-label": "Town" },
-    h("h3", {}, "Town"),
+  const where = view.players
+    .map((p, i) => (p.location === "off" || p.location === "palace" ? null : `${playerName(i)} at ${nameOf(ctx.cards, "location", p.location)}`))
+    .filter(Boolean);
+  const gist = `${view.locations.length} places${where.length ? " · " + where.join(", ") : ""}`;
+  return fold(
+    "town",
+    "p5-town",
+    "Town",
+    gist,
+    by,
     list,
     h(
       "div",
@@ -333,17 +403,28 @@ function shadowCard(sh, ctx, by) {
   );
 }
 
+// The palace is a path: its alert rows one after another up to the boss at 100 %; the
+// rows reached are lit, the thieves and the shadows they face stand on the row of now.
 function palace(view, ctx, by) {
   const pal = view.palace;
   const info = card(ctx.cards, "palace", pal.id);
   const rows = (info && info.data && info.data.rows) || [];
   const inside = view.players.map((p, i) => (p.location === "palace" ? i : -1)).filter((i) => i >= 0);
-  const rowList = h("ol", { class: "p5-rows" });
+  const bossInfo = card(ctx.cards, "boss", pal.id);
+  const bossData = (bossInfo && bossInfo.data) || {};
+  const shadows = h("div", { class: "p5-shadows" });
+  for (const sh of pal.shadows) shadows.append(shadowCard(sh, ctx, by));
+  const party = inside.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, "Inside:"), inside.map((i) => pawn(i, view, ctx))) : null;
+  const standing = pal.shadows.length
+    ? h("li", { class: "p5-stop p5-standing" }, party, h("h4", { class: "p5-sub" }, "Shadows in the way"), shadows)
+    : h("li", { class: "p5-stop p5-standing" }, party, h("p", { class: "p5-none" }, "No shadow revealed."));
+  const path = h("ol", { class: "p5-rows p5-path" });
+  const last = rows.length ? rows[rows.length - 1].alert : 0;
   rows.forEach((row, r) => {
     const reached = row.alert <= pal.alert;
-    const now = pal.boss === null && row.alert === Math.min(pal.alert, rows[rows.length - 1].alert);
-    const text = (info.lines[r] || "").replace(/^\d+% alert — /, "");
-    rowList.append(
+    const now = pal.boss === null && row.alert === Math.min(pal.alert, last);
+    const text = ((info && info.lines[r]) || "").replace(/^\d+% alert — /, "");
+    path.append(
       refEl(
         "li",
         `row:${r}`,
@@ -351,27 +432,20 @@ function palace(view, ctx, by) {
         by,
         h("span", { class: "p5-alert" }, `${row.alert}%`),
         h("span", { class: "p5-small" }, text),
+        now ? h("span", { class: "p5-tag p5-now-tag" }, "now") : null,
       ),
     );
+    if (now) path.append(standing);
   });
-  const bossInfo = card(ctx.cards, "boss", pal.id);
-  const bossData = (bossInfo && bossInfo.data) || {};
-  rowList.append(
+  path.append(
     h(
       "li",
       { class: `p5-row p5-boss-row${pal.boss ? " p5-reached p5-current" : ""}` },
       h("span", { class: "p5-alert" }, "100%"),
       h("span", { class: "p5-small" }, `The boss ${bossInfo ? bossInfo.name : ""} appears`),
+      pal.boss ? h("span", { class: "p5-tag p5-now-tag" }, "now") : null,
     ),
   );
-  const meter = h(
-    "div",
-    { class: "p5-meter", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": pal.alert, "aria-label": "Alert" },
-    h("span", { style: `width:${Math.max(2, pal.alert)}%` }),
-  );
-  const shadows = h("div", { class: "p5-shadows" });
-  for (const sh of pal.shadows) shadows.append(shadowCard(sh, ctx, by));
-  if (!pal.shadows.length) shadows.append(h("p", { class: "p5-none" }, "No shadow revealed."));
   let boss = null;
   if (pal.boss) {
     boss = refEl(
@@ -382,26 +456,37 @@ function palace(view, ctx, by) {
       bossInfo ? cardFace(bossInfo, { game: "p5", size: "full" }) : h("h4", {}, "Boss"),
       needs("boss", bossData.health, pal.boss, by),
     );
+    path.append(h("li", { class: "p5-stop p5-standing" }, party, boss, pal.shadows.length ? shadows : null));
   } else if (bossInfo) {
-    boss = h(
-      "div",
-      { class: "p5-boss-preview" },
-      h("span", { class: "p5-small" }, `At 100% alert, the boss ${bossInfo.name} appears.`),
-      weakness(bossData.weak),
+    path.append(
+      h(
+        "li",
+        { class: "p5-stop p5-boss-preview" },
+        h("span", { class: "p5-small" }, `At 100% alert, the boss ${bossInfo.name} appears.`),
+        weakness(bossData.weak),
+      ),
     );
   }
-  return refEl(
+  const meter = h(
+    "div",
+    { class: "p5-meter", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": pal.alert, "aria-label": "Alert" },
+    h("span", { style: `width:${Math.max(2, pal.alert)}%` }),
+  );
+  const gist = `Alert ${pal.alert}% · ${pal.boss ? "the boss" : `${pal.shadows.length} shadow${pal.shadows.length === 1 ? "" : "s"}`}${inside.length ? " · " + inside.map(playerName).join(", ") + " inside" : ""}`;
+  // The palace's own target (entering it) is its alert line, inside the fold: a control
+  // never holds another (the fold's summary is one).
+  return h(
     "section",
-    "palace",
-    { class: "p5-palace", "aria-label": "Palace" },
-    by,
-    h("h3", {}, info ? info.name : pal.id),
-    h("div", { class: "p5-alert-line" }, h("strong", {}, `Alert ${pal.alert}%`), meter),
-    inside.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, "Inside:"), inside.map((i) => pawn(i, view, ctx))) : null,
-    rowList,
-    h("h4", { class: "p5-sub" }, "Shadows"),
-    shadows,
-    boss,
+    { class: "p5-palace-wrap", "aria-label": "Palace" },
+    fold(
+      "palace",
+      "p5-palace",
+      info ? info.name : pal.id,
+      gist,
+      by,
+      refEl("div", "palace", { class: "p5-alert-line" }, by, h("strong", {}, `Alert ${pal.alert}%`), meter),
+      path,
+    ),
   );
 }
 
@@ -439,17 +524,20 @@ function thief(view, i, ctx, by) {
   for (const s of STATS) {
     stats.append(refEl("li", `stat:${i}:${s}`, { class: "p5-stat" }, by, h("span", {}, cap(s)), h("strong", {}, String(p.stats[s] ?? 0))));
   }
-  const tokens = h("table", { class: "p5-tokens" }, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "fresh"), h("th", { scope: "col" }, "spent")));
+  // Tokens as counters: a disc a resource, its fresh count large, what is spent under it.
+  const tokens = h("ul", { class: "p5-tokens" });
   for (const res of RES) {
+    const fresh = p.fresh[res] ?? 0;
+    const spent = res === "cash" ? null : (p.spent || {})[res] ?? 0;
     tokens.append(
       refEl(
-        "tr",
+        "li",
         `token:${i}:${res}`,
-        { class: `p5-res-${res}` },
+        { class: `p5-counter p5-res-${res}${fresh ? "" : " p5-empty"}` },
         by,
-        h("th", { scope: "row" }, icon(res), RES_NAME[res]),
-        h("td", {}, String(p.fresh[res] ?? 0)),
-        h("td", {}, res === "cash" ? "—" : String((p.spent || {})[res] ?? 0)),
+        h("span", { class: "p5-disc" }, icon(res), h("strong", { class: "p5-count" }, String(fresh))),
+        h("span", { class: "p5-counter-name" }, RES_NAME[res]),
+        h("span", { class: "p5-spent" }, spent === null ? "kept" : `${spent} spent`),
       ),
     );
   }
@@ -498,27 +586,41 @@ function thief(view, i, ctx, by) {
       );
     }
   }
-  return refEl(
+  const gist = RES.map((res) => `${p.fresh[res] ?? 0} ${RES_NAME[res]}`).join(" · ");
+  // The thief's own target (choosing who goes next) is the name at the head of the board,
+  // beside the fold, never around it.
+  return h(
     "article",
-    `player:${i}`,
     { class: `p5-thief p5-p${i + 1}${turn ? " p5-turn" : ""}${me ? " p5-me" : ""}` },
-    by,
-    h(
-      "h4",
-      {},
-      icon("pawn"),
-      `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
-      turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? "your turn" : "their turn") : null,
-      p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
+    refEl(
+      "div",
+      `player:${i}`,
+      { class: "p5-thief-head" },
+      by,
+      h(
+        "h4",
+        { class: "p5-thief-name" },
+        icon("pawn"),
+        `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
+        turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? "your turn" : "their turn") : null,
+        p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
+      ),
     ),
-    h("div", { class: "p5-small" }, where),
-    h("div", { class: "p5-board-cols" }, h("div", {}, h("h5", {}, "Social stats"), stats), h("div", {}, h("h5", {}, "Tokens"), tokens)),
-    h("h5", {}, `Persona: ${nameOf(cards, "persona", p.persona)}`),
-    skills,
-    h("h5", {}, "Abilities and confidants"),
-    abilities,
-    party ? h("h5", {}, "Shadows held (persona party)") : null,
-    party,
+    fold(
+      `player:${i}`,
+      "p5-thief-fold",
+      "Board",
+      `${where} · ${gist}`,
+      by,
+      h("div", { class: "p5-small" }, where),
+      h("div", { class: "p5-board-cols" }, h("div", {}, h("h5", {}, "Tokens"), tokens), h("div", {}, h("h5", {}, "Social stats"), stats)),
+      h("h5", {}, `Persona: ${nameOf(cards, "persona", p.persona)}`),
+      skills,
+      h("h5", {}, "Abilities and confidants"),
+      abilities,
+      party ? h("h5", {}, "Shadows held (persona party)") : null,
+      party,
+    ),
   );
 }
 
