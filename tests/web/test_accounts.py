@@ -118,3 +118,31 @@ def test_account_pages_pass_the_accessibility_audit(
     bad = [v for v in violations if v["impact"] in FAILING]
     assert not bad, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in bad]
     tab.close()
+
+
+def test_the_lobby_makes_a_rated_room_for_a_game_between_two_people(
+    server: WebServer, browser: Any
+) -> None:
+    """The lobby's "Rated" box (More options) is offered for VS, not for co-op P5, and a
+    room created with it is rated; the refusal of a rated room against a bot lands on it."""
+    tab = StrictTab(browser)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.select_option("#game", "p5")
+    page.locator("details.more summary").click()
+    assert not page.locator("#rated").is_visible()  # co-op: every seat wins or loses together
+    page.select_option("#game", "vs")
+    assert page.locator("#rated").is_visible()
+    page.check("#rated")
+    page.select_option("#seat_2", "normal")
+    page.get_by_role("button", name="Create the room").click()
+    error = page.locator("#rated-error")
+    error.wait_for(state="visible")
+    assert "two human seats" in error.inner_text(), error.inner_text()
+    page.select_option("#seat_2", "human")
+    with page.expect_response(lambda r: r.url.endswith("/api/rooms")) as answer:
+        page.get_by_role("button", name="Create the room").click()
+    room = answer.value.json()
+    assert httpx.get(f"{server.url}/api/rooms/{room['room']}").json()["rated"] is True
+    assert tab.errors == []
+    tab.close()

@@ -134,7 +134,7 @@ function select(options, value) {
 // or a bot. An option's value goes into the request's `options` by its name; an error the
 // server gives names its option (and seat), which puts it on that field.
 
-const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players"]);
+const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players", "rated"]);
 
 // The form field id of an option (of seat `seat`, 0-based, when it is per seat).
 export function optionId(option, seat) {
@@ -256,6 +256,15 @@ function createForm() {
   const listed = el("input", { type: "checkbox", checked: true });
   const hotseat = el("input", { type: "checkbox" });
   const undo = el("input", { type: "checkbox", checked: true });
+  const rated = el("input", { type: "checkbox" });
+  const ratedRow = el(
+    "div",
+    { class: "field check" },
+    rated,
+    el("label", { for: "rated" }, "Rated: between two signed-in people; the result changes both ratings (Glicko-2, on the leaderboard)"),
+    el("p", { class: "field-error", id: "rated-error", hidden: true }),
+  );
+  rated.setAttribute("aria-describedby", "rated-error");
   const hints = select([["auto", "On, except between two people"], ["on", "On"], ["off", "Off"]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
   const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
@@ -275,7 +284,8 @@ function createForm() {
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, "One screen: every seat is played from this browser (everyone sees that the room is one-screen)")),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
-      field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices with their chance to win and why (and a Forecast where the game has one)."),
+      ratedRow,
+      field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices, each with its chance to win if you play on like the easy bot, and why (and a Forecast where the game has one)."),
     ),
     general,
     submit,
@@ -283,6 +293,7 @@ function createForm() {
   listed.id = "listed";
   hotseat.id = "hotseat";
   undo.id = "undo";
+  rated.id = "rated";
   // The form comes once the server has said which games it plays.
   const waiting = el("p", { class: "form-loading", role: "status" }, "Loading the games…");
   const api = { node: waiting, onCreated: null };
@@ -302,6 +313,8 @@ function createForm() {
     seatRow.replaceChildren(...seats.map((s, i) => field(`Seat ${i + 1}`, s, `seat_${i + 1}`)));
     options = built[chosen.name] ||= optionFields(chosen);
     optionsBox.replaceChildren(options.node);
+    ratedRow.hidden = Boolean(chosen.cooperative) || Math.max(...chosen.players) < 2; // a rated game is between two people
+    if (ratedRow.hidden) rated.checked = false;
     try {
       localStorage.setItem("velvet.game", chosen.name);
     } catch {
@@ -359,6 +372,7 @@ function createForm() {
     const body = { game: chosen.name, seats: who, listed: listed.checked, undo: undo.checked ? "solo" : "off" };
     if (chosen.players.length > 1) body.players = who.length;
     if (hotseat.checked) body.hotseat = true;
+    if (rated.checked) body.rated = true;
     if (timer.value) body.turn_timer = Number(timer.value);
     if (hints.value !== "auto") body.hints = hints.value;
     try {
