@@ -62,6 +62,8 @@ class ConfigOption:
     default: str | None = None
     kind: Literal["text", "path"] = "text"
     metavar: str = "ID"
+    choice_help: tuple[tuple[str, str], ...] = ()
+    """``(choice, what it does)``, one line per choice, listed under the command's help."""
 
 
 @dataclass(frozen=True, slots=True)
