@@ -26,7 +26,7 @@ DIFFICULTY_LEVELS = ("story", "standard", "hard", "merciless")
 DIFFICULTY_HELP = (
     (
         "story",
-        "32 days (4 more); each player starts with 2 Stamina + 2 SP + 1 Bullet + 1 Cash more",
+        "34 days (6 more); each player starts with 2 Stamina + 2 SP + 2 Bullet + 2 Cash more",
     ),
     ("standard", "the rulebook's game: nothing changes"),
     ("hard", "24 days (4 fewer); the boss needs 1 Stamina + 1 SP more"),
