@@ -292,6 +292,10 @@ def test_sim_takes_the_level_as_a_flag(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert run["config"]["difficulty"] == "merciless"
+    game = SPEC.load([])
+    assert isinstance(game, P5Game) and SPEC.vary is not None
+    varied = SPEC.vary(game, _config(game, "hard"), Rng(3))  # --vary-setup keeps the level
+    assert varied["difficulty"] == "hard" and game.new_state(varied, 0).game.days == 24
 
 
 def test_the_terminal_names_a_level_in_its_header(game: P5Game) -> None:
