@@ -416,6 +416,23 @@ def _option_param(option: ConfigOption) -> click.Option:
     )
 
 
+class PlayCommand(click.Command):
+    """``velvet play GAME``, whose help ends with one line per choice of the options
+    that explain their choices (:attr:`ConfigOption.choice_help`)."""
+
+    def __init__(self, *args: Any, spec: GameSpec, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        for option in self.spec.options:
+            if option.choice_help:
+                flag = "--" + option.name.replace("_", "-")
+                with formatter.section(f"{flag} {option.metavar}"):
+                    formatter.write_dl(list(option.choice_help))
+
+
 def play_command(spec: GameSpec) -> click.Command:
     """``velvet play NAME``: the common options plus the set-up options the spec declares."""
     params: list[click.Parameter] = []
@@ -458,7 +475,7 @@ def play_command(spec: GameSpec) -> click.Command:
     def callback(**values: Any) -> None:
         _play(spec, values)
 
-    return click.Command(spec.name, callback=callback, params=params, help=spec.title)
+    return PlayCommand(spec.name, callback=callback, params=params, help=spec.title, spec=spec)
 
 
 def _play(spec: GameSpec, values: dict[str, Any]) -> None:

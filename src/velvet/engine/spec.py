@@ -75,6 +75,8 @@ class ConfigOption:
     defaults: SeatDefaults | None = None
     """Each seat's value when left out (of an option that is not per seat: its one value),
     read from the game's default set-up, for a form to show; None: nothing to show."""
+    choice_help: tuple[tuple[str, str], ...] = ()
+    """``(choice, what it does)``, one line per choice, listed under the command's help."""
 
     def __post_init__(self) -> None:
         if self.choice_labels and len(self.choice_labels) != len(self.choices):

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from velvet.p5.game import P5Game
 
 DATA_DIR = Path(__file__).parent / "data"
+DIFFICULTY_FILE = DATA_DIR / "difficulty.toml"
+"""The difficulty levels (``velvet.p5.difficulty``): beside the cards, not one of them."""
 
 RESOURCES = ("stamina", "sp", "bullet", "cash")
 STATS = ("knowledge", "guts", "proficiency", "compassion", "charm")
@@ -356,7 +358,7 @@ class CardSet:
 
 
 def builtin_files() -> list[CardFile]:
-    return [read_toml(p) for p in sorted(DATA_DIR.glob("*.toml"))]
+    return [read_toml(p) for p in sorted(DATA_DIR.glob("*.toml")) if p != DIFFICULTY_FILE]
 
 
 def build_cardset(files: Sequence[CardFile]) -> CardSet:

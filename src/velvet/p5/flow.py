@@ -84,6 +84,7 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None =
     ``Rng(seed)``: ``new_state(g, c, seed)`` is ``new_state(g, c, 0, Rng(seed))``.
     """
     thieves, personas, palace = g.check_config(config)
+    g = g.at(config.get("difficulty", "standard"))  # a Velvet variant's numbers, if any
     n = len(thieves)
     s = P5State()
     s._game = g
@@ -128,7 +129,7 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None =
     s.loc_conf = [conf_deck.pop() if conf_deck else -1 for _ in s.locs]
     s.conf_deck = conf_deck
     s.palace = palace  # P5-SETUP-7
-    s.alert = 0
+    s.alert = g.start_alert  # 0 by the rulebook; a difficulty level may start it higher
     s.boss_rem = []
     s.shadow_deck = list(range(len(g.cards.shadows)))
     s.rng.shuffle(s.shadow_deck)
@@ -137,6 +138,9 @@ def new_state(g: P5Game, config: Mapping[str, Any], seed: int, rng: Rng | None =
     reveal(s, g.reveal_per_player * n, ev)  # P5-SETUP-8
     if n == 1:  # P5-SETUP-10
         gain(s, 0, g.solo_gain, ev)
+    if any(g.start_gain):  # a difficulty level's tokens (the rulebook gives none)
+        for p in range(n):
+            gain(s, p, g.start_gain, ev)
     for p in range(n):  # P5-SETUP-11
         if g.persona_party[personas[p]]:
             for _ in range(g.arsene_shadows):

@@ -16,6 +16,7 @@ from velvet.engine.errors import CardDataError, ConfigError, InvalidActionError,
 from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
 from velvet.p5.cards import (
+    DIFFICULTY_FILE,
     RESOURCES,
     STATS,
     Ability,
@@ -24,6 +25,7 @@ from velvet.p5.cards import (
     load_cardset,
 )
 from velvet.p5.cards import slug as _slug
+from velvet.p5.difficulty import STANDARD, Level, check_level, levels
 from velvet.p5.flow import apply_unchecked, legal_actions, new_state
 from velvet.p5.illegal import explain
 from velvet.p5.state import (
@@ -64,14 +66,30 @@ class P5Game(Game[A.P5Action, P5View]):
     num_players = (1, 2)
     game_over_rule = "P5-END-1"  # the state names P5-END-1 or P5-END-2 by how it ended
 
-    def __init__(self, cards: CardSet) -> None:
+    def __init__(self, cards: CardSet, level: Level | None = None) -> None:
         self.cards = cards
+        self.level: str = STANDARD if level is None else level.id
+        """The difficulty level this game plays at (``velvet.p5.difficulty``)."""
+        self._standard = self
+        self._levels: dict[str, P5Game] = {}
         r = cards.rules
         self.skill_types: tuple[str, ...] = tuple(r.skill_types)
         self.supply0 = _vec(r.supply, RESOURCES)
         self.stat_cap = r.stat_cap
         self.party_size = r.party_size
-        self.days = r.days
+        self.days = r.days + (level.days if level else 0)
+        if self.days < 1:
+            raise CardDataError(
+                f"{DIFFICULTY_FILE}: level '{self.level}'",
+                None,
+                "days",
+                f"leaves {self.days} days of the card set's {r.days}; a game needs 1 or more",
+            )
+        self.start_alert = level.alert // 25 if level else 0
+        """The palace's alert row at set-up (0 by P5-SETUP-7)."""
+        self.start_gain = level.gain_vec() if level else (0, 0, 0, 0)
+        """Tokens each player gains at set-up beyond the rulebook's (none by the rulebook)."""
+        boss_more = level.boss_vec() if level else (0, 0, 0, 0)
         self.reveal_per_player = r.reveal_per_player
         self.arsene_shadows = r.arsene_shadows
         self.solo_gain = _vec(r.solo_gain, RESOURCES) if r.solo_gain else (1, 1, 1, 1)
@@ -142,7 +160,10 @@ class P5Game(Game[A.P5Action, P5View]):
             tuple(self._compile(r.on_enter) for r in p.rows) for p in cards.palaces
         )
         self.row_reveal = tuple(tuple(r.reveal for r in p.rows) for p in cards.palaces)
-        self.boss_health = tuple(_vec(p.boss.health, RESOURCES) for p in cards.palaces)
+        self.boss_health = tuple(
+            tuple(h + x for h, x in zip(_vec(p.boss.health, RESOURCES), boss_more, strict=True))
+            for p in cards.palaces
+        )
         self.boss_weak = tuple(
             frozenset(self.skill_types.index(w) for w in p.boss.weak) for p in cards.palaces
         )
@@ -163,6 +184,20 @@ class P5Game(Game[A.P5Action, P5View]):
                         )
             _ = a
         self._build_actions()
+
+    def at(self, level: str) -> P5Game:
+        """This card set at difficulty ``level`` (a ConfigError names the levels): the
+        rulebook's game itself at ``standard``, else a game compiled once and kept."""
+        ident = check_level(level)
+        base = self._standard
+        if ident == STANDARD:
+            return base
+        game = base._levels.get(ident)
+        if game is None:
+            game = P5Game(base.cards, levels()[ident])
+            game._standard = base
+            base._levels[ident] = game
+        return game
 
     # --- compilation ---------------------------------------------------------------------
 
@@ -373,9 +408,13 @@ class P5Game(Game[A.P5Action, P5View]):
         """Thief, persona and palace indices of a config; ConfigError names what is wrong."""
         if not isinstance(config, Mapping):
             raise ConfigError("config must be an object: {'players': [...], 'palace': ID}")
-        unknown = set(config) - {"players", "palace"}
+        unknown = set(config) - {"players", "palace", "difficulty"}
         if unknown:
-            raise ConfigError(f"unknown config keys {sorted(unknown)}; allowed: players, palace")
+            raise ConfigError(
+                f"unknown config keys {sorted(unknown)}; allowed: players, palace, difficulty"
+            )
+        if "difficulty" in config:
+            check_level(config["difficulty"])
         players = config.get("players")
         if not isinstance(players, list) or len(players) not in self.num_players:
             raise ConfigError("config 'players' must list 1 or 2 players")

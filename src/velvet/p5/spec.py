@@ -21,6 +21,25 @@ if TYPE_CHECKING:
     from velvet.p5.game import P5Game
 
 
+DIFFICULTY_LEVELS = ("story", "standard", "hard", "merciless")
+"""``velvet.p5.difficulty.LEVELS``, written out so that no spec import reads the file."""
+DIFFICULTY_HELP = (
+    (
+        "story",
+        "34 days (6 more); each player starts with 2 Stamina + 2 SP + 2 Bullet + 2 Cash more",
+    ),
+    ("standard", "the rulebook's game: nothing changes"),
+    ("hard", "24 days (4 fewer); the boss needs 1 Stamina + 1 SP more"),
+    (
+        "merciless",
+        "22 days (6 fewer); the palace starts at 25 % alert; the boss needs 2 Stamina + 2 SP "
+        "+ 1 Bullet more",
+    ),
+)
+"""One line per level on what it changes: ``velvet.p5.difficulty.level_text`` of each level
+of data/difficulty.toml (tests/p5/test_difficulty.py keeps the two the same)."""
+
+
 def load(cards: Sequence[Path | str]) -> Game[Any]:
     """The P5 game with its built-in cards, extended or replaced by ``cards``."""
     from velvet.p5.game import load_p5_game
@@ -49,6 +68,9 @@ def make_config(game: Game[Any], seats: int, options: Options) -> Config:
     palace = options.get("palace")
     if palace:
         config["palace"] = palace
+    level = options.get("difficulty")
+    if level is not None and level != "standard":  # the rulebook's game names no level
+        config["difficulty"] = level
     return config
 
 
@@ -59,8 +81,9 @@ def _sample(rng: Rng, items: Sequence[str], k: int) -> list[str]:
 
 
 def vary(game: Game[Any], config: Config, rng: Rng) -> Config:
-    """A random set-up with as many players as ``config``: distinct thieves and personas, a
-    palace."""
+    """A random set-up for as many players as ``config``: distinct thieves and personas.
+
+    And a palace; everything else of ``config`` (its difficulty) stays."""
     choices = game.choices()
     n = len(config.get("players", [])) or 1
     thieves = _sample(rng, [t for t, _ in choices["thieves"]], n)
@@ -125,6 +148,16 @@ SPEC = GameSpec(
             "The palace to infiltrate.",
             choices_from="palaces",
             defaults=lambda game, seats: [str(_p5(game).default_config(seats)["palace"])],
+        ),
+        ConfigOption(
+            "difficulty",
+            "A Velvet variant (the rulebook has none); standard is the rulebook's game. "
+            "What each level changes: below, and in docs/p5-rules.md.",
+            choices=DIFFICULTY_LEVELS,
+            default="standard",
+            metavar="LEVEL",
+            choice_help=DIFFICULTY_HELP,
+            label="Difficulty",
         ),
     ),
     make_config=make_config,

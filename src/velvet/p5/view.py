@@ -12,6 +12,7 @@ from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES, STATS
+from velvet.p5.difficulty import STANDARD
 from velvet.p5.state import (
     AFTER,
     D_ALLOC,
@@ -141,7 +142,7 @@ def make_view(s: P5State, player: int) -> P5View:
                 "went": s.went[p],
             }
         )
-    return {
+    view: P5View = {
         "game": "p5",
         "me": player,
         "day": s.day,
@@ -175,10 +176,14 @@ def make_view(s: P5State, player: int) -> P5View:
         "dec": [listify(x) for x in s.dec],
         "work": [listify(x) for x in s.work],
     }
+    if g.level != STANDARD:  # a Velvet difficulty level; the rulebook's game names none
+        view["difficulty"] = g.level
+    return view
 
 
 def determinize(g: P5Game, view: P5View, player: int, rng: Rng) -> P5State:
     """A full state consistent with ``view``; deck orders and the RNG are sampled."""
+    g = g.at(view.get("difficulty", "standard"))
     cs = g.cards
     sidx, cidx, lidx = g.shadow_index, g.conf_index, g.loc_index
     s = P5State()

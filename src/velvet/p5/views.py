@@ -77,6 +77,9 @@ class P5View(TypedDict):
     """The seat whose view this is; None in the public (spectator) view."""
     day: int
     days: int
+    difficulty: NotRequired[str]
+    """The difficulty level (``velvet.p5.difficulty``) when it is not ``standard``, the
+    rulebook's game, whose views have no such key."""
     phase: str
     turn: int
     result: int

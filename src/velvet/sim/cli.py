@@ -93,7 +93,34 @@ def options_help(spec: GameSpec) -> list[tuple[str, str]]:
         if option.default is not None:
             text += f"  [default: {option.default}]"
         rows.append((f"{option.name}={value}", text))
+        rows += [(f"  {choice}", what) for choice, what in option.choice_help]
     return rows
+
+
+def option_flags(game: str, args: Sequence[str], own: set[str]) -> list[str]:
+    """``args`` with each ``--NAME VALUE`` (or ``--NAME=VALUE``) that names a set-up option
+    of ``game``, as ``velvet play GAME`` spells it, written ``--option NAME=VALUE``; flags
+    of the command itself (``own``) and everything after ``--`` are left as they are."""
+    from velvet.games import find_spec
+
+    spec = find_spec(game)
+    if spec is None:
+        return list(args)
+    flags = {"--" + o.name.replace("_", "-"): o.name for o in spec.options}
+    out: list[str] = []
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--":
+            out += [arg, *rest]
+            break
+        flag, eq, value = arg.partition("=")
+        name = flags.get(flag)
+        if name is None or flag in own or (not eq and not rest):
+            out.append(arg)
+            continue
+        out += ["--option", f"{name}={value if eq else rest.pop(0)}"]
+    return out
 
 
 class SimCommand(click.Command):
@@ -106,6 +133,8 @@ class SimCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and not args[0].startswith("-"):
             ctx.meta["velvet_sim_game"] = args[0]
+            own = {flag for param in self.params for flag in param.opts}
+            args = [args[0], *option_flags(args[0], args[1:], own)]
         return super().parse_args(ctx, args)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -121,7 +150,9 @@ class SimCommand(click.Command):
             formatter.write_text(f"(no options shown: {exc})")
             return
         for spec in specs:
-            with formatter.section(f"Set-up options of {spec.name} (--option NAME=VALUE)"):
+            with formatter.section(
+                f"Set-up options of {spec.name} (--option NAME=VALUE, or --NAME VALUE)"
+            ):
                 rows = options_help(spec)
                 if rows:
                     formatter.write_dl(rows)

@@ -71,8 +71,11 @@ def _remaining(now: dict[str, int], full: Mapping[Any, int]) -> str:
 
 def day_text(view: Mapping[str, Any]) -> str:
     """ "Day 3 of 28"; after the last day (the game lost by P5-END-2, when the day counter
-    has gone one past it) the last day, never "Day 29 of 28"."""
-    return f"Day {min(view['day'], view['days'])} of {view['days']}"
+    has gone one past it) the last day, never "Day 29 of 28". A difficulty level other
+    than the rulebook's is named after it: "Day 3 of 24 · hard difficulty"."""
+    text = f"Day {min(view['day'], view['days'])} of {view['days']}"
+    level = view.get("difficulty")
+    return f"{text} · {level} difficulty" if level else text
 
 
 def render(view: P5View, game: P5Game | None = None) -> RenderableType:
@@ -124,7 +127,8 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
                     lines.append(_indent(f"{row.alert}% row: On Palace Enter: {text}"))
         else:
             b = palace.boss
-            full = dict(b.health)
+            g = names.game.at(view.get("difficulty", "standard"))  # a level may add to it
+            full = dict(zip(RESOURCES, g.boss_health[g.palace_index[pal["id"]]], strict=True))
             lines.append(
                 Text(
                     f"  BOSS {b.name} — weak {', '.join(b.weak) or 'none'} — met "
