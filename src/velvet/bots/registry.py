@@ -46,8 +46,38 @@ LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
 and its ``expert_exploration``/``expert_max_playout`` tuning; a game without a spec gets
 ISMCTS (safe with hidden information), exploration 1.4 and 300-action playouts. The
 measurements behind the built-in games' values stand with their specs (velvet.p5.spec,
-velvet.vs.spec).
+velvet.vs.spec). A game's ``levels`` facet (``GameSpec.levels``) replaces a level's entry
+for that game (:func:`level_default`).
 """
+
+LEVEL_KINDS = ("greedy", "search", "expert", "mcts", "ismcts")
+"""What a game's ``levels`` facet may make a level (``GameSpec.levels``)."""
+
+
+def level_default(level: str, game_name: str) -> tuple[str, Budget]:
+    """The kind and budget of ``level`` for ``game_name``: its spec's ``levels`` entry, else
+    :data:`LEVEL_DEFAULTS`; a ConfigError naming the game if that entry is not one."""
+    game_spec = find_spec(game_name)
+    table = game_spec.levels if game_spec is not None else {}
+    unknown = sorted(set(table) - set(LEVELS))
+    if unknown:
+        raise ConfigError(
+            f"game '{game_name}' levels: '{unknown[0]}' is no level; levels: {', '.join(LEVELS)}"
+        )
+    if level not in table:
+        return LEVEL_DEFAULTS[level]
+    entry = table[level]
+    if not (isinstance(entry, tuple) and len(entry) == 2 and entry[0] in LEVEL_KINDS):
+        raise ConfigError(
+            f"game '{game_name}' levels: {level} = {entry!r} must be (kind, budget) with "
+            f"kind one of {', '.join(LEVEL_KINDS)}, as in ('greedy', '5')"
+        )
+    kind, budget_text = entry
+    try:
+        return kind, Budget.parse(str(budget_text))
+    except ConfigError as error:
+        raise ConfigError(f"game '{game_name}' levels: {level}: {error}") from None
+
 
 DEFAULT_BUDGETS = {
     "greedy": Budget(count=1),
@@ -80,14 +110,15 @@ def make_bot(spec: str, game_name: str) -> Bot:
         return RandomBot()
     suffix = "".join(f",{key}={value:g}" for key, value in options.items())
     if name in LEVELS:
-        kind, default = LEVEL_DEFAULTS[name]
-        if kind in ("search", "expert"):
-            game_spec = find_spec(game_name)
-            if kind == "expert" and get_expert(game_name) is not None:
-                label = (f"{name}:{budget}" if budget else name) + suffix
-                return _build_expert(budget or default, label, game_name, options)
-            kind = game_spec.search if game_spec is not None else "ismcts"
+        kind, default = level_default(name, game_name)
         label = (f"{name}:{budget}" if budget else name) + suffix
+        if kind == "expert":
+            if get_expert(game_name) is not None:
+                return _build_expert(budget or default, label, game_name, options)
+            kind = "search"
+        if kind == "search":
+            game_spec = find_spec(game_name)
+            kind = game_spec.search if game_spec is not None else "ismcts"
         return _build(kind, budget or default, label, game_name, options, spec)
     label = f"{name}:{budget or DEFAULT_BUDGETS[name]}{suffix}" if options else ""
     return _build(name, budget or DEFAULT_BUDGETS[name], label, game_name, options, spec)

@@ -166,6 +166,12 @@ class GameSpec:
     """``exploration`` and ``max_playout`` for the search bots (else 1.4 and 300)."""
     greedy_follow: int = 0
     """How many of its own next decisions the greedy bot plays out before scoring."""
+    levels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Bot levels this game plays otherwise than the defaults (``velvet.bots.registry``),
+    level -> ``(kind, budget)``: kind ``greedy``, ``search`` (the game's ``search``),
+    ``expert``, ``mcts`` or ``ismcts``; budget simulations (``"5"``) or seconds
+    (``"1.5s"``). ``{"easy": ("greedy", "5")}``: ``easy`` is greedy with 5 samples.
+    A level given a budget by the player (``easy:10``) keeps this kind."""
     forecast: str | None = None
     """``module:function`` of the game's forecast, or None (the game offers none): plays whole
     games from samples of a seat's view, ``forecast(state, seat, games, bot, seconds=None,
