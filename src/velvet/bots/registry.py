@@ -42,8 +42,9 @@ LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
 """Levels pick greedy or the search each game's GameSpec names (``search``), tuned by its
 ``search_tuning`` (UCB exploration, playout length before the evaluator scores) and
 ``greedy_follow``; ``expert`` is that search with the game's expert helpers
-(velvet.bots.expert: a playout policy reading the sampled state, no-op moves pruned)
-and its ``expert_exploration``/``expert_max_playout`` tuning; a game without a spec gets
+(velvet.bots.expert: a playout policy reading the sampled state, no-op moves pruned),
+its leaves scored by the spec's ``expert_evaluator`` if it names one, and its
+``expert_exploration``/``expert_max_playout`` tuning; a game without a spec gets
 ISMCTS (safe with hidden information), exploration 1.4 and 300-action playouts. The
 measurements behind the built-in games' values stand with their specs (velvet.p5.spec,
 velvet.vs.spec). A game's ``levels`` facet (``GameSpec.levels``) replaces a level's entry
@@ -175,7 +176,8 @@ def _build(
 
 
 def _build_expert(budget: Budget, name: str, game_name: str, options: dict[str, float]) -> Bot:
-    """The game's search with its expert playout policy and pruning (``get_expert``)."""
+    """The game's search with its expert playout policy and pruning (``get_expert``), its
+    leaves scored by the spec's ``expert_evaluator`` if it names one."""
     game_spec = find_spec(game_name)
     helpers = get_expert(game_name)
     assert helpers is not None
@@ -186,10 +188,14 @@ def _build_expert(budget: Budget, name: str, game_name: str, options: dict[str, 
     playout = int(tuning.get("expert_max_playout", tuning.get("max_playout", 300)))
     kind = game_spec.search if game_spec is not None else "ismcts"
     bot = MCTSBot if kind == "mcts" else ISMCTSBot
+    evaluator = None
+    if game_spec is not None and game_spec.expert_evaluator is not None:
+        evaluator = game_spec.plugin("expert_evaluator", "expert leaf value")
     return bot(
         budget,
         exploration=exploration,
         max_playout=playout,
+        evaluator=evaluator,
         playout_policy=get_playout_policy(game_name),
         state_policy=policy,
         prune=prune,

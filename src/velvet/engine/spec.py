@@ -86,6 +86,7 @@ PLUGIN_FACETS = (
     "balance",
     "expert_policy",
     "expert_prune",
+    "expert_evaluator",
 )
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
@@ -133,6 +134,9 @@ class GameSpec:
     expert_prune: str | None = None
     """``module:function`` of the ``expert`` level's root pruning, ``prune(state, legal) ->
     the moves worth searching`` (never empty, never a move that changes the position)."""
+    expert_evaluator: str | None = None
+    """``module:function`` of the ``expert`` level's leaf value, ``evaluate(game, view,
+    player)`` as ``evaluator``, or None (the level scores its leaves by ``evaluator``)."""
     hint_calibration: tuple[float, float] | None = None
     """``(a, b)`` of the map from a hint search's mean value to the chance shown,
     ``1 / (1 + exp(-(a · logit(value) + b)))``, fitted by ``benchmarks/calibration.py --fit``;
