@@ -54,7 +54,7 @@ def duel_position(
         ("mcts:200", "p5", MCTSBot, Budget(count=200)),
         ("ismcts:0.25s", "vs", ISMCTSBot, Budget(seconds=0.25)),
         ("ISMCTS:30", "vs", ISMCTSBot, Budget(count=30)),
-        ("easy", "vs", ISMCTSBot, Budget(count=30)),
+        ("easy", "vs", GreedyBot, Budget(count=5)),  # VS levels: greedy with 5 samples
         ("easy", "p5", MCTSBot, Budget(count=30)),
         ("normal", "p5", MCTSBot, Budget(count=100)),
         ("normal", "vs", ISMCTSBot, Budget(count=100)),

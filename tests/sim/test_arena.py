@@ -278,7 +278,8 @@ def test_pairs_are_the_same_seed_with_seats_swapped(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_sprt_on_real_games_stops_when_decided(tmp_path: Path) -> None:
-    """greedy crushes random at once; easy is greedy with one sample (identical): H0."""
+    """greedy crushes random at once; VS's easy (greedy with 5 samples, ~60 Elo above
+    greedy in docs/lab.md) is far from 200 Elo stronger: H0."""
     strong = run_arena(
         "vs",
         ["greedy", "random"],
@@ -311,19 +312,21 @@ def test_sprt_on_real_games_stops_when_decided(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_ladder_does_not_invert(tmp_path: Path) -> None:
-    """VS: random < greedy, decided (intervals apart); easy not decidedly below greedy.
+    """VS: random < greedy, decided (intervals apart), and easy wins more of its 12 seed
+    pairs against greedy than it loses (it lost 7-13 as ISMCTS 30; greedy:5 won 14-10).
     P5: on the same set-ups, random never wins and greedy is not decidedly worse."""
     vs = run_arena(
         "vs",
         ["random", "greedy", "easy"],
         tmp_path / "vs",
-        ArenaOptions(n_games=6, seed=23, workers=1, fmt="csv"),
+        ArenaOptions(n_games=12, seed=23, workers=1, fmt="csv"),
     )
     rated = {b["bot"]: b for b in vs.data["ratings"]["bots"]}
     assert rated["random"]["ci95"][1] < rated["greedy"]["ci95"][0]
     assert rated["random"]["ci95"][1] < rated["easy"]["ci95"][0]
-    (easy_vs_greedy,) = [d for d in vs.data["differences"] if d["a"] == "greedy"]
-    assert easy_vs_greedy["b"] == "easy" and easy_vs_greedy["ci95"][0] <= 0  # greedy - easy
+    (greedy_easy,) = [p for p in vs.data["pairings"] if {p["a"], p["b"]} == {"greedy", "easy"}]
+    wins = {greedy_easy["a"]: greedy_easy["a_wins"], greedy_easy["b"]: greedy_easy["b_wins"]}
+    assert wins["easy"] > wins["greedy"], greedy_easy
     p5 = run_arena(
         "p5",
         ["random", "greedy"],

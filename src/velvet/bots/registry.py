@@ -42,12 +42,43 @@ LEVEL_DEFAULTS: dict[str, tuple[str, Budget]] = {
 """Levels pick greedy or the search each game's GameSpec names (``search``), tuned by its
 ``search_tuning`` (UCB exploration, playout length before the evaluator scores) and
 ``greedy_follow``; ``expert`` is that search with the game's expert helpers
-(velvet.bots.expert: a playout policy reading the sampled state, no-op moves pruned)
-and its ``expert_exploration``/``expert_max_playout`` tuning; a game without a spec gets
+(velvet.bots.expert: a playout policy reading the sampled state, no-op moves pruned),
+its leaves scored by the spec's ``expert_evaluator`` if it names one, and its
+``expert_exploration``/``expert_max_playout`` tuning; a game without a spec gets
 ISMCTS (safe with hidden information), exploration 1.4 and 300-action playouts. The
 measurements behind the built-in games' values stand with their specs (velvet.p5.spec,
-velvet.vs.spec).
+velvet.vs.spec). A game's ``levels`` facet (``GameSpec.levels``) replaces a level's entry
+for that game (:func:`level_default`).
 """
+
+LEVEL_KINDS = ("greedy", "search", "expert", "mcts", "ismcts")
+"""What a game's ``levels`` facet may make a level (``GameSpec.levels``)."""
+
+
+def level_default(level: str, game_name: str) -> tuple[str, Budget]:
+    """The kind and budget of ``level`` for ``game_name``: its spec's ``levels`` entry, else
+    :data:`LEVEL_DEFAULTS`; a ConfigError naming the game if that entry is not one."""
+    game_spec = find_spec(game_name)
+    table = game_spec.levels if game_spec is not None else {}
+    unknown = sorted(set(table) - set(LEVELS))
+    if unknown:
+        raise ConfigError(
+            f"game '{game_name}' levels: '{unknown[0]}' is no level; levels: {', '.join(LEVELS)}"
+        )
+    if level not in table:
+        return LEVEL_DEFAULTS[level]
+    entry = table[level]
+    if not (isinstance(entry, tuple) and len(entry) == 2 and entry[0] in LEVEL_KINDS):
+        raise ConfigError(
+            f"game '{game_name}' levels: {level} = {entry!r} must be (kind, budget) with "
+            f"kind one of {', '.join(LEVEL_KINDS)}, as in ('greedy', '5')"
+        )
+    kind, budget_text = entry
+    try:
+        return kind, Budget.parse(str(budget_text))
+    except ConfigError as error:
+        raise ConfigError(f"game '{game_name}' levels: {level}: {error}") from None
+
 
 DEFAULT_BUDGETS = {
     "greedy": Budget(count=1),
@@ -80,14 +111,15 @@ def make_bot(spec: str, game_name: str) -> Bot:
         return RandomBot()
     suffix = "".join(f",{key}={value:g}" for key, value in options.items())
     if name in LEVELS:
-        kind, default = LEVEL_DEFAULTS[name]
-        if kind in ("search", "expert"):
-            game_spec = find_spec(game_name)
-            if kind == "expert" and get_expert(game_name) is not None:
-                label = (f"{name}:{budget}" if budget else name) + suffix
-                return _build_expert(budget or default, label, game_name, options)
-            kind = game_spec.search if game_spec is not None else "ismcts"
+        kind, default = level_default(name, game_name)
         label = (f"{name}:{budget}" if budget else name) + suffix
+        if kind == "expert":
+            if get_expert(game_name) is not None:
+                return _build_expert(budget or default, label, game_name, options)
+            kind = "search"
+        if kind == "search":
+            game_spec = find_spec(game_name)
+            kind = game_spec.search if game_spec is not None else "ismcts"
         return _build(kind, budget or default, label, game_name, options, spec)
     label = f"{name}:{budget or DEFAULT_BUDGETS[name]}{suffix}" if options else ""
     return _build(name, budget or DEFAULT_BUDGETS[name], label, game_name, options, spec)
@@ -144,7 +176,8 @@ def _build(
 
 
 def _build_expert(budget: Budget, name: str, game_name: str, options: dict[str, float]) -> Bot:
-    """The game's search with its expert playout policy and pruning (``get_expert``)."""
+    """The game's search with its expert playout policy and pruning (``get_expert``), its
+    leaves scored by the spec's ``expert_evaluator`` if it names one."""
     game_spec = find_spec(game_name)
     helpers = get_expert(game_name)
     assert helpers is not None
@@ -155,10 +188,14 @@ def _build_expert(budget: Budget, name: str, game_name: str, options: dict[str, 
     playout = int(tuning.get("expert_max_playout", tuning.get("max_playout", 300)))
     kind = game_spec.search if game_spec is not None else "ismcts"
     bot = MCTSBot if kind == "mcts" else ISMCTSBot
+    evaluator = None
+    if game_spec is not None and game_spec.expert_evaluator is not None:
+        evaluator = game_spec.plugin("expert_evaluator", "expert leaf value")
     return bot(
         budget,
         exploration=exploration,
         max_playout=playout,
+        evaluator=evaluator,
         playout_policy=get_playout_policy(game_name),
         state_policy=policy,
         prune=prune,

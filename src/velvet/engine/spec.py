@@ -110,6 +110,7 @@ PLUGIN_FACETS = (
     "balance",
     "expert_policy",
     "expert_prune",
+    "expert_evaluator",
 )
 """The :class:`GameSpec` fields that name a plug-in by import path (``module`` or
 ``module:function``): a front end reaches a game's own code only through these."""
@@ -155,6 +156,9 @@ class GameSpec:
     expert_prune: str | None = None
     """``module:function`` of the ``expert`` level's root pruning, ``prune(state, legal) ->
     the moves worth searching`` (never empty, never a move that changes the position)."""
+    expert_evaluator: str | None = None
+    """``module:function`` of the ``expert`` level's leaf value, ``evaluate(game, view,
+    player)`` as ``evaluator``, or None (the level scores its leaves by ``evaluator``)."""
     hint_calibration: tuple[float, float] | None = None
     """``(a, b)`` of the map from a hint search's mean value to the chance shown,
     ``1 / (1 + exp(-(a · logit(value) + b)))``, fitted by ``benchmarks/calibration.py --fit``;
@@ -188,6 +192,12 @@ class GameSpec:
     """``exploration`` and ``max_playout`` for the search bots (else 1.4 and 300)."""
     greedy_follow: int = 0
     """How many of its own next decisions the greedy bot plays out before scoring."""
+    levels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Bot levels this game plays otherwise than the defaults (``velvet.bots.registry``),
+    level -> ``(kind, budget)``: kind ``greedy``, ``search`` (the game's ``search``),
+    ``expert``, ``mcts`` or ``ismcts``; budget simulations (``"5"``) or seconds
+    (``"1.5s"``). ``{"easy": ("greedy", "5")}``: ``easy`` is greedy with 5 samples.
+    A level given a budget by the player (``easy:10``) keeps this kind."""
     forecast: str | None = None
     """``module:function`` of the game's forecast, or None (the game offers none): plays whole
     games from samples of a seat's view, ``forecast(state, seat, games, bot, seconds=None,
