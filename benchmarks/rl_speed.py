@@ -599,9 +599,7 @@ def subjects(num_envs: int = 16, workers: int = 1) -> list[tuple[str, Callable[[
             (f"batch vector {game_name} w", partial(vector_env, game_name, num_envs, workers))
         )
         out.append((f"batch async {game_name}", partial(gym_async, game_name, num_envs)))
-        out.append(
-            (f"batch pz {game_name} 1", partial(pettingzoo_batch, game_name, num_envs, 0))
-        )
+        out.append((f"batch pz {game_name} 1", partial(pettingzoo_batch, game_name, num_envs, 0)))
         out.append(
             (f"batch pz {game_name} w", partial(pettingzoo_batch, game_name, num_envs, workers))
         )

@@ -50,9 +50,10 @@ def test_each_row_is_the_parallel_envs_game_with_the_same_seed_and_actions(
     for _ in range(120):
         for i in range(N):
             for agent in batch.agents:
-                assert data_equivalence(
-                    {k: v[i] for k, v in obs[agent].items()}, want[i][agent]
-                ), (i, agent)
+                assert data_equivalence({k: v[i] for k, v in obs[agent].items()}, want[i][agent]), (
+                    i,
+                    agent,
+                )
         actions = pick(obs, rng, stray=0.05)
         obs, rewards, terms, truncs, infos = batch.step(actions)
         for i, env in enumerate(singles):
