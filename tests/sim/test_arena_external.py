@@ -4,7 +4,6 @@ the built-in bots; one that misbehaves loses the game by forfeit, and the arena 
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +52,9 @@ PROGRAMS = {
         "import json, sys\nfor line in sys.stdin:\n"
         "    print(json.dumps({'v': 1, 'type': 'move', 'action': 'teleport'}), flush=True)\n"
     ),
-    "crash": "import sys\nsys.stdin.readline()\nsys.stderr.write('boom: out of ideas\\n')\nsys.exit(3)\n",
+    "crash": (
+        "import sys\nsys.stdin.readline()\nsys.stderr.write('boom: out of ideas\\n')\nsys.exit(3)\n"
+    ),
     "silent": "import sys, time\nsys.stdin.readline()\ntime.sleep(30)\n",
     "wrong_shape": "import sys\nfor line in sys.stdin:\n    print('[1, 2]', flush=True)\n",
 }
