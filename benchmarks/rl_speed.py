@@ -241,7 +241,7 @@ def pettingzoo_batch(game_name: str, num_envs: int, workers: int) -> Subject:
     where = f"{workers + 1} processes" if workers else "1 process"
     rng = random.Random(1)
     obs, _ = envs.reset(seed=1)
-    state = {"obs": obs, "ended": np.zeros(num_envs, dtype=np.bool_)}
+    state: dict[str, Any] = {"obs": obs, "ended": np.zeros(num_envs, dtype=np.bool_)}
 
     def episode() -> tuple[int, int]:
         steps = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -44,7 +45,8 @@ def test_the_tasks_are_v1s_three() -> None:
 
 @pytest.mark.parametrize("key", ["rules_version", "cardset_hash", "config_sha256", "setups_sha256"])
 def test_a_task_whose_pins_differ_is_refused_naming_the_pin(key: str, tmp_path: Path) -> None:
-    task = dataclasses.replace(bench.get_task("p5-solo-v1"), **{key: "0" * 64})
+    changes: dict[str, Any] = {key: "0" * 64}
+    task = dataclasses.replace(bench.get_task("p5-solo-v1"), **changes)
     with pytest.raises(ConfigError, match=f"p5-solo-v1 is frozen and this Velvet differs: {key}"):
         bench.run_task(task, ["random"], tmp_path / "out", games=1)
     assert not (tmp_path / "out").exists()

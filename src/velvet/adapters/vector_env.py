@@ -436,8 +436,10 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return self._batch.processes
 
     @property
-    def _shares(self) -> list[Share]:
-        return [self._batch.share]
+    def _shares(self) -> list[_Share]:
+        share = self._batch.share
+        assert isinstance(share, _Share)
+        return [share]
 
     # --- the vector API ----------------------------------------------------------------
 
