@@ -154,13 +154,16 @@ def test_a_co_op_forfeit_loses_for_every_seat(agents: Path) -> None:
 
 def test_the_arena_counts_forfeits_as_losses_and_lists_them(agents: Path, tmp_path: Path) -> None:
     spec = f"cmd:{sys.executable} illegal.py"
-    result = run_arena("vs", [spec, "random"], tmp_path / "arena", ArenaOptions(n_games=2))
+    result = run_arena("vs", ["random", spec], tmp_path / "arena", ArenaOptions(n_games=2))
     (pairing,) = result.data["pairings"]
-    assert pairing["games"] == 4 and pairing["a_wins"] == 0 and pairing["errors"] == 0
+    assert pairing["games"] == 4 and pairing["a_wins"] == 4 and pairing["errors"] == 0
     assert len(pairing["forfeits"]) == 4
     text = "\n".join(result.lines)
     assert "4 games lost by forfeit (scored as losses):" in text
     assert "illegal move 'teleport'" in text
+    # a sweep is +inf Elo for the winner (the JSON holds null for an infinite bound)
+    assert f"random vs {spec}: 4-0-0 of 4, 100.0%, +inf [" in text
+    assert pairing["elo_paired"][0] is None
 
 
 def test_a_finished_program_is_ended(agents: Path) -> None:

@@ -790,6 +790,7 @@ def versus_result(
     index = {bot: i for i, bot in enumerate(bots)}
     table: list[dict[str, Any]] = []
     games: list[tuple[int, int, float, float]] = []
+    shown: dict[tuple[str, str], tuple[float, float, float]] = {}
     for a, b in pairings:
         first, second = _pair_folders(out, a, b)
         ab, ba = _rows(first), _rows(second)
@@ -800,6 +801,7 @@ def versus_result(
         draws = sum(1 for s in scores if s == 0.5)
         est = paired_elo(pairs)
         elo, elo_lo, elo_hi = est.elo
+        shown[a, b] = est.elo  # ±inf kept for the text (the JSON has null there)
         table.append(
             {
                 "a": a,
@@ -841,7 +843,7 @@ def versus_result(
         if not row["games"]:
             lines.append(f"    {row['a']} vs {row['b']}: no games yet")
             continue
-        elo, lo, hi = row["elo_paired"]
+        elo, lo, hi = shown[row["a"], row["b"]]
         lines.append(
             f"    {row['a']} vs {row['b']}: {row['a_wins']}-{row['draws']}-{row['b_wins']} "
             f"of {row['games']}, {row['a_score']:.1%}, {_elo_text(elo)} "
