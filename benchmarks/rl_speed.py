@@ -21,7 +21,9 @@ Subjects:
 - batched envs, timed by the wall clock (their work is spread over worker processes, so
   this process's CPU time would not count it): ``gymnasium.make_vec``'s Velvet batch of
   ``--vector-envs`` games in this process and in ``--workers`` workers, Gymnasium's own
-  AsyncVectorEnv (one game per worker), and beside them, by the same clock, the single
+  AsyncVectorEnv (one game per worker), the batched PettingZoo parallel env
+  (``VelvetBatchedParallelEnv``: a step is one cycle of every game, each agent's ids
+  sent as one array) in this process and in workers, and beside them, by the same clock, the single
   Gymnasium env and RLCard's leduc hold'em; the load average is printed, since a
   wall-clock rate on a shared machine is only as good as the machine is idle;
 - peers: PettingZoo's classic card-game envs (``leduc_holdem_v4``, ``texas_holdem_v4``;
@@ -36,6 +38,7 @@ Subjects:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -226,6 +229,32 @@ def _batch(name: str, envs: Any) -> Subject:
             state["obs"], state["ended"] = obs, terminated | truncated
         return steps, steps
 
+    return Subject(name, KIND_BATCH, episode, close=envs.close)
+
+
+def pettingzoo_batch(game_name: str, num_envs: int, workers: int) -> Subject:
+    """The batched PettingZoo parallel env: every agent's batch of ids each step (a waiting
+    agent's row holds only WAIT, so it sends WAIT), in this process or in workers."""
+    from velvet.adapters.pettingzoo_batch import VelvetBatchedParallelEnv
+
+    envs = VelvetBatchedParallelEnv(game_name, num_envs, workers=workers)
+    where = f"{workers + 1} processes" if workers else "1 process"
+    rng = random.Random(1)
+    obs, _ = envs.reset(seed=1)
+    state: dict[str, Any] = {"obs": obs, "ended": np.zeros(num_envs, dtype=np.bool_)}
+
+    def episode() -> tuple[int, int]:
+        steps = 0
+        for _ in range(VECTOR_STEPS):
+            actions = {a: pick_batch(o["action_mask"], rng) for a, o in state["obs"].items()}
+            obs, _, terminated, truncated, _ = envs.step(actions)
+            # a game's step after its end is its reset (next-step autoreset): not a step
+            steps += num_envs - int(state["ended"].sum())
+            state["obs"] = obs
+            state["ended"] = terminated["player_0"] | truncated["player_0"]
+        return steps, steps
+
+    name = f"velvet pettingzoo batch {game_name} x{num_envs}, {where}"
     return Subject(name, KIND_BATCH, episode, close=envs.close)
 
 
@@ -570,6 +599,10 @@ def subjects(num_envs: int = 16, workers: int = 1) -> list[tuple[str, Callable[[
             (f"batch vector {game_name} w", partial(vector_env, game_name, num_envs, workers))
         )
         out.append((f"batch async {game_name}", partial(gym_async, game_name, num_envs)))
+        out.append((f"batch pz {game_name} 1", partial(pettingzoo_batch, game_name, num_envs, 0)))
+        out.append(
+            (f"batch pz {game_name} w", partial(pettingzoo_batch, game_name, num_envs, workers))
+        )
     out.append(("batch rlcard leduc-holdem", partial(rlcard_wall, "leduc-holdem")))
     return out
 
@@ -689,11 +722,13 @@ def _batch_report(results: list[Result]) -> None:
     if not batch:
         return
     print("\nBatched envs, wall clock (steps of all games a second):")
-    for game in ("vs", "p5"):
-        one = next((r for r in batch if f"{game}-v0 x" in r.name and "1 process" in r.name), None)
-        for r in batch:
-            if f"{game}-v0" not in r.name:
-                continue
+    for game, kind in itertools.product(("vs", "p5"), ("gym", "pz")):
+        if kind == "gym":
+            mine = [r for r in batch if f"{game}-v0" in r.name]
+        else:
+            mine = [r for r in batch if r.name.startswith(f"velvet pettingzoo batch {game} ")]
+        one = next((r for r in mine if "1 process" in r.name), None)
+        for r in mine:
             parts = []
             if one is not None and r is not one:
                 parts.append(f"{r.steps_per_s / one.steps_per_s:5.2f}x the 1-process batch")

@@ -53,6 +53,14 @@ def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
         row = next(line for line in out.splitlines() if line.startswith(name + " "))
         assert float(row[len(name) :].split()[0].replace(",", "")) > 0
     assert re.search(r"velvet gymnasium vs-v0\s+\d+\.\d\dx", out)
+    # the batched PettingZoo env, in 1 and 2 processes, set beside RLCard leduc's env
+    batches = out.split("Batched envs, wall clock")[1]
+    leduc = r"\s+\d+\.\d\dx rlcard leduc-holdem" if "rlcard leduc" in batches else ""
+    for game in ("vs", "p5"):
+        one = f"velvet pettingzoo batch {game} x16, 1 process"
+        two = f"velvet pettingzoo batch {game} x16, 2 processes"
+        assert re.search(re.escape(one) + leduc, batches)
+        assert re.search(re.escape(two) + r"\s+\d+\.\d\dx the 1-process batch" + leduc, batches)
     # each framework's floor is set beside one raw engine decision of its game
     floor_block = out.split("Framework floor")[1].split("\n\n")[0]
     for name in FLOORS:
@@ -60,8 +68,9 @@ def test_rl_speed_reports_every_adapter_beside_the_raw_engine(
     data = json.loads(out_file.read_text())
     names = {r["name"] for r in data["results"]}
     assert set(VELVET_SUBJECTS + FLOORS) <= names
-    peers = [r for r in data["results"] if r["kind"] == "peer"]
-    assert len(peers) + len(data["skipped"]) == 7  # every peer measured or said skipped
+    # every peer measured (its batch subject, by the wall clock, among them) or said skipped
+    peers = [r for r in data["results"] if r["kind"] == "peer" or r["name"].startswith("rlcard")]
+    assert len(peers) + len(data["skipped"]) == 7
 
 
 def test_rl_speed_only_runs_the_subjects_named(capsys: pytest.CaptureFixture[str]) -> None:

@@ -63,6 +63,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "arena_command",
         "Rate bots of GAME on paired games: Elo ratings with 95 % intervals, or an SPRT.",
     ),
+    "bench": (
+        "velvet.sim.bench_cli",
+        "bench_command",
+        "Rate bots on a frozen Velvet Bench task beside its pinned reference opponents.",
+    ),
     "print": (
         "velvet.printing.cli",
         "print_command",
@@ -106,6 +111,7 @@ COMMAND_EXTRAS = {
     "report": "lab",
     "balance": "lab",
     "arena": "lab",
+    "bench": "lab",
     "print": "print",
     "serve": "server",
     "join": "server",

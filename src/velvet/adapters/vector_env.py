@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -44,22 +44,28 @@ class _Layout:
     size: int
 
     @staticmethod
-    def of(num_envs: int, obs_size: int, n_actions: int) -> _Layout:
-        shapes = (
-            ("observation", "float32", (num_envs, obs_size)),
-            ("action_mask", "int8", (num_envs, n_actions)),
-            ("actions", "int64", (num_envs,)),
-            ("rewards", "float64", (num_envs,)),
-            ("terminations", "bool", (num_envs,)),
-            ("truncations", "bool", (num_envs,)),
-        )
+    def build(shapes: Sequence[tuple[str, str, tuple[int, ...]]]) -> _Layout:
+        """The arrays ``(name, dtype, shape)`` one after another, each on its own cache lines."""
         fields = []
         at = 0
         for name, dtype, shape in shapes:
             fields.append((name, dtype, shape, at))
             nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
-            at += -(-nbytes // 64) * 64  # each array on its own cache lines
+            at += -(-nbytes // 64) * 64
         return _Layout(tuple(fields), at)
+
+    @staticmethod
+    def of(num_envs: int, obs_size: int, n_actions: int) -> _Layout:
+        return _Layout.build(
+            (
+                ("observation", "float32", (num_envs, obs_size)),
+                ("action_mask", "int8", (num_envs, n_actions)),
+                ("actions", "int64", (num_envs,)),
+                ("rewards", "float64", (num_envs,)),
+                ("terminations", "bool", (num_envs,)),
+                ("truncations", "bool", (num_envs,)),
+            )
+        )
 
     def arrays(self, buffer: Any) -> dict[str, npt.NDArray[Any]]:
         out: dict[str, npt.NDArray[Any]] = {}
@@ -69,6 +75,22 @@ class _Layout:
                 shape
             )
         return out
+
+
+class Share(Protocol):
+    """The games ``start..stop-1`` of a batch, stepped in a loop into the batch arrays: what
+    this process and each worker run (:class:`_Share` for the Gymnasium batch)."""
+
+    def reset(
+        self, seeds: Sequence[int | None], options: dict[str, Any] | None
+    ) -> dict[int, dict[str, Any]]: ...
+
+    def step(self) -> dict[int, dict[str, Any]]: ...
+
+
+ShareMaker = Callable[[dict[str, Any], int, int, dict[str, Any]], Share]
+"""``(env_kwargs, start, stop, arrays)`` to a share: a module-level class, so that a
+spawned worker can import it."""
 
 
 class _Share:
@@ -125,6 +147,7 @@ def _worker(
     conn: Connection,
     buffer: Any,
     layout: _Layout,
+    make_share: ShareMaker,
     env_kwargs: dict[str, Any],
     start: int,
     stop: int,
@@ -133,7 +156,7 @@ def _worker(
     """A worker process: make its games, then answer reset/step/close until closed."""
     die_with_parent(parent)
     try:
-        share = _Share(env_kwargs, start, stop, layout.arrays(buffer))
+        share = make_share(env_kwargs, start, stop, layout.arrays(buffer))
     except BaseException as error:  # sent to the parent, which raises it
         conn.send(("error", _portable(error)))
         return
@@ -181,6 +204,187 @@ def _rebuilt(parts: tuple[Any, ...]) -> BaseException:
     return error
 
 
+def check_batch_arguments(num_envs: Any, workers: Any, start_method: str) -> None:
+    """ConfigError unless ``num_envs``, ``workers`` and ``start_method`` make a batch."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ConfigError(f"num_envs must be a positive integer, not {num_envs!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise ConfigError(
+            f"workers must be 0 (this process) or a number of processes, not {workers!r}"
+        )
+    if workers >= num_envs:
+        raise ConfigError(
+            f"workers ({workers}) must be below num_envs ({num_envs}): "
+            "this process steps a share of the games too"
+        )
+    if start_method not in multiprocessing.get_all_start_methods():
+        raise ConfigError(
+            f"start_method must be one of {', '.join(multiprocessing.get_all_start_methods())}"
+            f", not {start_method!r}"
+        )
+
+
+class Batch:
+    """The machinery of a batch: its arrays (in shared memory when there are workers), the
+    share of the games this process steps, and the worker processes stepping the others.
+
+    ``make_share(env_kwargs, start, stop, arrays)`` makes a share; games ``0..`` go to
+    this process, the rest to ``workers`` processes (started here, ended by :meth:`close`
+    or with this process). Both batched envs, Gymnasium's and PettingZoo's, run on it.
+    """
+
+    def __init__(
+        self,
+        make_share: ShareMaker,
+        env_kwargs: dict[str, Any],
+        layout: _Layout,
+        num_envs: int,
+        workers: int,
+        start_method: str,
+    ) -> None:
+        self.num_envs = num_envs
+        self.bounds = _split(num_envs, workers + 1)
+        self.conns: list[Connection] = []
+        self.processes: list[Any] = []
+        self.stopped = False
+        if workers == 0:
+            self.buffer: Any = bytearray(layout.size)
+        else:
+            context: Any = multiprocessing.get_context(start_method)
+            self.buffer = context.RawArray("b", layout.size)
+        self.arrays = layout.arrays(self.buffer)
+        if workers:
+            try:
+                for start, stop in self.bounds[1:]:
+                    ours, theirs = context.Pipe()
+                    process = context.Process(
+                        target=_worker,
+                        args=(
+                            theirs,
+                            self.buffer,
+                            layout,
+                            make_share,
+                            env_kwargs,
+                            start,
+                            stop,
+                            os.getpid(),
+                        ),
+                        name=f"velvet-vec-{start}",
+                        daemon=True,
+                    )
+                    process.start()
+                    theirs.close()
+                    self.conns.append(ours)
+                    self.processes.append(process)
+                self._gather()
+            except BaseException:
+                self.close(terminate=True)
+                raise
+        self.share = make_share(env_kwargs, *self.bounds[0], self.arrays)
+
+    def reset(
+        self, seeds: Sequence[int | None], options: dict[str, Any] | None
+    ) -> dict[int, dict[str, Any]]:
+        """Reset game i with ``seeds[i]``; the infos beyond the arrays, by game index."""
+        for conn, (start, stop) in zip(self.conns, self.bounds[1:], strict=True):
+            conn.send(("reset", (seeds[start:stop], options)))
+        start, stop = self.bounds[0]
+        return self._together(lambda: self.share.reset(seeds[start:stop], options))
+
+    def step(self) -> dict[int, dict[str, Any]]:
+        """Step every game by its actions in the arrays; the infos beyond them, by index."""
+        for conn in self.conns:
+            conn.send(("step", None))
+        return self._together(self.share.step)
+
+    def close(self, terminate: bool = False) -> None:
+        """End the workers (asking first unless ``terminate``) and release the pipes."""
+        for conn in self.conns:
+            if not terminate:
+                try:
+                    conn.send(("close", None))
+                    if conn.poll(5.0):
+                        conn.recv()
+                except (OSError, EOFError):
+                    pass
+            conn.close()
+        for process in self.processes:
+            process.join(5.0)
+            if process.is_alive():
+                process.terminate()
+                process.join(5.0)
+        self.conns = []
+        self.processes = []
+
+    def _together(self, own: Callable[[], dict[int, dict[str, Any]]]) -> dict[int, dict[str, Any]]:
+        """This process's share of the command just sent to the workers (``own``), then
+        every worker's answer; the infos beyond the arrays of all, by index. An error, this
+        process's first, is raised after every answer is in."""
+        errors: list[Exception] = []
+        extras: dict[int, dict[str, Any]] = {}
+        try:
+            extras = own()
+        except Exception as error:
+            errors.append(error)
+        if self.conns:
+            try:
+                extras.update(self._gather())
+            except Exception as error:
+                errors.append(error)
+        if errors:
+            raise errors[0]
+        return extras
+
+    def _gather(self) -> dict[int, dict[str, Any]]:
+        """Every worker's answer to the command just sent (all of them, so no answer is
+        left in a pipe); the first worker's error is raised after."""
+        extras: dict[int, dict[str, Any]] = {}
+        errors: list[BaseException] = []
+        for conn in self.conns:
+            if not conn.poll(WORKER_TIMEOUT):
+                self._stop()
+                raise RuntimeError(
+                    f"a Velvet vector env worker gave no answer in {WORKER_TIMEOUT:.0f} s; "
+                    "the workers were stopped"
+                )
+            try:
+                status, data = conn.recv()
+            except EOFError:
+                self._stop()
+                raise RuntimeError(
+                    "a Velvet vector env worker died (its traceback is above; with the "
+                    "spawn start method a script must make the env under "
+                    "`if __name__ == '__main__':`); the workers were stopped"
+                ) from None
+            if status == "error":
+                errors.append(_rebuilt(data))
+            elif data:
+                extras.update(data)
+        if errors:
+            raise errors[0]
+        return extras
+
+    def _stop(self) -> None:
+        self.close(terminate=True)
+        self.stopped = True
+
+
+def batch_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    """One seed per game from ``reset``'s ``seed``: ``s + i`` for an int (as SyncVectorEnv
+    does), the list itself, or None for every game; ConfigError for a wrong count."""
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return [seed + i for i in range(num_envs)]
+    seeds = list(seed)  # type: ignore[arg-type]  # a sequence by the annotation; list() checks
+    if len(seeds) != num_envs:
+        raise ConfigError(
+            f"reset: {len(seeds)} seeds given for {num_envs} envs "
+            "(give one int, one seed per env, or None)"
+        )
+    return seeds
+
+
 class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` :class:`VelvetEnv` games of one kind, stepped as a batch.
 
@@ -207,22 +411,7 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         start_method: str = "spawn",
         **env_kwargs: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ConfigError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-            raise ConfigError(
-                f"workers must be 0 (this process) or a number of processes, not {workers!r}"
-            )
-        if workers >= num_envs:
-            raise ConfigError(
-                f"workers ({workers}) must be below num_envs ({num_envs}): "
-                "this process steps a share of the games too"
-            )
-        if start_method not in multiprocessing.get_all_start_methods():
-            raise ConfigError(
-                f"start_method must be one of {', '.join(multiprocessing.get_all_start_methods())}"
-                f", not {start_method!r}"
-            )
+        check_batch_arguments(num_envs, workers, start_method)
         if env_kwargs.get("render_mode") is not None:
             raise ConfigError("a vector env does not render: render one VelvetEnv instead")
         env_kwargs.pop("render_mode", None)
@@ -237,45 +426,20 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.metadata = {**probe.metadata, "autoreset_mode": AutoresetMode.NEXT_STEP}
         self.render_mode = None
         self.n_actions = probe.n_actions
-        self._layout = _Layout.of(num_envs, probe.encoder.size, probe.n_actions)
-        self._conns: list[Connection] = []
-        self._processes: list[Any] = []
-        self._shares: list[_Share] = []
-        self._bounds = _split(num_envs, workers + 1)
-        if workers == 0:
-            self._buffer: Any = bytearray(self._layout.size)
-            self._arrays = self._layout.arrays(self._buffer)
-        else:
-            context: Any = multiprocessing.get_context(start_method)
-            self._buffer = context.RawArray("b", self._layout.size)
-            self._arrays = self._layout.arrays(self._buffer)
-            try:
-                for start, stop in self._bounds[1:]:
-                    ours, theirs = context.Pipe()
-                    process = context.Process(
-                        target=_worker,
-                        args=(
-                            theirs,
-                            self._buffer,
-                            self._layout,
-                            env_kwargs,
-                            start,
-                            stop,
-                            os.getpid(),
-                        ),
-                        name=f"velvet-vec-{start}",
-                        daemon=True,
-                    )
-                    process.start()
-                    theirs.close()
-                    self._conns.append(ours)
-                    self._processes.append(process)
-                self._gather()
-            except BaseException:
-                self.close_extras(terminate=True)
-                raise
-        self._shares = [_Share(env_kwargs, *self._bounds[0], self._arrays)]
+        layout = _Layout.of(num_envs, probe.encoder.size, probe.n_actions)
+        self._batch = Batch(_Share, env_kwargs, layout, num_envs, workers, start_method)
+        self._arrays = self._batch.arrays
         self._started = False
+
+    @property
+    def _processes(self) -> list[Any]:
+        return self._batch.processes
+
+    @property
+    def _shares(self) -> list[_Share]:
+        share = self._batch.share
+        assert isinstance(share, _Share)
+        return [share]
 
     # --- the vector API ----------------------------------------------------------------
 
@@ -286,21 +450,7 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         options: dict[str, Any] | None = None,
     ) -> tuple[Obs, dict[str, Any]]:
         self._check_open()
-        if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int) and not isinstance(seed, bool):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)  # type: ignore[arg-type]
-            if len(seeds) != self.num_envs:
-                raise ConfigError(
-                    f"reset: {len(seeds)} seeds given for {self.num_envs} envs "
-                    "(give one int, one seed per env, or None)"
-                )
-        for conn, (start, stop) in zip(self._conns, self._bounds[1:], strict=True):
-            conn.send(("reset", (seeds[start:stop], options)))
-        start, stop = self._bounds[0]
-        self._together(lambda: self._shares[0].reset(seeds[start:stop], options))
+        self._batch.reset(batch_seeds(seed, self.num_envs), options)
         self._started = True
         return self._observation(), self._infos({})
 
@@ -326,9 +476,7 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ConfigError(f"action ids must lie in 0..{self.n_actions - 1}")
         a = self._arrays
         a["actions"][:] = batch
-        for conn in self._conns:
-            conn.send(("step", None))
-        extras = self._together(self._shares[0].step)
+        extras = self._batch.step()
         return (
             self._observation(),
             a["rewards"].copy(),
@@ -339,22 +487,7 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
         """End the workers (asking first unless ``terminate``) and release the pipes."""
-        for conn in self._conns:
-            if not terminate:
-                try:
-                    conn.send(("close", None))
-                    if conn.poll(5.0):
-                        conn.recv()
-                except (OSError, EOFError):
-                    pass
-            conn.close()
-        for process in self._processes:
-            process.join(5.0)
-            if process.is_alive():
-                process.terminate()
-                process.join(5.0)
-        self._conns = []
-        self._processes = []
+        self._batch.close(terminate)
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -373,59 +506,9 @@ class VelvetVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             infos = self._add_info(infos, extras[i], i)
         return infos
 
-    def _together(self, own: Callable[[], dict[int, dict[str, Any]]]) -> dict[int, dict[str, Any]]:
-        """This process's share of the command just sent to the workers (``own``), then
-        every worker's answer; the infos beyond the mask of all, by index. An error, this
-        process's first, is raised after every answer is in."""
-        errors: list[Exception] = []
-        extras: dict[int, dict[str, Any]] = {}
-        try:
-            extras = own()
-        except Exception as error:
-            errors.append(error)
-        if self._conns:
-            try:
-                extras.update(self._gather())
-            except Exception as error:
-                errors.append(error)
-        if errors:
-            raise errors[0]
-        return extras
-
-    def _gather(self) -> dict[int, dict[str, Any]]:
-        """Every worker's answer to the command just sent (all of them, so no answer is
-        left in a pipe); the first worker's error is raised after."""
-        extras: dict[int, dict[str, Any]] = {}
-        errors: list[BaseException] = []
-        for conn in self._conns:
-            if not conn.poll(WORKER_TIMEOUT):
-                self._stop()
-                raise RuntimeError(
-                    f"a Velvet vector env worker gave no answer in {WORKER_TIMEOUT:.0f} s; "
-                    "the workers were stopped"
-                )
-            try:
-                status, data = conn.recv()
-            except EOFError:
-                self._stop()
-                raise RuntimeError(
-                    "a Velvet vector env worker died (its traceback is above; with the "
-                    "spawn start method a script must make the env under "
-                    "`if __name__ == '__main__':`); the workers were stopped"
-                ) from None
-            if status == "error":
-                errors.append(_rebuilt(data))
-            elif data:
-                extras.update(data)
-        if errors:
-            raise errors[0]
-        return extras
-
-    def _stop(self) -> None:
-        self.close_extras(terminate=True)
-        self.closed = True
-
     def _check_open(self) -> None:
+        if self._batch.stopped:
+            self.closed = True
         if self.closed:
             raise ConfigError("the vector env is closed: make a new one")
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import itertools
 import math
 import os
@@ -36,7 +37,7 @@ import numpy as np
 import scipy.optimize  # type: ignore[import-untyped,unused-ignore]
 import scipy.stats  # type: ignore[import-untyped,unused-ignore]
 
-from velvet.bots import make_bot
+from velvet.bots.external import is_external, make_entrant
 from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError, RecordError
 from velvet.engine.files import describe_os_error, parse_json, read_text, show_path
@@ -44,6 +45,7 @@ from velvet.engine.spec import GameSpec
 from velvet.games import get_spec
 from velvet.sim.results import MAX_GAMES, RUN_FILE, ResultStore, Row, atomic_write_json
 from velvet.sim.run import (
+    FORFEIT,
     MAX_ACTIONS,
     MAX_MAX_ACTIONS,
     MAX_WORKERS,
@@ -439,8 +441,12 @@ def paired_comparison(a: str, b: str, outcomes: Sequence[tuple[bool, bool]]) -> 
 
 
 def bot_folder(spec: str) -> str:
-    """A folder name for a bot spec (``hard:1.5s,c=0.2`` -> ``hard_1.5s_c=0.2``)."""
-    return re.sub(r"[^a-z0-9.=-]+", "_", spec)
+    """A folder name for a bot spec (``hard:1.5s,c=0.2`` -> ``hard_1.5s_c=0.2``; an external
+    agent's keeps its case, and a long one is cut and told apart by a hash of the spec)."""
+    name = re.sub(r"[^A-Za-z0-9.=-]+", "_", spec)
+    if len(name) > 60:
+        name = f"{name[:48]}-{hashlib.sha256(spec.encode()).hexdigest()[:10]}"
+    return name
 
 
 def normalize_bots(game_name: str, specs: Sequence[str], cooperative: bool) -> list[str]:
@@ -449,8 +455,8 @@ def normalize_bots(game_name: str, specs: Sequence[str], cooperative: bool) -> l
         raise ConfigError("give the bots to rate: --bot A --bot B (e.g. --bot random --bot easy)")
     bots: list[str] = []
     for spec in specs:
-        text = spec.strip().lower()
-        make_bot(text, game_name)  # an unknown bot or bad budget: its own one-line error
+        text = spec.strip() if is_external(spec) else spec.strip().lower()
+        make_entrant(text, game_name)  # an unknown bot, bad budget or agent: its own error
         if text in bots:
             raise ConfigError(f"bot '{text}' is given twice: give each --bot once")
         bots.append(text)
@@ -461,7 +467,7 @@ def normalize_bots(game_name: str, specs: Sequence[str], cooperative: bool) -> l
             f"{game_name} rates bots against each other: give at least two --bot "
             f"(e.g. --bot {bots[0]} --bot random)"
         )
-    if len({bot_folder(b) for b in bots}) < len(bots):
+    if len({bot_folder(b).lower() for b in bots}) < len(bots):
         raise ConfigError("two --bot specs differ only in punctuation: give distinct bots")
     return bots
 
@@ -687,6 +693,34 @@ def _rows(folder: Path) -> dict[int, Row]:
     return {int(r["index"]): r for r in ResultStore(folder).load_rows() if not r.get("error")}
 
 
+def _forfeits(folder: Path, n_games: int) -> list[str]:
+    """The outcomes of the games an external agent forfeited (``forfeit by seat ...``)."""
+    return [
+        str(row["outcome"])
+        for i, row in sorted(_rows(folder).items())
+        if i < n_games and str(row.get("outcome") or "").startswith(FORFEIT)
+    ]
+
+
+FORFEITS_SHOWN = 5
+
+
+def forfeit_lines(groups: Iterable[list[str]]) -> list[str]:
+    """``N games lost by forfeit`` and the first few reasons, or nothing."""
+    every = [text for group in groups for text in group]
+    if not every:
+        return []
+    lines = [
+        f"  {len(every)} game{'s' if len(every) > 1 else ''} lost by forfeit (scored as losses):"
+    ]
+    lines += [f"    {text}" for text in every[:FORFEITS_SHOWN]]
+    if len(every) > FORFEITS_SHOWN:
+        lines.append(
+            f"    ... and {len(every) - FORFEITS_SHOWN} more (ratings.json lists them all)"
+        )
+    return lines
+
+
 def _errors(folder: Path) -> int:
     if not os.path.isdir(folder):
         return 0
@@ -756,6 +790,7 @@ def versus_result(
     index = {bot: i for i, bot in enumerate(bots)}
     table: list[dict[str, Any]] = []
     games: list[tuple[int, int, float, float]] = []
+    shown: dict[tuple[str, str], tuple[float, float, float]] = {}
     for a, b in pairings:
         first, second = _pair_folders(out, a, b)
         ab, ba = _rows(first), _rows(second)
@@ -766,6 +801,7 @@ def versus_result(
         draws = sum(1 for s in scores if s == 0.5)
         est = paired_elo(pairs)
         elo, elo_lo, elo_hi = est.elo
+        shown[a, b] = est.elo  # ±inf kept for the text (the JSON has null there)
         table.append(
             {
                 "a": a,
@@ -779,6 +815,7 @@ def versus_result(
                 "pentanomial": pentanomial(pairs),
                 "elo_paired": _finite([elo, elo_lo, elo_hi]),
                 "errors": _errors(first) + _errors(second),
+                "forfeits": _forfeits(first, n_games) + _forfeits(second, n_games),
             }
         )
         if scores:
@@ -806,13 +843,14 @@ def versus_result(
         if not row["games"]:
             lines.append(f"    {row['a']} vs {row['b']}: no games yet")
             continue
-        elo, lo, hi = row["elo_paired"]
+        elo, lo, hi = shown[row["a"], row["b"]]
         lines.append(
             f"    {row['a']} vs {row['b']}: {row['a_wins']}-{row['draws']}-{row['b_wins']} "
             f"of {row['games']}, {row['a_score']:.1%}, {_elo_text(elo)} "
             f"[{_elo_text(lo)}, {_elo_text(hi)}] over {row['pairs']} pairs"
             + (f" ({row['errors']} failed)" if row["errors"] else "")
         )
+    lines.extend(forfeit_lines(row["forfeits"] for row in table))
     if len(table) > 1:
         lines.extend(cross_table(bots, table))
     if interrupted:
@@ -1044,6 +1082,7 @@ def coop_result(
         rows = list(record.games.values())
         entry: dict[str, Any] = {"bot": record.bot, **_win_summary(rows)}
         entry["errors"] = _errors(out / bot_folder(record.bot))
+        entry["forfeits"] = _forfeits(out / bot_folder(record.bot), n_games)
         for column in breakdown:
             name, key = _column_values(column)
             entry[f"by_{name}"] = {k: _win_summary(v) for k, v in _by(rows, key).items()}
@@ -1081,6 +1120,7 @@ def coop_result(
                     + ("" if day is None else f" d{day:g}")
                 )
             lines.append(f"    {value}: " + ", ".join(cells))
+    lines.extend(forfeit_lines(entry["forfeits"] for entry in per_bot))
     if comparisons:
         lines.append("  paired on the same set-ups (A-B win rate [95 %], McNemar p):")
         for c in comparisons:

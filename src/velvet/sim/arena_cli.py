@@ -19,7 +19,9 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     "bots",
     multiple=True,
     metavar="BOT",
-    help=f"A bot to rate (repeat: at least two for a game of rivals): {BOT_HELP}.",
+    help=f"A bot to rate (repeat: at least two for a game of rivals): {BOT_HELP}; or an "
+    "external agent: module.path:ClassName (velvet.bot) or cmd:'PROGRAM' (JSON lines; "
+    "docs/bench.md). An agent that misbehaves loses that game by forfeit.",
 )
 @click.option(
     "--games",

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from velvet.bots import Bot, make_bot
+from velvet.bots import Bot
+from velvet.bots.external import Forfeit, close_bots, make_entrant
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
@@ -143,8 +144,9 @@ class Summary:
 
 
 def make_bots(seats: Sequence[str], game_name: str) -> list[Bot]:
-    """One fresh bot per seat spec (raises ConfigError on a bad spec)."""
-    return [make_bot(spec, game_name) for spec in seats]
+    """One fresh bot per seat spec (raises ConfigError on a bad spec): a built-in bot or an
+    external agent (``module:Class``, ``cmd:PROGRAM``; velvet.bots.external)."""
+    return [make_entrant(spec, game_name) for spec in seats]
 
 
 def play_game(
@@ -170,7 +172,12 @@ def play_game(
             rngs.append(Rng(bot_seed(seed, len(rngs))))
         bot = _bot_for(bots, seat)
         legal = state.legal_actions()
-        action = bot.choose(game, state.view(seat), legal, rngs[seat])
+        try:
+            action = bot.choose(game, state.view(seat), legal, rngs[seat])
+        except Forfeit as forfeit:  # an external agent broke the rules: its seat loses
+            forfeit.seat = seat
+            forfeit.length = length
+            raise
         if on_action is not None:
             on_action(state, action)
         state.apply_unchecked(action)
@@ -213,22 +220,28 @@ def play_row(
         if track is not None:
             track(state, action, columns)
 
+    bots: list[Bot] = []
     try:
+        bots = make_bots(seats, sim_game.name)
         state, length = play_game(
             game,
             config,
             seed,
-            make_bots(seats, sim_game.name),
+            bots,
             max_actions,
             on_action=on_action if track is not None else None,
             on_start=lambda first: columns.update(sim_game.start(first)),
         )
         returns = state.returns()
         summary = {**columns, **sim_game.summarize(state)}
+    except Forfeit as forfeit:  # a lost game for the offender, not a failed one
+        return _forfeit_row(row, forfeit, sim_game, seats, columns, start)
     except Exception as exc:  # recorded in the row, not hidden
         row.update(winner=None, length=None, turns=None, error=_one_line(exc), outcome=None)
         row["seconds"] = round(time.perf_counter() - start, 6)
         return row
+    finally:
+        close_bots(bots)
     row["winner"] = winner_of(returns)
     row["length"] = length
     turns = summary.get(sim_game.turns_key) if sim_game.turns_key else None
@@ -242,6 +255,37 @@ def play_row(
     for key, value in summary.items():
         if key == sim_game.turns_key and key in RESERVED:
             continue
+        row[key if key not in RESERVED else f"g_{key}"] = _cell(value)
+    return row
+
+
+FORFEIT = "forfeit"
+"""How a forfeited game's ``outcome`` starts: ``forfeit by seat 2 (BOT): REASON``."""
+
+
+def _forfeit_row(
+    row: Row,
+    forfeit: Forfeit,
+    sim_game: GameSpec,
+    seats: Sequence[str],
+    columns: dict[str, Any],
+    start: float,
+) -> Row:
+    """The row of a game an external agent forfeited: its seat scores 0 and, in a game of
+    rivals, every other seat 1; in a co-op game every seat has lost."""
+    seat = forfeit.seat if forfeit.seat is not None else 0
+    n = len(seats)
+    returns = [0.0 if sim_game.cooperative or s == seat else 1.0 for s in range(n)]
+    row["winner"] = winner_of(returns)
+    row["length"] = forfeit.length
+    row["turns"] = None
+    row["seconds"] = round(time.perf_counter() - start, 6)
+    row["error"] = None
+    row["outcome"] = f"{FORFEIT} by seat {seat + 1} ({forfeit.bot}): {forfeit.reason}"[:500]
+    for s, value in enumerate(returns):
+        row[f"return_{s}"] = value
+        row[f"bot_{s}"] = seats[s]
+    for key, value in columns.items():
         row[key if key not in RESERVED else f"g_{key}"] = _cell(value)
     return row
 
