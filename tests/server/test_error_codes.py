@@ -1,7 +1,7 @@
 """Every error code the server sends is one of ``ErrorCode``, and docs/protocol.md's
 "Error codes" table lists exactly those: read from the source (every ``code="..."``,
-``{"error": "..."}``, ``SeatRefused("...")``, ``AccountError("...")``, ``_problem("...")`` and ``ErrorCode``-typed
-name), so a new free-string code fails here."""
+``{"error": "..."}``, ``SeatRefused("...")``, ``AccountError("...")``, ``_problem("...")``
+and ``ErrorCode``-typed name), so a new free-string code fails here."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ from velvet.learn.review import (
     positions,
     stop_pool,
 )
+from velvet.server.protocol import ErrorCode
 
 SERVER_SECONDS = 0.3
 """Search time per decision on the server: a 100-decision game in about 30 s."""
