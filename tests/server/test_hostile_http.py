@@ -823,10 +823,14 @@ def test_velvet_serve_stays_reachable_past_its_descriptor_limit(tmp_path: Path) 
                 break
         time.sleep(0.5)
         started = time.monotonic()
-        answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10)
+        # within the header timeout (10 s): the server made room for it rather than
+        # waiting for the half-open requests to time out (not a tighter bound: a busy
+        # machine answered in 8 s, a quiet one in well under 1)
+        answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=9.5)
         waited = time.monotonic() - started
     finally:
         for s in held:
             s.close()
         _stop(proc)
-    assert answer.status_code == 200 and waited < 5.0, waited
+    assert len(held) >= 250, len(held)
+    assert answer.status_code == 200, waited
