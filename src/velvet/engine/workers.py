@@ -7,11 +7,14 @@ playing after its parent is killed, even by kill -9.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 PARENT_POLL = 0.5
 """Seconds between a worker's checks that its parent is still alive."""
@@ -43,3 +46,34 @@ def die_with_parent(parent: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="velvet-parent-watch", daemon=True).start()
+
+
+def new_pool(
+    workers: int, initializer: Any = None, initargs: tuple[Any, ...] = ()
+) -> ProcessPoolExecutor:
+    """``workers`` spawned processes that die with this one; ``initializer(*initargs)``
+    runs in each after :func:`die_with_parent`."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), initializer, initargs),
+    )
+
+
+def _start_worker(parent: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
+    die_with_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def stop_pool(pool: ProcessPoolExecutor, wait: float = 2.0) -> None:
+    """Stop ``pool`` now: queued work is dropped and its processes are killed (a search
+    under way is of no use to anyone once its server stops), then reaped."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in procs:
+        if process.is_alive():
+            process.kill()
+    for process in procs:
+        process.join(wait)

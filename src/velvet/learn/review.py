@@ -17,7 +17,6 @@ budget: a number of simulations capped by a number of seconds.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -35,6 +34,8 @@ from velvet.bots.hints import (
 from velvet.engine.core import Game, State, choose_by_text, player_name
 from velvet.engine.errors import ConfigError, RecordError, VelvetError
 from velvet.engine.record import GameRecord
+from velvet.engine.workers import new_pool as workers_pool
+from velvet.engine.workers import stop_pool
 
 REVIEW_FORMAT = "velvet-review/1"
 SECONDS = 0.5
@@ -331,14 +332,11 @@ _replayed: dict[int, Position] = {}
 """In a worker: the positions of its record by move number (set when it starts)."""
 
 
-def _start_worker(parent: int, replay: tuple[Game[Any], dict[str, Any]] | None) -> None:
-    from velvet.engine.workers import die_with_parent
-
-    die_with_parent(parent)
-    if replay is not None:
-        game, data = replay
-        found, _ = positions(game, GameRecord.from_json(data))
-        _replayed.update((p.index, p) for p in found)
+def _replay_once(replay: tuple[Game[Any], dict[str, Any]]) -> None:
+    """In a worker, as it starts: replay the record once (moves are then sent by number)."""
+    game, data = replay
+    found, _ = positions(game, GameRecord.from_json(data))
+    _replayed.update((p.index, p) for p in found)
 
 
 def _judge_move(index: int, budget: Budget) -> Decision:
@@ -348,23 +346,6 @@ def _judge_move(index: int, budget: Budget) -> Decision:
 def new_pool(workers: int, replay: tuple[Game[Any], dict[str, Any]] | None = None) -> Any:
     """``workers`` spawned processes that die with this one; with ``replay`` (a game and a
     record's JSON), each replays the record once as it starts."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(os.getpid(), replay),
-    )
-
-
-def stop_pool(pool: Any) -> None:
-    """Stop ``pool``: queued work dropped, its processes ended and reaped."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in procs:
-        if process.is_alive():
-            process.kill()
-    for process in procs:
-        process.join(2.0)
+    if replay is None:
+        return workers_pool(workers)
+    return workers_pool(workers, _replay_once, (replay,))

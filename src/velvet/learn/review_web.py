@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from velvet.engine.core import canonical_json
 from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import SAVE_FORMAT, GameRecord
+from velvet.engine.workers import stop_pool
 from velvet.games import game_names, get_game
 from velvet.learn.review import (
     SIMULATIONS,
@@ -33,7 +34,6 @@ from velvet.learn.review import (
     judge_position,
     new_pool,
     positions,
-    stop_pool,
 )
 from velvet.server.protocol import ErrorCode
 

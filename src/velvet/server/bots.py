@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import multiprocessing
-import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,7 +26,7 @@ from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
-from velvet.engine.workers import die_with_parent
+from velvet.engine.workers import new_pool, stop_pool
 from velvet.server.games import room_game
 
 log = logging.getLogger("velvet.server")
@@ -100,37 +98,6 @@ def check_spec(spec: str, game_name: str, limits: BotLimits | None = None) -> No
     budget = getattr(bot, "budget", None)
     if limits is not None and isinstance(budget, Budget):
         budget.check_within(limits.seconds, limits.simulations, f"bot '{spec[:40]}'")
-
-
-def new_pool(
-    workers: int, initializer: Any = None, initargs: tuple[Any, ...] = ()
-) -> ProcessPoolExecutor:
-    """``workers`` spawned processes that die with this one; ``initializer(*initargs)``
-    runs in each after :func:`die_with_parent`."""
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(os.getpid(), initializer, initargs),
-    )
-
-
-def _start_worker(parent: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
-    die_with_parent(parent)
-    if initializer is not None:
-        initializer(*initargs)
-
-
-def stop_pool(pool: ProcessPoolExecutor, wait: float = 2.0) -> None:
-    """Stop ``pool`` now: queued work is dropped and its processes are killed (a search
-    under way is of no use to anyone once its server stops), then reaped."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in procs:
-        if process.is_alive():
-            process.kill()
-    for process in procs:
-        process.join(wait)
 
 
 class BotPool:

@@ -22,7 +22,7 @@ from typing import Any
 from velvet.bots.budget import Budget
 from velvet.engine.core import State
 from velvet.engine.errors import ConfigError
-from velvet.server.bots import new_pool, stop_pool
+from velvet.engine.workers import new_pool, stop_pool
 from velvet.server.protocol import ErrorMsg
 
 HINT_BUDGET = "1.5s"
