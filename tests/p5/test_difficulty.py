@@ -153,9 +153,15 @@ def test_the_boss_of_a_level_needs_more(game: P5Game) -> None:
             )
         ]
         assert state.boss_rem == expected
-        assert state.view(0)["palace"]["boss"] == dict(
+        palace = state.view(0)["palace"]
+        assert palace["boss"] == dict(
             zip(("stamina", "sp", "bullet", "cash"), expected, strict=True)
         )
+        # the board shows what this level's boss needs in all (its card prints the rulebook's)
+        if ident == "standard":
+            assert "boss_health" not in palace
+        else:
+            assert palace["boss_health"] == palace["boss"]
 
 
 def test_determinize_keeps_the_level(game: P5Game) -> None:

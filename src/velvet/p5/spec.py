@@ -158,6 +158,7 @@ SPEC = GameSpec(
             metavar="LEVEL",
             choice_help=DIFFICULTY_HELP,
             label="Difficulty",
+            choice_labels=tuple(f"{level.capitalize()}: {what}" for level, what in DIFFICULTY_HELP),
         ),
     ),
     make_config=make_config,

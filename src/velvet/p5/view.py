@@ -178,6 +178,8 @@ def make_view(s: P5State, player: int) -> P5View:
     }
     if g.level != STANDARD:  # a Velvet difficulty level; the rulebook's game names none
         view["difficulty"] = g.level
+        # what the boss needs at this level (its card prints the rulebook's health)
+        view["palace"]["boss_health"] = dict(zip(RESOURCES, g.boss_health[s.palace], strict=True))
     return view
 
 

@@ -59,6 +59,9 @@ class P5PalaceView(TypedDict):
     alert: int
     shadows: list[P5ShadowView]
     boss: dict[str, int] | None
+    boss_health: NotRequired[dict[str, int]]
+    """At a difficulty level other than ``standard``: what the boss needs in all (its card
+    prints the rulebook's health)."""
 
 
 class P5DecksView(TypedDict):

@@ -164,6 +164,7 @@ function calendar(view) {
       h("strong", {}, `Day ${day}`),
       ` of ${days}`,
       h("span", { class: "p5-days-left" }, ` · ${Math.max(0, days - day)} left`),
+      view.difficulty ? h("span", { class: "p5-days-left" }, ` · ${view.difficulty} difficulty`) : null,
     ),
     strip,
   );
@@ -454,7 +455,7 @@ function palace(view, ctx, by) {
       { class: "p5-shadow p5-boss p5-faced" },
       by,
       bossInfo ? cardFace(bossInfo, { game: "p5", size: "full" }) : h("h4", {}, "Boss"),
-      needs("boss", bossData.health, pal.boss, by),
+      needs("boss", pal.boss_health || bossData.health, pal.boss, by), // a level's health, else the card's
     );
     path.append(h("li", { class: "p5-stop p5-standing" }, party, boss, pal.shadows.length ? shadows : null));
   } else if (bossInfo) {
