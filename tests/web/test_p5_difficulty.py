@@ -22,7 +22,7 @@ def test_a_level_picked_in_the_lobby_reaches_the_table(
     page.wait_for_selector("form.create-form")
     page.select_option("#game", "p5")
     labels = page.locator("#difficulty option").all_inner_texts()
-    assert labels[1] == "Standard: the rulebook's game: nothing changes", labels
+    assert labels[1] == "Standard: the rulebook's game", labels
     page.select_option("#difficulty", "merciless")
     with page.expect_response(lambda r: r.url.endswith("/api/rooms")) as answer:
         page.get_by_role("button", name="Create the room").click()

@@ -152,13 +152,18 @@ SPEC = GameSpec(
         ConfigOption(
             "difficulty",
             "A Velvet variant (the rulebook has none); standard is the rulebook's game. "
-            "What each level changes: below, and in docs/p5-rules.md.",
+            "Each level's changes: docs/p5-rules.md (and velvet play p5 --help).",
             choices=DIFFICULTY_LEVELS,
             default="standard",
             metavar="LEVEL",
             choice_help=DIFFICULTY_HELP,
             label="Difficulty",
-            choice_labels=tuple(f"{level.capitalize()}: {what}" for level, what in DIFFICULTY_HELP),
+            choice_labels=(  # the lobby's list; the numbers are in the help and the docs
+                "Story: more days and tokens",
+                "Standard: the rulebook's game",
+                "Hard: fewer days, a tougher boss",
+                "Merciless: fewest days, alert from the start, the toughest boss",
+            ),
         ),
     ),
     make_config=make_config,
