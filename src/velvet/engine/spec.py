@@ -281,6 +281,9 @@ def resolve(path: str, what: str) -> Any:
     module_name, sep, attr = path.partition(":")
     if not module_name or (sep and not attr):
         raise ConfigError(f"{what} '{path}': write package.module:ATTRIBUTE")
+    if not all(part.isidentifier() for part in module_name.split(".")):
+        # '../x' would reach importlib as a relative import and fail with a TypeError
+        raise ConfigError(f"{what} '{path}': {module_name!r} is not a module name")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
