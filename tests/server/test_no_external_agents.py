@@ -15,7 +15,7 @@ from velvet.server.app import Settings, create_app
 
 SPECS = [
     "cmd:touch {marker}",
-    "cmd:python3 -c 'open(\"{marker}\", \"w\")'",
+    'cmd:python3 -c \'open("{marker}", "w")\'',
     "examples.bench_agent:RandomAgent",
     "os:system",
 ]
