@@ -1,4 +1,4 @@
-"""One house: front ends find a game only through its spec. Two ratchets that may only shrink.
+"""One house: front ends find a game only through its spec. Ratchets that may only shrink.
 
 * **Game names outside the game packages.** Every line of ``src/velvet`` outside
   ``velvet.p5`` and ``velvet.vs`` that names a built-in game: a string (not a docstring)
@@ -12,6 +12,9 @@
   ``velvet.p5.*`` / ``velvet.vs.*`` only when the module is one of that game's plug-ins:
   a module its ``GameSpec`` names by import path (``renderer="velvet.ui.p5_render"``,
   ``evaluator="velvet.bots.heuristics:p5_evaluator"`` ...: ``GameSpec.plugin_paths()``).
+* **The browser client.** Lines of ``web/static/*.js`` naming a game, outside the board
+  modules a spec names (``GameSpec.board``): the client finds a game's board, style sheet,
+  options and bots through ``GET /api/games`` (``catalog.js``).
 
 Today's counts are the allowlists below. A count above its entry fails (add a GameSpec
 facet instead); a count below it fails too, so the entry is lowered and cannot grow back.
@@ -330,6 +333,53 @@ def test_the_scanner_sees_each_kind_of_naming(tmp_path: Path) -> None:
     plugin = {"p5": {"velvet.sample"}}
     assert sorted(named_lines(sample, "velvet.sample", plugin)) == [3, 5, 7, 8]
     assert attr_ignores(sample) == [10]
+
+
+# The browser client (web/static/*.js) outside the board modules the specs name
+# (GameSpec.board): lines naming a game, per file. May only shrink. cards.js draws each
+# card kind's face (a registry keyed "vs:persona" ...); look.js points motion at boards.
+STATIC = PACKAGE / "web" / "static"
+JS_NAMED: dict[str, int] = {"web/static/cards.js": 23, "web/static/look.js": 6}
+JS_COMMENT = re.compile(r"(?:^|\s)//.*$")
+
+
+def js_named_lines(path: Path) -> dict[int, str]:
+    """Lines of a JS file whose code (comments left out) names a built-in game."""
+    found: dict[int, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        code = JS_COMMENT.sub("", line)
+        if WORD.search(code):
+            found[number] = code.strip()[:80]
+    return found
+
+
+def test_the_browser_client_names_a_game_only_in_its_board_modules() -> None:
+    from velvet.games import game_names, get_spec
+
+    boards = {get_spec(name).board for name in game_names()} - {None}
+    assert boards, "no game names a browser board module (GameSpec.board)"
+    found: Counter[str] = Counter()
+    detail: dict[str, str] = {}
+    for path in sorted(STATIC.glob("*.js")):
+        if path.name in boards:
+            continue
+        lines = js_named_lines(path)
+        if lines:
+            key = f"web/static/{path.name}"
+            found[key] = len(lines)
+            detail[key] = "; ".join(f"line {n}: {t}" for n, t in sorted(lines.items()))
+    _ratchet("line(s) naming p5 or vs", found, JS_NAMED, detail)
+
+
+def test_the_js_scanner_counts_code_not_comments(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.js"
+    sample.write_text(
+        "// the p5 board\n"
+        'const BOARDS = { vs: "./vs.js" };\n'  # 2
+        "const url = 'http://x/'; // p5\n"
+        "if (game === 'p5') draw(); // vs\n"  # 4
+    )
+    assert sorted(js_named_lines(sample)) == [2, 4]
 
 
 if __name__ == "__main__":

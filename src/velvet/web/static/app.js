@@ -9,9 +9,7 @@ import { renderLearn } from "./learn.js";
 import { installLook, lookAtState, lookAtOver } from "./look.js";
 import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
-
-const BOARDS = { vs: "./vs.js", p5: "./p5.js" };
-const BOARD_CSS = { p5: "static/p5.css" };
+import { gameEntry } from "./catalog.js";
 
 const page = {
   connection: null,
@@ -111,10 +109,17 @@ function status(text, ok) {
 }
 
 async function loadBoard(game) {
-  const path = BOARDS[game];
-  if (!path) return [null, `No board for the game '${game}'; the actions below still work.`];
-  if (BOARD_CSS[game] && !document.querySelector(`link[data-board="${game}"]`)) {
-    document.head.append(el("link", { rel: "stylesheet", href: BOARD_CSS[game], "data-board": game }));
+  // The game's board module and its style sheet, as its spec names them (GET api/games).
+  let entry = null;
+  try {
+    entry = await gameEntry(game);
+  } catch (error) {
+    console.warn(error);
+  }
+  if (!entry?.board) return [null, `No board for the game '${game}'; the actions below still work.`];
+  const path = `./${entry.board}`;
+  if (entry.board_css && !document.querySelector(`link[data-board="${game}"]`)) {
+    document.head.append(el("link", { rel: "stylesheet", href: `static/${entry.board_css}`, "data-board": game }));
   }
   try {
     const module = await import(path);
@@ -122,7 +127,7 @@ async function loadBoard(game) {
     return [module, null];
   } catch (error) {
     console.warn(error);
-    return [null, `The ${game.toUpperCase()} board is not part of this build yet (${path} did not load); play with the action buttons.`];
+    return [null, `The ${entry.short_title || game} board did not load (${entry.board}); play with the action buttons.`];
   }
 }
 

@@ -4,8 +4,8 @@
 // and the done marks (localStorage), nothing else.
 
 import { el } from "./dom.js";
+import { loadGames } from "./catalog.js";
 
-const GAMES = [["p5", "Persona 5 board game"], ["vs", "Persona VS"]];
 const DONE_KEY = "velvet.learn.done";
 
 function doneMarks() {
@@ -38,10 +38,16 @@ async function getJson(path) {
 
 export async function renderLearn(main, game) {
   document.title = "Velvet · learn";
+  let games = [];
+  try {
+    games = await loadGames();
+  } catch (error) {
+    console.warn(error);
+  }
   const tabs = el(
     "nav",
     { class: "learn-games", "aria-label": "Games" },
-    GAMES.map(([name, title]) =>
+    games.map(({ name, short_title: title }) =>
       el("a", { class: name === game ? "button primary" : "button", href: `learn/${name}` }, title),
     ),
   );

@@ -5,6 +5,7 @@
 import { el } from "./dom.js";
 import { toast } from "./table.js";
 import { PROTOCOL_VERSION, socketUrl } from "./net.js";
+import { loadGames } from "./catalog.js";
 
 const STORE = "velvet.seats";
 // --- remembered seats (localStorage) ---------------------------------------------------
@@ -153,11 +154,6 @@ export function fieldOfError(data, game) {
   return option ? optionId(option, data.seat) : null;
 }
 
-async function loadGames() {
-  const answer = await fetch("api/games");
-  if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
-  return answer.json();
-}
 
 function seatCounts(game) {
   const low = Math.min(...game.players);
