@@ -34,6 +34,18 @@ def _axe() -> Any:
     return Axe()
 
 
+def serious_violations(axe: Any, page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each: the rule,
+    its impact and words, and the first five elements it names."""
+    violations = axe.run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+        for v in violations
+        if v["impact"] in FAILING
+    ]
+
+
 def _room(server: WebServer, **body: Any) -> dict[str, Any]:
     answer = httpx.post(f"{server.url}/api/rooms", json=body)
     assert answer.status_code == 201, answer.text
@@ -112,13 +124,7 @@ def test_no_serious_accessibility_violation(
     try:
         PAGES[name](server, page)
         page.wait_for_timeout(300)  # the dice land, the cards arrive
-        violations = axe.run(page).response["violations"]
-        bad = [
-            f"{v['id']} ({v['impact']}): {v['help']} — "
-            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
-            for v in violations
-            if v["impact"] in FAILING
-        ]
+        bad = serious_violations(axe, page)
         assert not bad, "\n".join(bad)
         assert not errors, errors
     finally:
@@ -147,13 +153,7 @@ def test_no_serious_accessibility_violation_on_p5_boards(
         page.goto(f"{site}/harness/index.html?board=axe-{moment}")
         page.wait_for_selector("body[data-ready]")
         page.wait_for_timeout(1200)  # the dice land
-        violations = axe.run(page).response["violations"]
-        bad = [
-            f"{v['id']} ({v['impact']}): {v['help']} — "
-            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
-            for v in violations
-            if v["impact"] in FAILING
-        ]
+        bad = serious_violations(axe, page)
         assert not bad, "\n".join(bad)
     finally:
         page.close()

@@ -72,7 +72,7 @@ def _expected(game: str, info: dict[str, Any]) -> list[str]:
 def test_every_kind_of_card_has_a_face_that_says_its_card(
     browser: Any, site: str, shots: Path, game: str
 ) -> None:
-    from tests.web.test_accessibility import _axe
+    from tests.web.test_accessibility import _axe, serious_violations
 
     cards = cards_json(game)
     FIXTURES[f"cards-{game}"] = cards
@@ -112,13 +112,7 @@ def test_every_kind_of_card_has_a_face_that_says_its_card(
         assert len(texts) > 10 * len(SHOWN[game])
         low = [t for t in texts if t["ratio"] < 4.5]
         assert not low, f"text under WCAG AA contrast (4.5:1): {low[:5]}"
-        violations = axe.run(page).response["violations"]
-        bad = [
-            f"{v['id']} ({v['impact']}): {v['help']} — "
-            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
-            for v in violations
-            if v["impact"] in ("serious", "critical")
-        ]
+        bad = serious_violations(axe, page)
         assert not bad, "\n".join(bad)
         assert not errors, errors
         page.close()

@@ -44,7 +44,7 @@ def _look(page: Any, server: WebServer, **change: Any) -> None:
 def test_every_theme_keeps_every_text_at_aa_contrast(
     server: WebServer, browser: Any, shots: Path, theme: str, game: str
 ) -> None:
-    from tests.web.test_accessibility import _axe
+    from tests.web.test_accessibility import _axe, serious_violations
 
     axe = _axe()
     seats = ["human", "human"] if game == "p5" else ["human", "easy"]
@@ -62,13 +62,7 @@ def test_every_theme_keeps_every_text_at_aa_contrast(
         assert len(texts) > 40, texts
         low = [t for t in texts if t["ratio"] < 4.5]
         assert not low, f"{theme}: text under 4.5:1: {low[:6]}"
-        violations = axe.run(page).response["violations"]
-        bad = [
-            f"{v['id']} ({v['impact']}): {v['help']} — "
-            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
-            for v in violations
-            if v["impact"] in ("serious", "critical")
-        ]
+        bad = serious_violations(axe, page)
         assert not bad, "\n".join(bad)
         page.mouse.move(0, 0)
         page.evaluate("scrollTo(0, 0)")
