@@ -682,7 +682,7 @@ def _card_games() -> list[str]:
 GAME_OPTION = click.option(
     "--game",
     type=click.Choice(_card_games()),
-    default="p5",
+    default=next(iter(_card_games()), None),
     show_default=True,
     help="Which game's cards.",
 )
@@ -734,22 +734,35 @@ def _cards_module(game: str) -> Any:
 
 @main.group(cls=VelvetGroup)
 def deck() -> None:
-    """Check Persona VS deck files."""
+    """Check deck files (Persona VS)."""
+
+
+def _deck_games() -> list[str]:
+    """The registered games whose seats bring deck files (a ``deck_check`` facet)."""
+    return [name for name in game_names() if (spec := find_spec(name)) and spec.deck_check]
 
 
 @deck.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
+    "--game",
+    type=click.Choice(_deck_games()),
+    default=next(iter(_deck_games()), None),
+    show_default=True,
+    help="Which game's decks.",
+)
+@click.option(
     "--cards", "card_paths", multiple=True, type=click.Path(path_type=Path), help=CARDS_HELP
 )
-def deck_check(files: tuple[Path, ...], card_paths: tuple[Path, ...]) -> None:
-    """Validate deck files against VS-DECK-1 and the card set."""
-    from velvet.vs.decks import check_deck
-    from velvet.vs.game import load_vs_game
-
-    game = load_vs_game(card_paths)
+def deck_check(files: tuple[Path, ...], game: str, card_paths: tuple[Path, ...]) -> None:
+    """Validate deck files against the game's deck rules (VS-DECK-1) and its card set."""
+    spec = get_spec(game)
+    if spec.deck_check is None:
+        raise ConfigError(f"game '{game}' has no deck files")
+    check = resolve(spec.deck_check, f"deck check of game '{game}'")
+    loaded = get_game(game, card_paths)
     for file in files:
-        click.echo(check_deck(file, game))
+        click.echo(check(file, loaded))
 
 
 def _register_games() -> None:

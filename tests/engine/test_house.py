@@ -59,7 +59,6 @@ NAMED: dict[str, int] = {
     "adapters/pettingzoo_env.py": 10,
     "bots/heuristics.py": 3,
     "bots/hints.py": 1,
-    "cli.py": 3,
     "games.py": 1,
     "printing/cardtext.py": 13,
     "printing/sheets.py": 2,
@@ -77,8 +76,6 @@ IMPORTS: set[tuple[str, str]] = {
     ("velvet.adapters._engine", "velvet.p5.view"),
     ("velvet.adapters._engine", "velvet.vs.actions"),
     ("velvet.adapters._engine", "velvet.vs.state"),
-    ("velvet.cli", "velvet.vs.decks"),
-    ("velvet.cli", "velvet.vs.game"),
 }
 
 

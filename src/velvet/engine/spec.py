@@ -103,6 +103,7 @@ PLUGIN_FACETS = (
     "evaluator",
     "playout_policy",
     "cards",
+    "deck_check",
     "forecast",
     "rules_summary",
     "print_cards",
@@ -166,6 +167,10 @@ class GameSpec:
     cards: str | None = None
     """Import path of a module with ``card_rows``, ``card_list_markdown`` and
     ``check_card_files`` for ``velvet cards``, or None (the game has no card files)."""
+    deck_check: str | None = None
+    """``module:function`` behind ``velvet deck check``, ``check(path, game) -> str`` (a
+    one-line summary of a valid deck file, or an error naming what is wrong), or None: the
+    game's seats bring no deck files."""
     summarize: Summarizer = no_summary
     """Results columns read from the finished state."""
     start: Summarizer = no_summary

@@ -226,6 +226,7 @@ SPEC = GameSpec(
     renderer="velvet.ui.vs_render",
     evaluator="velvet.bots.heuristics:vs_evaluator",
     cards="velvet.vs.cards",
+    deck_check="velvet.vs.decks:check_deck",
     rules_summary="velvet.printing.summary:vs_summary",
     print_cards="velvet.printing.cardtext:vs_cards",
     balance="velvet.vs.balance",
