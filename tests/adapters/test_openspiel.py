@@ -14,10 +14,9 @@ import velvet.adapters.openspiel_game as osg
 from velvet.adapters._engine import (
     ConfigError,
     Rng,
+    dealer,
     default_config,
     load_game,
-    p5_dealer,
-    vs_dealer,
 )
 from velvet.adapters.encoding import encoder_for
 
@@ -114,12 +113,13 @@ def test_the_vs_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal() -
         {},
         {"first_player": 1},
         {"open_decklists": True},
+        {"second_draws": 1},  # a dealer of its own once left this option out
     ],
 )
 def test_vs_dealer_is_new_state_with_the_rng_given(config: dict[str, object]) -> None:
     velvet = load_game("vs")
     full = {**default_config(velvet, 2), **config}
-    deal = vs_dealer(velvet, full)
+    deal = dealer(velvet, full)
     for seed in range(5):
         assert deal(Rng(seed)).to_json() == velvet.new_state(full, seed).to_json()
 
@@ -149,7 +149,7 @@ def test_the_p5_deal_is_one_chance_node_per_draw_and_replays_the_engine_deal(
 def test_p5_dealer_is_new_state_with_the_rng_given(players: int) -> None:
     velvet = load_game("p5")
     config = default_config(velvet, players)
-    deal = p5_dealer(velvet, config)
+    deal = dealer(velvet, config)
     for seed in range(20):
         want = velvet.new_state(config, seed)
         got = deal(Rng(seed))
@@ -160,7 +160,7 @@ def test_p5_dealer_is_new_state_with_the_rng_given(players: int) -> None:
 def test_p5_dealer_rejects_a_bad_config_up_front() -> None:
     velvet = load_game("p5")
     with pytest.raises(ConfigError, match="palace"):
-        p5_dealer(velvet, {**default_config(velvet, 2), "palace": "nowhere"})
+        dealer(velvet, {**default_config(velvet, 2), "palace": "nowhere"})
 
 
 def test_information_state_is_perfect_recall_of_the_seat_own_actions() -> None:

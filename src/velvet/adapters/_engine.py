@@ -15,7 +15,7 @@ from velvet.engine.core import Game, State, canonical_json
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.engine.workers import die_with_parent
-from velvet.games import get_game
+from velvet.games import find_spec, get_game
 from velvet.p5.state import PHASES as P5_PHASE_NAMES
 from velvet.p5.view import describe_decision as p5_describe_decision
 from velvet.vs.actions import SLOT_NAMES as VS_SLOT_NAMES
@@ -36,6 +36,7 @@ __all__ = [
     "action_table",
     "bot_reads_view",
     "canonical_json",
+    "dealer",
     "default_config",
     "determinize",
     "die_with_parent",
@@ -45,11 +46,9 @@ __all__ = [
     "make_opponent",
     "num_action_ids",
     "p5_card_ids",
-    "p5_dealer",
     "p5_describe_decision",
     "set_seat_rng",
     "vs_card_ids",
-    "vs_dealer",
     "vs_hit_points",
 ]
 
@@ -63,15 +62,12 @@ def load_game(name: str) -> Game[Any]:
 
 
 def default_config(game: Game[Any], players: int = 2) -> dict[str, Any]:
-    """The game's default config: VS with its two built-in decks, P5 with ``players`` thieves."""
-    method = getattr(game, "default_config", None)
-    if method is None:
-        raise ConfigError(f"game '{game.name}' has no default config; pass config=...")
-    if game.name == "vs":
-        config: dict[str, Any] = method()
-    else:
-        config = method(players)
-    return config
+    """The game's default set-up for ``players`` seats: its spec's ``config_for`` with no
+    options, as ``velvet play GAME`` deals it (VS: the two built-in decks)."""
+    spec = find_spec(game.name)
+    if spec is None:
+        raise ConfigError(f"game '{game.name}' is not registered; pass config=...")
+    return dict(spec.config_for(game, players, {}))
 
 
 def num_action_ids(game: Game[Any]) -> int:
@@ -91,45 +87,19 @@ def determinize(game: Game[Any], view: Mapping[str, Any], player: int, rng: Rng)
     return state
 
 
-def vs_dealer(game: Game[Any], config: Mapping[str, Any]) -> Callable[[Rng], State[Any]]:
-    """A function that sets up the VS game of ``config`` with every draw from a given Rng.
+def dealer(game: Game[Any], config: Mapping[str, Any]) -> Callable[[Rng], State[Any]]:
+    """A function that sets up the game of ``config`` with every draw from a given Rng.
 
-    ``game.new_state(config, seed)`` is exactly ``vs_dealer(game, config)(Rng(seed))``
-    (tested); this form lets the OpenSpiel adapter hand each draw of the deal to
-    chance. The config is checked once, here, by ``new_state``. Past the contract:
-    calls the VS state's own set-up, ``VsState.setup`` (rules VS-SETUP-1..4).
+    ``game.new_state(config, seed)`` is exactly ``dealer(game, config)(Rng(seed))``
+    (the contract's ``new_state(config, Rng)``; tested): the OpenSpiel adapter hands
+    each draw of the deal to chance through it. A bad config fails here, once, with
+    the game's error.
     """
-    from velvet.vs.state import VsState
-
-    checked = game.new_state(config, 0)  # a bad config fails here, with the game's error
-    players = config["players"]
-    pcs = [str(p["player_card"]) for p in players]
-    check_deck = game.check_deck  # type: ignore[attr-defined]
-    decks = [check_deck(pc, p["deck"]) for pc, p in zip(pcs, players, strict=True)]
-    first = config.get("first_player")
-    public = checked.open_lists  # type: ignore[attr-defined]
-
-    def deal(rng: Rng) -> State[Any]:
-        return VsState.setup(game, pcs, [d[:] for d in decks], first, rng, public)  # type: ignore[arg-type]
-
-    return deal
-
-
-def p5_dealer(game: Game[Any], config: Mapping[str, Any]) -> Callable[[Rng], State[Any]]:
-    """A function that sets up the P5 game of ``config`` with every draw from a given Rng.
-
-    ``game.new_state(config, seed)`` is exactly ``p5_dealer(game, config)(Rng(seed))``
-    (tested); the OpenSpiel adapter hands each draw of the deal to chance through it.
-    The config is checked here first, by ``new_state``. Past the contract: calls the
-    P5 set-up, ``velvet.p5.flow.new_state``, with its ``rng`` argument (P5-SETUP-1..12).
-    """
-    from velvet.p5.flow import new_state
-
-    game.new_state(config, 0)  # a bad config fails here, with the game's error
+    game.new_state(config, 0)
     fixed = dict(config)
 
     def deal(rng: Rng) -> State[Any]:
-        return new_state(game, fixed, 0, rng)  # type: ignore[arg-type]
+        return game.new_state(fixed, rng)
 
     return deal
 

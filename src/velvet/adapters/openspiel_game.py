@@ -35,13 +35,12 @@ from velvet.adapters._engine import (
     State,
     action_from_id,
     canonical_json,
+    dealer,
     default_config,
     determinize,
     legal_ids,
     load_game,
-    p5_dealer,
     set_seat_rng,
-    vs_dealer,
 )
 from velvet.adapters.encoding import encoder_for
 
@@ -76,8 +75,7 @@ def _deal_with(game_name: str, players: int, rng: Rng) -> State[Any]:
     key = (game_name, players)
     deal = _DEALERS.get(key)
     if deal is None:
-        make = vs_dealer if game_name == "vs" else p5_dealer
-        deal = _DEALERS[key] = make(load_game(game_name), _config(game_name, players))
+        deal = _DEALERS[key] = dealer(load_game(game_name), _config(game_name, players))
     return deal(rng)
 
 

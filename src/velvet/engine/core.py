@@ -232,8 +232,13 @@ class Game(ABC, Generic[A, V]):
     """The rule ID cited when an action comes after the game has ended."""
 
     @abstractmethod
-    def new_state(self, config: Mapping[str, Any], seed: int) -> State[A, V]:
-        """A new match; raises ConfigError naming what is wrong with ``config``."""
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> State[A, V]:
+        """A new match; raises ConfigError naming what is wrong with ``config``.
+
+        ``seed``: an integer, or an :class:`Rng` that every draw of the set-up comes from
+        and that becomes the state's RNG (the OpenSpiel adapter deals through it, one
+        chance outcome at a time); ``new_state(c, s)`` is ``new_state(c, Rng(s))``.
+        A game that takes only integers works everywhere but that adapter."""
 
     @abstractmethod
     def parse_action(self, text: str) -> A:

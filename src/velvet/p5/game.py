@@ -457,7 +457,9 @@ class P5Game(Game[A.P5Action, P5View]):
             )
         return thieves, personas, self.palace_index[str(palace)]
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> P5State:
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> P5State:
+        if isinstance(seed, Rng):
+            return new_state(self, config, 0, seed)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ConfigError("seed must be an integer")
         return new_state(self, config, seed)

@@ -430,7 +430,7 @@ class VsGame(Game[A.VsAction, VsView]):
 
     # --- states ------------------------------------------------------------------------
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> VsState:
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> VsState:
         if not isinstance(config, Mapping):
             raise ConfigError("vs config must be an object with 'players' and 'first_player'")
         unknown = set(config) - {"players", "first_player", "open_decklists", "second_draws"}
@@ -466,13 +466,14 @@ class VsGame(Game[A.VsAction, VsView]):
                 raise DeckError(f"player {seat}: 'deck' must be a list of card ids [VS-DECK-1]")
             decks.append(self.check_deck(str(player["player_card"]), deck))
             pcs.append(str(player["player_card"]))
-        if not isinstance(seed, int):
+        if not isinstance(seed, Rng) and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise ConfigError("seed must be an integer")
         public = (
             open_lists or self.is_builtin_deck(decks[0]),
             open_lists or self.is_builtin_deck(decks[1]),
         )
-        return VsState.setup(self, pcs, decks, first, Rng(seed), public, extra)
+        rng = seed if isinstance(seed, Rng) else Rng(seed)
+        return VsState.setup(self, pcs, decks, first, rng, public, extra)
 
     def state_from_json(self, data: Any) -> VsState:
         try:
