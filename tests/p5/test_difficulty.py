@@ -14,7 +14,7 @@ from rich.console import Console
 
 from velvet.cli import main
 from velvet.engine import GameRecord
-from velvet.engine.errors import CardDataError, ConfigError
+from velvet.engine.errors import CardDataError, ConfigError, RecordError
 from velvet.engine.rng import Rng
 from velvet.p5 import difficulty as D
 from velvet.p5.game import P5Game
@@ -173,6 +173,26 @@ def test_determinize_keeps_the_level(game: P5Game) -> None:
     assert sample.game is state.game and sample.game.days == 22
     assert sample.view(0) == view
     assert sample.legal_actions() == state.legal_actions()
+
+
+def test_a_state_json_keeps_its_level_and_the_rulebook_game_adds_no_key(game: P5Game) -> None:
+    # state_from_json (the OpenSpiel adapter's deserialize, a saved position) once gave the
+    # rulebook's game back for every level: 28 days instead of merciless's 22.
+    state = game.new_state(_config(game, "merciless"), 4)
+    for _ in range(25):
+        state.apply(state.legal_actions()[0])
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["difficulty"] == "merciless"
+    back = game.state_from_json(data)
+    assert back.game.level == "merciless" and back.game.days == state.game.days == 22
+    assert back.digest() == state.digest() and back.view(0) == state.view(0)
+    plain = game.new_state(_config(game, "standard"), 4).to_json()
+    assert "difficulty" not in plain  # the rulebook's states (and their digests) as before
+    assert game.state_from_json(plain).game is game
+    for bad in ("standard", "nightmare", 3):
+        with pytest.raises(RecordError, match="difficulty"):
+            game.state_from_json({**data, "difficulty": bad})
+    assert game.state_from_json(data).game.level == "merciless"  # nothing changed
 
 
 def test_records_keep_the_level_and_old_records_are_standard(game: P5Game, tmp_path: Path) -> None:

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, get_args
 from typing_extensions import Unpack
 
 from velvet.engine.core import TERMINAL, Event, State
-from velvet.engine.errors import IllegalActionError, RecordError
+from velvet.engine.errors import ConfigError, IllegalActionError, RecordError
 from velvet.engine.rng import Rng
 from velvet.engine.rules import RuleFunctions
 from velvet.engine.rules import Rules as EngineRules
 from velvet.p5 import actions as A
 from velvet.p5.cards import EffectOp
+from velvet.p5.difficulty import STANDARD
 from velvet.p5.views import P5View
 
 if TYPE_CHECKING:
@@ -376,6 +377,9 @@ class P5State(State[A.P5Action, P5View]):
         d["dec"] = [listify(x) for x in self.dec]
         d["work"] = [listify(x) for x in self.work]
         d = {k: (v if not isinstance(v, list) else listify(v)) for k, v in d.items()}
+        level = self._game.level
+        if level != STANDARD:  # a Velvet difficulty level (the rulebook's game: no key)
+            d["difficulty"] = level
         return d
 
     # --- the rules (flow.py, view.py, illegal.py), bound by game.py ----------------------------
@@ -421,10 +425,20 @@ RULES = Rules(P5State)
 
 
 def state_from_json(g: P5Game, data: Any) -> P5State:
-    if not isinstance(data, dict) or set(data) != set(_FIELDS):
-        raise RecordError(f"p5 state: expected an object with keys {', '.join(_FIELDS)}")
+    if not isinstance(data, dict) or set(data) - {"difficulty"} != set(_FIELDS):
+        raise RecordError(
+            f"p5 state: expected an object with keys {', '.join(_FIELDS)} (and a difficulty)"
+        )
     s = P5State()
-    s._game = g
+    level = data.get("difficulty", STANDARD)
+    if not isinstance(level, str) or (level == STANDARD and "difficulty" in data):
+        raise RecordError(
+            f"p5 state: 'difficulty' names a level other than standard, not {level!r}"
+        )
+    try:
+        s._game = g.at(level)  # the level's numbers (days, boss health ...) with the state
+    except ConfigError as error:
+        raise RecordError(f"p5 state: {error}") from None
     for f in _FIELDS:
         if f != "rng":  # the record's rng is JSON (compiled build: fields check their types)
             setattr(s, f, data[f])
