@@ -61,13 +61,13 @@ NAMED: dict[str, int] = {
     "bots/hints.py": 1,
     "games.py": 1,
     "printing/cardtext.py": 13,
-    "printing/sheets.py": 2,
+    "printing/sheets.py": 1,
     "printing/summary.py": 2,
 }
 # `type: ignore[attr-defined]` comments per file (src/velvet/...). May only shrink.
 IGNORES: dict[str, int] = {
     "adapters/_engine.py": 4,
-    "printing/sheets.py": 2,
+    "printing/sheets.py": 1,
 }
 # (front-end module, game module it imports) pairs breaking the import contract. May only shrink.
 IMPORTS: set[tuple[str, str]] = {

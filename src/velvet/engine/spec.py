@@ -108,6 +108,7 @@ PLUGIN_FACETS = (
     "rules_summary",
     "print_cards",
     "print_boards",
+    "print_legend",
     "balance",
     "expert_policy",
     "expert_prune",
@@ -226,6 +227,10 @@ class GameSpec:
     [PrintCard, ...]`` (``velvet.printing.cardtext``; ``deck``: a deck file to print instead
     of the whole set, or None), or None: the game has no printed cards."""
 
+    print_legend: str | None = None
+    """``module:function``, ``icons(game) -> [icon, ...]``: the icons the printed legend
+    lists first, in that order (P5: its resources and skill types), before those the cards
+    show; None: only the icons on the cards."""
     print_boards: str | None = None
     """``module:function`` of the sheets ``velvet print --boards`` adds after the cards and
     the rules, ``boards(canvas, game, paper, notes) -> [(label, pages), ...]`` (a reportlab

@@ -650,3 +650,9 @@ def card_list_markdown(game: P5Game) -> str:
             out += ["", f"## {k}", "", "| id | name | text |", "|---|---|---|"]
         out.append(f"| `{ident}` | {name} | {text.replace('|', '/')} |")
     return "\n".join(out) + "\n"
+
+
+def legend_icons(game: Any) -> list[str]:
+    """The printed legend's first icons (GameSpec ``print_legend``): the resources, any
+    resource, then the card set's skill types."""
+    return [*RESOURCES, "any", *game.cards.rules.skill_types]

@@ -177,6 +177,7 @@ SPEC = GameSpec(
     rules_summary="velvet.printing.summary:p5_summary",
     print_cards="velvet.printing.cardtext:p5_cards",
     print_boards="velvet.printing.sheets:p5_boards",
+    print_legend="velvet.p5.cards:legend_icons",
     balance="velvet.p5.balance",
     summarize=summarize,
     result_cells=(

@@ -802,14 +802,10 @@ def p5_boards(c: Canvas, game: Game[Any], paper: str, notes: list[str]) -> list[
     ]
 
 
-def used_icons(cards: Sequence[PrintCard], game: Game[Any]) -> list[str]:
-    """Every icon that appears on ``cards`` (resources first for P5), for the legend."""
-    seen: dict[str, None] = {}
-    if game.name == "p5":
-        for res in ("stamina", "sp", "bullet", "cash", "any"):
-            seen[res] = None
-        for t in game.cards.rules.skill_types:  # type: ignore[attr-defined]
-            seen[t] = None
+def used_icons(cards: Sequence[PrintCard], first: Sequence[str] = ()) -> list[str]:
+    """Every icon that appears on ``cards``, after ``first`` (the spec's ``print_legend``),
+    for the legend."""
+    seen: dict[str, None] = dict.fromkeys(first)
     for card in cards:
         for name, _ in card.corner:
             seen[name] = None
@@ -840,6 +836,7 @@ def write_pdf(
         raise ConfigError("the card set has no cards to print")
     sections = summary(spec, game) if rules else ()
     print_boards = spec.plugin("print_boards", "boards") if boards and spec.print_boards else None
+    legend = spec.plugin("print_legend", "icons")(game) if spec.print_legend else ()
     title = spec.short_title or spec.name
     path = Path(out)
     if path.is_dir():
@@ -853,7 +850,7 @@ def write_pdf(
     result.pages.append(("card", card_pages(c, cards, paper, backs, title, result.notes)))
     if rules:
         result.pages.append(
-            ("rules", rules_pages(c, game, paper, used_icons(cards, game), sections, title))
+            ("rules", rules_pages(c, game, paper, used_icons(cards, legend), sections, title))
         )
     if print_boards is not None:
         result.pages += print_boards(c, game, paper, result.notes)
