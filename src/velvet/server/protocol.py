@@ -282,6 +282,8 @@ class HintOut(BaseModel):
     """The search's own mean value, before calibration (a heuristic score, not a chance)."""
     bot: str = "easy"
     """Whose play ``win`` assumes from here on: every seat playing like this bot."""
+    bot_is: str = ""
+    """What ``bot`` is in this game, in words (``greedy, 5 samples a move``)."""
 
 
 class HintMsg(_Server):
@@ -291,7 +293,10 @@ class HintMsg(_Server):
     version: int
     hints: list[HintOut]
     bot: str = "easy"
-    """Whose play the hints' chances assume: every seat playing on like this bot."""
+    """Whose play the hints' chances assume: every seat playing on like this bot (the game's
+    ``chance_bot`` level)."""
+    bot_is: str = ""
+    """What ``bot`` is in this game, in words (``greedy, 5 samples a move``)."""
     budget: str
     """The search's budget (simulations, or seconds like ``1.5s``)."""
     seconds: float
@@ -313,6 +318,11 @@ class ForecastMsg(_Server):
     games: int
     bot: str
     """The bot that played every seat in those games: whose play ``rate`` assumes."""
+    bot_is: str = ""
+    """What ``bot`` is in this game, in words (``MCTS, 30 simulations a move``)."""
+    hints_bot: str = "easy"
+    """Whose play the hints' chances assume in this game: when it is ``bot``, the two
+    estimate the same play (the hint after its move)."""
     days: int
     seconds: float
 
