@@ -152,6 +152,17 @@ class Hint:
     """Whose play ``win`` assumes from here on (a level: the game's ``chance_bot``)."""
     game: str = ""
     """The game's name (``assumes`` says what ``bot`` is in it); empty: unknown."""
+    spread: float = 0.0
+    """Half-width of a 95 % range of the real chance among positions the search values
+    alike (1.96 × the game's measured ``hint_spread``): how far ``win`` may be from this
+    position's own chance, beyond ``margin``. 0: not measured."""
+
+    @property
+    def chance_margin(self) -> float:
+        """Half-width of a rough 95 % interval on this position's chance to win (``margin``
+        and ``spread`` together): what a forecast of the same play is compared against.
+        ``margin`` alone compares the moves of one position (they share the spread)."""
+        return min(math.hypot(self.margin, self.spread), 1.0)
 
     def assumes(self, players: int = 1) -> str:
         """Whose play ``win`` assumes, in words: 'if you play on like the easy bot (…)'."""
@@ -172,6 +183,8 @@ class Hint:
             "value": round(self.value, 4),
             "bot": self.bot,
             "bot_is": level_words(self.bot, self.game) if self.game else self.bot,
+            "spread": round(self.spread, 4),
+            "chance_margin": round(self.chance_margin, 4),
             "visits": self.visits,
             "reason": self.reason,
         }
@@ -331,8 +344,19 @@ def _hint_at(
     reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
     chance, margin = _chance(game.name, mean, visits)
     bot = assumed_bot(game.name)
+    spec = find_spec(game.name)
+    spread = 1.96 * spec.hint_spread if spec is not None else 0.0
     return Hint(
-        action, _label(state, action), chance, margin, int(visits), reason, mean, bot, game.name
+        action,
+        _label(state, action),
+        chance,
+        margin,
+        int(visits),
+        reason,
+        mean,
+        bot,
+        game.name,
+        spread,
     )
 
 

@@ -58,6 +58,22 @@ def forecast_beside_hint(bot: str, game_name: str | None = None) -> str:
     return f"the hints assume the {assumed} bot's play, so the two may differ"
 
 
+def spread_note(game_name: str) -> str:
+    """What a hint's chance is worth as this game's own chance, where the game measured it
+    (its spec's ``hint_spread``): empty if not."""
+    from velvet.games import find_spec
+
+    spec = find_spec(game_name)
+    if spec is None or not spec.hint_spread:
+        return ""
+    return (
+        f"The hints' chances rank the moves within their margins; as this game's own chance "
+        f"each is good to ± {1.96 * spec.hint_spread:.0%} only (positions the search values "
+        "alike are won that differently, measured), so where a forecast differs, the "
+        "forecast, which plays the games out, is the sharper one."
+    )
+
+
 @click.command("hint")
 @click.argument("save", type=click.Path(path_type=Path))
 @click.option(
@@ -144,5 +160,8 @@ def hint_command(
     click.echo(f"Hints for {player_name(who)}:")
     for rank, found_hint in enumerate(found, start=1):
         click.echo(f"  {rank}. {hint_line(found_hint, players)}")
+    note = spread_note(state.game.name)
+    if note:
+        click.echo(note)
     if outlook is not None:
         click.echo(forecast_line(outlook, players))

@@ -180,10 +180,11 @@ def work_forecast(
     """In a worker: the chance to win from ``seat``'s view, by the game's ``forecast`` hook
     (P5: to beat the boss in time), as JSON."""
     from velvet.bots.hints import assumed_bot, level_words
-    from velvet.games import forecaster
+    from velvet.games import find_spec, forecaster
 
     forecast = forecaster(state.game.name)
     bot = bot or assumed_bot(state.game.name)
+    spec = find_spec(state.game.name)
     if forecast is None:
         raise ConfigError(f"the game '{state.game.name}' offers no forecast")
     start = time.perf_counter()
@@ -198,6 +199,7 @@ def work_forecast(
         "bot": outlook.bot,
         "bot_is": level_words(outlook.bot, state.game.name),
         "hints_bot": assumed_bot(state.game.name),
+        "hints_spread": round(1.96 * spec.hint_spread, 4) if spec is not None else 0.0,
         "days": outlook.days,
         "seconds": round(time.perf_counter() - start, 3),
     }

@@ -284,6 +284,12 @@ class HintOut(BaseModel):
     """Whose play ``win`` assumes from here on: every seat playing like this bot."""
     bot_is: str = ""
     """What ``bot`` is in this game, in words (``greedy, 5 samples a move``)."""
+    spread: float = 0.0
+    """How far this position's own chance may stray from ``win`` among positions the search
+    values alike (half a 95 % range, measured; 0: not measured)."""
+    chance_margin: float | None = None
+    """``margin`` and ``spread`` together: the half-width of a rough 95 % interval on this
+    position's chance to win (a forecast of the same play falls within it and its own)."""
 
 
 class HintMsg(_Server):
@@ -323,6 +329,9 @@ class ForecastMsg(_Server):
     hints_bot: str = "easy"
     """Whose play the hints' chances assume in this game: when it is ``bot``, the two
     estimate the same play (the hint after its move)."""
+    hints_spread: float = 0.0
+    """How far a hint's chance may stray from a position's own chance in this game (half a
+    95 % range, measured; 0: not measured): beyond it, the two truly disagree."""
     days: int
     seconds: float
 

@@ -34,7 +34,7 @@ from rich.text import Text
 
 from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
-from velvet.bots.hints_cli import forecast_assumes
+from velvet.bots.hints_cli import forecast_assumes, spread_note
 from velvet.engine.core import (
     CardInfo,
     Event,
@@ -657,6 +657,9 @@ class Session:
                 f"\n[dim]why: {escape(hint.reason)}[/]",
             )
         self.console.print(table)
+        note = spread_note(self.game.name)
+        if note:
+            self.console.print(f"[dim]{escape(note)}[/]")
 
     def show_forecast(self, player: int, games: int) -> None:
         """The game's forecast hook (P5: the chance to beat the boss in time), with its margin."""
@@ -683,6 +686,7 @@ class Session:
             f"{forecast_assumes(outlook.bot, len(self.seats), self.game.name)}: 95 % interval "
             f"{outlook.low:.0%}–{outlook.high:.0%}, margin ± {outlook.margin:.0%}; "
             f"{outlook.games} games from this position. {FORECAST_VS_HINT}"
+            + (f" {spread_note(self.game.name)}" if spread_note(self.game.name) else "")
         )
 
     def error(self, message: str) -> None:
