@@ -111,6 +111,68 @@ def summary(p: Sequence[float], y: Sequence[float]) -> dict[str, float]:
     }
 
 
+def ece_interval(
+    p: Sequence[float], y: Sequence[float], draws: int = 1000, seed: int = 23
+) -> tuple[float, float]:
+    """A 95 % bootstrap interval of :func:`ece` (positions drawn again with replacement)."""
+    from velvet.engine.rng import Rng
+
+    rng = Rng(seed)
+    n = len(p)
+    values = []
+    for _ in range(draws):
+        pick = [rng.randbelow(n) for _ in range(n)]
+        values.append(ece([p[i] for i in pick], [y[i] for i in pick]))
+    values.sort()
+    return values[int(0.025 * draws)], values[int(0.975 * draws) - 1]
+
+
+def perfect_ece(p: Sequence[float], draws: int = 400, seed: int = 23) -> list[float]:
+    """The ECE a perfectly calibrated chance ``p`` shows by chance alone: outcomes drawn with
+    those very chances, ``draws`` times (sorted). ECE is never 0 at a finite count."""
+    from velvet.engine.rng import Rng
+
+    rng = Rng(seed)
+    scale = 1 << 30
+    out = []
+    for _ in range(draws):
+        y = [1.0 if rng.randbelow(scale) < q * scale else 0.0 for q in p]
+        out.append(ece(p, y))
+    return sorted(out)
+
+
+def check_map(
+    rows: Sequence[dict[str, Any]], name: str, table: dict[str, tuple[float, float]] | None = None
+) -> list[str]:
+    """What is wrong with game ``name``'s map (its spec's, or ``table``'s) on the odd,
+    held-out positions of ``rows``: an ECE above what 99 % of samples of a perfectly
+    calibrated map of the same chances would show (:func:`perfect_ece`), or a mean chance
+    more than three standard errors from the rate won. Empty: the map stands (at this count,
+    it cannot be told from a right one)."""
+    from velvet.bots.hints import calibrated
+
+    held = [r for r in rows if r["game"] == name and r["index"] % 2 == 1]
+    if not held:
+        return [f"{name}: no held-out positions"]
+    p = [calibrated(name, r["hint_value"], table) for r in held]
+    y = [r["hint_outcome"] for r in held]
+    s = summary(p, y)
+    problems = []
+    limit = perfect_ece(p)[int(0.99 * 400) - 1]
+    if s["ece"] > limit:
+        problems.append(
+            f"{name}: ECE {100 * s['ece']:.1f} points on {len(p)} held-out positions, where a "
+            f"right map would show at most {100 * limit:.1f} (99 %)"
+        )
+    se = math.sqrt(sum(q * (1 - q) for q in p)) / len(p)
+    if abs(s["mean_chance"] - s["base_rate"]) > 3 * max(se, 1e-9):
+        problems.append(
+            f"{name}: mean chance {s['mean_chance']:.1%} against {s['base_rate']:.1%} won "
+            f"(more than 3 standard errors, {se:.1%})"
+        )
+    return problems
+
+
 # --- the positions --------------------------------------------------------------------------
 
 
@@ -146,11 +208,9 @@ def _play_on(state: Any, bot: str, seed: int) -> None:
         state.apply_unchecked(action)
 
 
-def position_row(
-    name: str, index: int, seed: int, bot: str, budget: int, forecast_games: int
-) -> dict[str, Any]:
-    """One position of game ``index`` and what its chances were and what happened."""
-    from velvet.bots.hints import forecast, hints
+def sample_position(name: str, index: int, seed: int, bot: str) -> tuple[Any, Any, int]:
+    """Game ``index`` of the run played by ``bot`` in every seat: (the state at one of its
+    decisions of two or more choices, drawn uniformly; the finished game; the step drawn)."""
     from velvet.bots.registry import make_bot
     from velvet.engine.rng import Rng
     from velvet.games import get_game
@@ -181,6 +241,18 @@ def position_row(
         step += 1
     if chosen is None:
         raise RuntimeError(f"{name} game {index} had no decision of two or more choices")
+    return chosen, state, chosen_step
+
+
+def position_row(
+    name: str, index: int, seed: int, bot: str, budget: int, forecast_games: int
+) -> dict[str, Any]:
+    """One position of game ``index`` and what its chances were and what happened."""
+    from velvet.bots.hints import forecast, hints
+    from velvet.sim.run import game_seed
+
+    gseed = game_seed(seed, index)
+    chosen, state, chosen_step = sample_position(name, index, seed, bot)
     seat = chosen.current_player
     played_on = float(state.returns()[seat])  # the rest of this game was played by ``bot``
     best = hints(chosen, seat, budget, top=1)[0]
@@ -209,19 +281,29 @@ def position_row(
     return row
 
 
+def bot_of(name: str, bot: str | None) -> str:
+    """Who plays game ``name``'s positions and on from them: ``bot``, else the level every
+    chance shown in the game assumes (its GameSpec ``chance_bot``)."""
+    from velvet.bots.hints import assumed_bot
+
+    return bot or assumed_bot(name)
+
+
 def collect(
     names: Sequence[str],
     positions: int,
     seed: int,
-    bot: str,
+    bot: str | None,
     budget: int,
     forecast_games: int,
     workers: int,
     progress: bool = True,
     save: Any = None,
+    done: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
     """Every position's row; ``save(rows)`` (optional) after each, so a stopped run keeps
-    what it finished (the positions are handed out interleaved, in index order)."""
+    what it finished (the positions are handed out interleaved, in index order). Rows in
+    ``done`` (a stopped run's, read back) are kept and their positions not played again."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -233,8 +315,11 @@ def collect(
 
     from velvet.engine.workers import die_with_parent
 
-    jobs = [(name, i) for i in range(positions) for name in names]  # interleaved
-    rows: list[dict[str, Any]] = []
+    have = {(r["game"], r["index"]) for r in done}
+    jobs = [(name, i) for i in range(positions) for name in names if (name, i) not in have]
+    rows: list[dict[str, Any]] = [
+        r for r in done if r["game"] in names and r["index"] < positions
+    ]  # interleaved, in index order
     bar = Progress(
         TextColumn("[bold]positions"),
         BarColumn(),
@@ -254,7 +339,7 @@ def collect(
         with bar:
             task = bar.add_task("positions", total=len(jobs))
             futures = [
-                pool.submit(position_row, name, i, seed, bot, budget, forecast_games)
+                pool.submit(position_row, name, i, seed, bot_of(name, bot), budget, forecast_games)
                 for name, i in jobs
             ]
             for future in as_completed(futures):
@@ -306,9 +391,9 @@ def report(rows: Sequence[dict[str, Any]], fit: bool) -> dict[str, Any]:
         held = [r for r in mine if r["index"] % 2 == 1]
         block: dict[str, Any] = {}
         for label, (p, y) in estimators(rows, name).items():
-            block[label] = summary(p, y)
+            block[label] = _with_interval(summary(p, y), p, y)
         for label, (p, y) in estimators(held, name).items():
-            block[f"{label}, odd positions"] = summary(p, y)
+            block[f"{label}, odd positions"] = _with_interval(summary(p, y), p, y)
         if fit:
             train = [r for r in mine if r["index"] % 2 == 0]
             a, b = fit_platt([r["hint_value"] for r in train], [r["hint_outcome"] for r in train])
@@ -317,11 +402,15 @@ def report(rows: Sequence[dict[str, Any]], fit: bool) -> dict[str, Any]:
 
             p = [calibrated(name, r["hint_value"], table) for r in held]
             block["fitted map (even positions)"] = {"a": a, "b": b}
-            block["hint (fitted map), odd positions"] = summary(
-                p, [r["hint_outcome"] for r in held]
-            )
+            y = [r["hint_outcome"] for r in held]
+            block["hint (fitted map), odd positions"] = _with_interval(summary(p, y), p, y)
         result[name] = block
     return result
+
+
+def _with_interval(s: dict[str, float], p: Sequence[float], y: Sequence[float]) -> dict[str, float]:
+    low, high = ece_interval(p, y)
+    return {**s, "ece_low": low, "ece_high": high}
 
 
 def print_report(result: dict[str, Any]) -> None:
@@ -334,7 +423,8 @@ def print_report(result: dict[str, Any]) -> None:
             print(
                 f"  {label}: n = {s['n']}, base rate {s['base_rate']:.1%}, mean chance "
                 f"{s['mean_chance']:.1%}, Brier {s['brier']:.4f} (base-rate constant "
-                f"{s['brier_baseline']:.4f}), ECE {100 * s['ece']:.1f} points"
+                f"{s['brier_baseline']:.4f}), ECE {100 * s['ece']:.1f} points "
+                f"[95% bootstrap {100 * s['ece_low']:.1f}, {100 * s['ece_high']:.1f}]"
             )
 
 
@@ -376,11 +466,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", action="append", choices=GAMES, help="repeat; default both")
     parser.add_argument("--positions", type=int, default=50, help="positions per game")
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--bot", default="easy", help="who plays the games and on from them")
+    parser.add_argument(
+        "--bot",
+        help="who plays the games and on from them (default: each game's chance_bot, the "
+        "level its chances assume)",
+    )
     parser.add_argument("--budget", type=int, default=800, help="hint simulations")
     parser.add_argument("--forecast-games", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--rows", type=Path, help="write the positions' rows (JSON) here")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the rows already in --rows (same seed, bots, budget and forecast games) "
+        "and play only the positions missing",
+    )
     parser.add_argument(
         "--from",
         dest="sources",
@@ -410,16 +510,52 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 return 2
     else:
+        from velvet.bots.hints import level_spec
         from velvet.bots.registry import make_bot
         from velvet.engine.errors import ConfigError
 
+        names = args.game or list(GAMES)
         try:
-            make_bot(args.bot, "p5")
+            for name in names:
+                make_bot(bot_of(name, args.bot), name)
         except ConfigError as error:
             print(f"error: --bot: {error}", file=sys.stderr)
             return 2
-        names = args.game or list(GAMES)
-        meta = {k: getattr(args, k) for k in ("seed", "bot", "budget", "forecast_games")}
+        meta: dict[str, Any] = {
+            "seed": args.seed,
+            "bot": args.bot or "chance_bot",
+            "budget": args.budget,
+            "forecast_games": args.forecast_games,
+            "levels": {n: level_spec(bot_of(n, args.bot), n) for n in names},
+        }
+        done: list[dict[str, Any]] = []
+        if args.resume:
+            if not args.rows:
+                print("error: --resume needs --rows (the file to go on with)", file=sys.stderr)
+                return 2
+            if args.rows.exists():
+                try:
+                    old = json.loads(args.rows.read_text(encoding="utf-8"))
+                    done = list(old["rows"])
+                except (OSError, ValueError, KeyError, TypeError) as error:
+                    print(f"error: {args.rows}: not a rows file ({error})", file=sys.stderr)
+                    return 2
+                differ = [
+                    k for k in ("seed", "bot", "budget", "forecast_games") if old.get(k) != meta[k]
+                ]
+                differ += [
+                    f"{n}'s bot ({old.get('levels', {}).get(n)} there, {meta['levels'][n]} now)"
+                    for n in names
+                    if old.get("levels", {}).get(n) != meta["levels"][n]
+                    and any(r["game"] == n for r in done)
+                ]
+                if differ:
+                    print(
+                        f"error: {args.rows} was made with another {', '.join(differ)}: "
+                        "run without --resume, or with its settings",
+                        file=sys.stderr,
+                    )
+                    return 2
 
         def save(done: list[dict[str, Any]]) -> None:
             if args.rows:
@@ -438,6 +574,7 @@ def main(argv: list[str] | None = None) -> int:
             args.workers,
             progress=not args.no_progress,
             save=save,
+            done=done,
         )
     result = report(rows, args.fit)
     print_report(result)

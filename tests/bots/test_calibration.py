@@ -13,6 +13,7 @@ import pytest
 
 from velvet.bots.hints import calibrated
 from velvet.engine.rng import Rng
+from velvet.games import get_spec
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -110,3 +111,68 @@ def test_a_file_that_is_not_rows_is_refused(
     assert str(bad) in err and "not a rows file written by --rows" in err
     assert cal.main(["--positions", "0"]) == 2
     assert "must be 1 or more" in capsys.readouterr().err
+
+
+# --- the specs' maps against the measured positions ------------------------------------------
+
+ROWS = BENCHMARKS / "data" / "calibration-rows-seed23.json"
+"""The positions the specs' ``hint_calibration`` maps were fitted and measured on (docs/lab.md,
+"Honest chances"), written by ``benchmarks/calibration.py --rows``."""
+
+
+def _shipped() -> dict[str, object]:
+    data: dict[str, object] = json.loads(ROWS.read_text(encoding="utf-8"))
+    return data
+
+
+def test_the_shipped_positions_were_played_by_the_level_each_game_now_assumes() -> None:
+    """A spec that changes whose play its chances assume (VS's easy became greedy:5) or what
+    that level is must have its map measured again: these rows say what played them."""
+    from velvet.bots.hints import CALIBRATION_BUDGET, assumed_bot, level_spec
+
+    data = _shipped()
+    assert data["budget"] == CALIBRATION_BUDGET
+    levels = data["levels"]
+    assert isinstance(levels, dict)
+    for name in cal.GAMES:
+        assert levels[name] == level_spec(assumed_bot(name), name), (
+            f"{name}'s chances assume {level_spec(assumed_bot(name), name)} but its map was "
+            f"measured with {levels[name]}: run benchmarks/calibration.py --fit again"
+        )
+
+
+@pytest.mark.parametrize("name", cal.GAMES)
+def test_each_specs_map_stands_on_the_held_out_positions(name: str) -> None:
+    rows = _shipped()["rows"]
+    assert isinstance(rows, list) and sum(1 for r in rows if r["game"] == name) >= 100
+    assert cal.check_map(rows, name) == []
+
+
+@pytest.mark.parametrize("name", cal.GAMES)
+def test_a_badly_off_map_is_refused(name: str) -> None:
+    rows = _shipped()["rows"]
+    assert isinstance(rows, list)
+    a, b = get_spec(name).hint_calibration or (1.0, 0.0)
+    assert cal.check_map(rows, name, {name: (a, b + 1.5)})  # every chance pushed up
+    assert cal.check_map(rows, name, {name: (a, b - 1.5)})  # and down
+
+
+@pytest.mark.parametrize("name", cal.GAMES)
+def test_the_shipped_positions_are_what_the_code_plays_now(name: str) -> None:
+    """The first position of each game, played again: the same position, search value and
+    outcome as the rows (the games, the bots or the hint's search changed otherwise, and the
+    map must be measured again)."""
+    data = _shipped()
+    rows = data["rows"]
+    assert isinstance(rows, list)
+    from velvet.bots.hints import assumed_bot
+
+    shipped = next(r for r in rows if r["game"] == name and r["index"] == 0)
+    budget, games, seed = data["budget"], data["forecast_games"], data["seed"]
+    assert isinstance(budget, int) and isinstance(games, int) and isinstance(seed, int)
+    again = cal.position_row(name, 0, seed, assumed_bot(name), budget, games)
+    for key in ("step", "seat", "hint_value", "hint_outcome", "played_on"):
+        assert again[key] == pytest.approx(shipped[key]), (
+            f"{name} position 0's {key} is {again[key]} now, {shipped[key]} in {ROWS.name}: "
+            "run benchmarks/calibration.py again and refit"
+        )

@@ -233,5 +233,6 @@ def test_hints_and_velvet_hint_json_say_whose_play_their_chance_assumes(tmp_path
     save_game(save, record, state)
     out = CliRunner().invoke(main, ["hint", str(save), "--budget", "30", "--json"]).output
     data = json.loads(out)
-    assert data["bot"] == "easy" and data["assumes"] == "if both players play on like the easy bot"
+    assert data["bot"] == "easy"
+    assert data["assumes"] == "if both players play on like the easy bot (greedy, 5 samples a move)"
     assert all(h["bot"] == "easy" and 0 <= h["value"] <= 1 for h in data["hints"])

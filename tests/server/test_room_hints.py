@@ -70,8 +70,21 @@ def test_a_hint_answers_the_deciding_seat_with_three_choices_of_its_legal_list(
     legal = {a["text"]: a["label"] for a in state["legal"]}
     assert len(answer["hints"]) == 3
     for hint in answer["hints"]:
-        assert set(hint) == {"action", "label", "win", "margin", "visits", "reason", "value", "bot"}
+        assert set(hint) == {
+            "action",
+            "label",
+            "win",
+            "margin",
+            "visits",
+            "reason",
+            "value",
+            "bot",
+            "bot_is",
+            "spread",
+            "chance_margin",
+        }
         assert hint["bot"] == "easy" and 0 <= hint["value"] <= 1
+        assert hint["chance_margin"] >= hint["margin"]
         assert legal[hint["action"]] == hint["label"]  # a choice of the seat's own list
         assert 0 <= hint["win"] <= 1 and 0 <= hint["margin"] <= 1
         assert hint["visits"] >= 1 and hint["reason"]

@@ -154,7 +154,8 @@ def test_p5_forecast_gives_the_chance_with_its_margin() -> None:
     out = " ".join(console.export_text().split())
     found = re.search(
         r"Forecast: (\d+)% to beat the boss by day 28 if you play on like the easy bot "
-        r"\(95 % interval (\d+)%–(\d+)%, margin ± (\d+)%; 2 games from this position\)\. "
+        r"\(MCTS, 30 simulations a move\): 95 % interval (\d+)%–(\d+)%, margin ± (\d+)%; "
+        r"2 games from this position\. "
         r"The hints assume the same play, after their move\.",
         out,
     )
@@ -252,6 +253,7 @@ def test_velvet_hint_says_whose_play_each_chance_assumes(tmp_path: Path) -> None
     lines = result.output.splitlines()
     assert all("to win if you play on like the easy bot (" in line for line in lines[1:4])
     assert lines[4].startswith(
-        "chance to beat the boss by day 28 if you play on like the easy bot: "
+        "chance to beat the boss by day 28 if you play on like the easy bot "
+        "(MCTS, 30 simulations a move): "
     )
     assert "(the hints assume the same play, after their move)" in lines[4]

@@ -55,7 +55,8 @@ def test_hint_shows_three_choices_and_points_at_one(
     choices.nth(2).wait_for()
     assert choices.count() == 3
     # whose play each chance assumes is said beside it (hint and forecast: the easy bot)
-    assert "if every seat plays on like the easy bot" in page.locator(".hint-head").inner_text()
+    head = page.locator(".hint-head").inner_text()
+    assert "if every seat plays on like the easy bot (MCTS, 30 simulations a move)" in head
     legal = {a["text"]: a["label"] for a in tab.state()["legal"]}
     texts = choices.evaluate_all("bs => bs.map(b => b.dataset.action)")
     for i, text in enumerate(texts):
@@ -78,7 +79,10 @@ def test_hint_shows_three_choices_and_points_at_one(
     rate = page.locator(".forecast-rate")
     rate.wait_for(timeout=30_000)
     forecast = page.locator(".hint-panel").inner_text()
-    assert "chance to beat the boss by day 28 if every seat plays like the easy bot" in forecast
+    assert (
+        "chance to beat the boss by day 28 if every seat plays like the easy bot "
+        "(MCTS, 30 simulations a move)" in forecast
+    )
     assert "The hints assume the same play, after their move." in forecast
     # the server's 3 s now fit one or two games of easy (a search): "1 game" or "2 games"
     assert "95% interval" in forecast and re.search(r"\d+ games? played from your view", forecast)
@@ -97,6 +101,9 @@ def test_hint_at_phone_width_by_key(server: WebServer, browser: Any, shots: Path
     page.keyboard.press("h")
     page.locator(".hint-list .hint-choice").nth(2).wait_for()
     assert page.locator(".hint-list .hint-choice").count() == 3
+    # VS's easy is greedy with 5 samples (its spec's levels), and the words say so
+    head = page.locator(".hint-head").inner_text()
+    assert "if every seat plays on like the easy bot (greedy, 5 samples a move)" in head
     tab.no_sideways_scroll()
     page.locator(".hint-panel").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "vs-hint-390x844.png"))

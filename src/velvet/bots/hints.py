@@ -74,10 +74,63 @@ def calibrated(
     return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
 
 
-def assumed_play(bot: str, players: int) -> str:
-    """Whose play a chance assumes, in words: 'if you play on like the easy bot'."""
+def assumed_bot(game_name: str) -> str:
+    """The level whose play every chance shown in ``game_name`` assumes from the position on
+    (the hint's calibrated chance, the forecast's games): the GameSpec's ``chance_bot``,
+    else :data:`ASSUMED_BOT`."""
+    spec = find_spec(game_name)
+    return spec.chance_bot if spec is not None else ASSUMED_BOT
+
+
+def level_words(bot: str, game_name: str) -> str:
+    """What the bot ``bot`` is in ``game_name``, in words, from the game's level table
+    (``GameSpec.levels``): 'greedy, 5 samples a move', 'MCTS, 30 simulations a move'; a spec
+    that is not a bare level (``mcts:200``) is said as given."""
+    from velvet.bots.registry import LEVELS, level_default
+
+    if bot not in LEVELS:
+        return bot
+    kind, budget = level_default(bot, game_name)
+    if kind in ("search", "expert"):
+        from velvet.bots.expert import get_expert
+
+        spec = find_spec(game_name)
+        search = (spec.search if spec is not None else "ismcts").upper()
+        expert = kind == "expert" and get_expert(game_name) is not None
+        kind = f"{search} with the game's expert helpers" if expert else search
+    else:
+        kind = kind.upper() if kind in ("mcts", "ismcts") else kind
+    unit = "samples" if kind == "greedy" else "simulations"
+    if budget.count is not None:
+        amount = f"{budget.count} {unit if budget.count != 1 else unit[:-1]} a move"
+    else:
+        amount = f"{budget.seconds:g} s a move"
+    return f"{kind}, {amount}"
+
+
+def level_spec(bot: str, game_name: str) -> str:
+    """The bot ``bot`` stands for in ``game_name`` as a spec of kind and budget: ``easy`` in
+    VS is ``greedy:5`` (what ``benchmarks/calibration.py`` records beside its rows)."""
+    from velvet.bots.registry import LEVELS, level_default
+
+    if bot not in LEVELS:
+        return bot
+    kind, budget = level_default(bot, game_name)
+    if kind == "search":
+        spec = find_spec(game_name)
+        kind = spec.search if spec is not None else "ismcts"
+    return f"{kind}:{budget}"
+
+
+def assumed_play(bot: str, players: int, game_name: str | None = None) -> str:
+    """Whose play a chance assumes, in words: 'if you play on like the easy bot'; given
+    ``game_name``, with what that level is in the game: 'if you play on like the easy bot
+    (greedy, 5 samples a move)'."""
     who = {1: "you play", 2: "both players play"}.get(players, f"all {players} players play")
-    return f"if {who} on like the {bot} bot"
+    what = f" ({level_words(bot, game_name)})" if game_name is not None else ""
+    if what == f" ({bot})":
+        what = ""
+    return f"if {who} on like the {bot} bot{what}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +149,29 @@ class Hint:
     value: float = math.nan
     """The search's own mean value (a heuristic score, before calibration)."""
     bot: str = ASSUMED_BOT
-    """Whose play ``win`` assumes from here on (a level: ``easy``)."""
+    """Whose play ``win`` assumes from here on (a level: the game's ``chance_bot``)."""
+    game: str = ""
+    """The game's name (``assumes`` says what ``bot`` is in it); empty: unknown."""
+    spread: float = 0.0
+    """Half-width of a 95 % range of the real chance among positions the search values
+    alike (1.96 × the game's measured ``hint_spread``): how far ``win`` may be from this
+    position's own chance, beyond ``margin``. 0: not measured."""
+
+    @property
+    def chance_margin(self) -> float:
+        """Half-width of a rough 95 % interval on this position's chance to win (``margin``
+        and ``spread`` together): what a forecast of the same play is compared against.
+        ``margin`` alone compares the moves of one position (they share the spread)."""
+        return min(math.hypot(self.margin, self.spread), 1.0)
+
+    def assumes(self, players: int = 1) -> str:
+        """Whose play ``win`` assumes, in words: 'if you play on like the easy bot (…)'."""
+        return assumed_play(self.bot, players, self.game or None)
 
     def line(self, players: int = 1) -> str:
         return (
             f"{self.label}: {self.win:.0%} ± {self.margin:.0%} to win "
-            f"{assumed_play(self.bot, players)} ({self.visits} simulations) — {self.reason}"
+            f"{self.assumes(players)} ({self.visits} simulations) — {self.reason}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -112,6 +182,9 @@ class Hint:
             "margin": round(self.margin, 4),
             "value": round(self.value, 4),
             "bot": self.bot,
+            "bot_is": level_words(self.bot, self.game) if self.game else self.bot,
+            "spread": round(self.spread, 4),
+            "chance_margin": round(self.chance_margin, 4),
             "visits": self.visits,
             "reason": self.reason,
         }
@@ -270,7 +343,21 @@ def _hint_at(
     nxt = ranked[rank + 1] if rank + 1 < len(ranked) else None
     reason = _reason(game, view, seat, action, child, mean, nxt, sample_seed)
     chance, margin = _chance(game.name, mean, visits)
-    return Hint(action, _label(state, action), chance, margin, int(visits), reason, mean)
+    bot = assumed_bot(game.name)
+    spec = find_spec(game.name)
+    spread = 1.96 * spec.hint_spread if spec is not None else 0.0
+    return Hint(
+        action,
+        _label(state, action),
+        chance,
+        margin,
+        int(visits),
+        reason,
+        mean,
+        bot,
+        game.name,
+        spread,
+    )
 
 
 def _chance(game_name: str, mean: float, visits: float) -> tuple[float, float]:
@@ -341,6 +428,12 @@ class Forecast:
     high: float
     bot: str
     days: int
+    game: str = ""
+    """The game's name (``assumes`` says what ``bot`` is in it); empty: unknown."""
+
+    def assumes(self, players: int = 1) -> str:
+        """Whose play ``rate`` assumes, in words: 'if you play on like the easy bot (…)'."""
+        return assumed_play(self.bot, players, self.game or None)
 
     @property
     def rate(self) -> float:
@@ -352,7 +445,7 @@ class Forecast:
 
     def line(self, players: int = 1) -> str:
         return (
-            f"chance to beat the boss by day {self.days} {assumed_play(self.bot, players)}: "
+            f"chance to beat the boss by day {self.days} {self.assumes(players)}: "
             f"{self.rate:.0%} [95% CI {self.low:.0%}, {self.high:.0%}] over {self.games} "
             f"games played by {self.bot} from this position"
         )
@@ -362,11 +455,12 @@ def forecast(
     state: State[Any],
     seat: int,
     games: int = 40,
-    bot: str = ASSUMED_BOT,
+    bot: str | None = None,
     seconds: float | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Forecast:
-    """P5: play ``games`` games from samples of ``seat``'s view with ``bot`` in every seat.
+    """P5: play ``games`` games from samples of ``seat``'s view with ``bot`` in every seat
+    (default: the game's ``chance_bot``, the play the hints' chances assume too).
 
     ``seconds`` (optional) stops early once that much time has passed (after at least one
     game): the forecast then counts the games played, and its interval is wider. ``stop``
@@ -389,6 +483,7 @@ def forecast(
     if not isinstance(game, P5Game):
         raise ConfigError(f"the forecast is for the P5 board game, not '{game.name}'")
     days = game.days
+    bot = bot or assumed_bot(game.name)
     make_bot(bot, game.name)  # a bad spec fails before any game
     view = state.view(seat)
     rng = Rng(view_seed(view, salt=1))
@@ -408,9 +503,9 @@ def forecast(
         if stop is not None and stop():
             break
     if not played:  # stopped before a game was finished: nothing is known
-        return Forecast(0, 0, 0.0, 1.0, bot, days)
+        return Forecast(0, 0, 0.0, 1.0, bot, days, game.name)
     rate = wilson(wins, played)
-    return Forecast(wins, played, rate.low, rate.high, bot, days)
+    return Forecast(wins, played, rate.low, rate.high, bot, days, game.name)
 
 
 STOP_EVERY = 64

@@ -165,6 +165,17 @@ class GameSpec:
     """``(a, b)`` of the map from a hint search's mean value to the chance shown,
     ``1 / (1 + exp(-(a · logit(value) + b)))``, fitted by ``benchmarks/calibration.py --fit``;
     None: the value itself."""
+    hint_spread: float = 0.0
+    """How far the real chance to win strays, among positions the hint's search values
+    alike: the standard deviation of a position's chance around its calibrated ``win``,
+    measured by ``benchmarks/calibration.py`` from the forecast's repeated games (0: not
+    measured). A hint's ``chance_margin`` carries it; its ``margin`` (comparing the moves of
+    one position) does not."""
+    chance_bot: str = "easy"
+    """The level whose play every chance shown assumes from the position on: the outcomes
+    ``hint_calibration`` was fitted against (every seat playing on like it) and the bot of
+    the forecast's games. What the level is in this game comes from ``levels``; the words
+    shown name both ('if you play on like the easy bot (greedy, 5 samples a move)')."""
     cards: str | None = None
     """Import path of a module with ``card_rows``, ``card_list_markdown`` and
     ``check_card_files`` for ``velvet cards``, or None (the game has no card files)."""

@@ -6,9 +6,9 @@ reading only the mover's view of it (``state.view(seat)`` and the game's determi
 hidden card and no later die roll reaches the estimate, so a move is judged on what its
 player could know. From that one search come the chance to win *before* the move (the
 search's best move, as a hint gives it) and *after* it (the move made), both through the
-game's ``hint_calibration`` map, so both assume every seat plays on like the
-:data:`~velvet.bots.hints.ASSUMED_BOT` bot. A drop beyond the two estimates' combined
-margin is a mistake; the review names the better move and its reason.
+game's ``hint_calibration`` map, so both assume every seat plays on like the game's
+``chance_bot`` level (:func:`~velvet.bots.hints.assumed_bot`). A drop beyond the two
+estimates' combined margin is a mistake; the review names the better move and its reason.
 
 Decisions run in worker processes (``workers``; 0: in this process), each with its own
 budget: a number of simulations capped by a number of seconds.
@@ -28,6 +28,7 @@ from velvet.bots.hints import (
     CALIBRATION_BUDGET,
     PLAYED_VISITS,
     Hint,
+    assumed_bot,
     assumed_play,
     judge,
 )
@@ -132,7 +133,7 @@ class Review:
 
     @property
     def assumes(self) -> str:
-        return assumed_play(self.bot, self.players)
+        return assumed_play(self.bot, self.players, self.game)
 
     @property
     def mistakes(self) -> list[Decision]:
@@ -282,6 +283,7 @@ def review(
         decisions,
         list(record.seats),
         final.outcome_text() if final.is_terminal() else "",
+        assumed_bot(game.name),
     )
 
 

@@ -123,7 +123,7 @@ def make_router(reviewer: Reviewer | None = None) -> APIRouter:
             return _problem(
                 "busy", "the server is reviewing another game; try again in a minute", 503
             )
-        from velvet.bots.hints import ASSUMED_BOT, assumed_play
+        from velvet.bots.hints import assumed_bot, assumed_play
 
         players = len(final.returns())
         start: dict[str, Any] = {
@@ -135,8 +135,8 @@ def make_router(reviewer: Reviewer | None = None) -> APIRouter:
             "outcome": final.outcome_text() if final.is_terminal() else "",
             "seconds": worker.seconds,
             "simulations": SIMULATIONS,
-            "bot": ASSUMED_BOT,
-            "assumes": assumed_play(ASSUMED_BOT, players),
+            "bot": assumed_bot(record.game),
+            "assumes": assumed_play(assumed_bot(record.game), players, record.game),
         }
 
         async def stream() -> AsyncIterator[str]:

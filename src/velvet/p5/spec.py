@@ -204,7 +204,12 @@ SPEC = GameSpec(
     # won all 10, median day 14.5, where with p5_evaluator it won all 10, median day 26
     # (docs/lab.md, "expert with a day-aware leaf value").
     expert_evaluator="velvet.p5.value:p5_day_value",
+    # hint chance map: fitted on the first 27 even positions of the seed-23 run; refitting on
+    # all 59 even ones (0.5170, 0.0683) did worse on the 59 odd (held-out ECE 20.6 against
+    # 12.3 points), so the first stays. Spread: from the 4-game forecasts of the even
+    # positions (docs/lab.md, "Honest chances").
     hint_calibration=(0.5758, -0.2789),
+    hint_spread=0.2605,
     search="mcts",
     cooperative=True,
     search_tuning={"exploration": 0.1, "max_playout": 16},

@@ -375,17 +375,25 @@ def _show(
         for n, hint in enumerate(message.get("hints", []), start=1):
             out(
                 f"  {n}. {hint['label']} — {hint['win']:.0%} ± {hint['margin']:.0%} to win "
-                f"if every player plays on like the {hint.get('bot', 'easy')} bot "
-                f"({hint['visits']} simulations)"
+                f"if every player plays on like the {hint.get('bot', 'easy')} bot"
+                + (f" ({hint['bot_is']})" if hint.get("bot_is") else "")
+                + f"; {hint['visits']} simulations"
             )
             out(f"     why: {hint['reason']}")
     elif kind == "forecast":
         out(
             f"Forecast: {message['rate']:.0%} to beat the boss by day {message['days']} "
-            f"if every player plays like the {message['bot']} bot (95 % interval "
-            f"{message['low']:.0%}–{message['high']:.0%}, margin ± {message['margin']:.0%}; "
-            f"{message['games']} games from your view). The hints assume the "
-            f"{'same play, after their move' if message['bot'] == 'easy' else 'easy bot'}."
+            f"if every player plays like the {message['bot']} bot"
+            + (f" ({message['bot_is']})" if message.get("bot_is") else "")
+            + f": 95 % interval {message['low']:.0%}–{message['high']:.0%}, margin ± "
+            f"{message['margin']:.0%}; {message['games']} games from your view. The hints "
+            "assume the "
+            + (
+                "same play, after their move"
+                if message["bot"] == message.get("hints_bot", "easy")
+                else f"{message.get('hints_bot', 'easy')} bot's play, so the two may differ"
+            )
+            + "."
         )
     elif kind == "timer":
         left = int(message["left"])

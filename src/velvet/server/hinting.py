@@ -31,9 +31,10 @@ busy the machine is (docs/protocol.md has the measurements)."""
 FORECAST_GAMES = 20
 FORECAST_SECONDS = 3.0
 """A forecast stops after this many seconds (after one game at least), with the games played."""
-FORECAST_BOT = "easy"
-"""The forecast's bot: the play a hint's chance assumes too (``velvet.bots.hints.ASSUMED_BOT``),
-so the two agree within their margins at one decision."""
+FORECAST_BOT: str | None = None
+"""The forecast's bot; None: each game's ``chance_bot`` (``velvet.bots.hints.assumed_bot``),
+the play a hint's chance assumes too, so the two estimate the same play (docs/lab.md, "Hint
+and forecast")."""
 HINT_LIMIT = 8
 """Hints and forecasts being worked out at once in this process; more are refused."""
 HINT_PER_SEAT = 1
@@ -50,7 +51,7 @@ class HintSettings:
     workers: int = 1
     forecast_games: int = FORECAST_GAMES
     forecast_seconds: float = FORECAST_SECONDS
-    forecast_bot: str = FORECAST_BOT
+    forecast_bot: str | None = FORECAST_BOT
     limit: int = HINT_LIMIT
     per_seat: int = HINT_PER_SEAT
     per_address: int = HINT_PER_ADDRESS
@@ -74,7 +75,7 @@ class HintSettings:
         from velvet.server.bots import check_spec
 
         for name in game_names():  # the bot plays the forecasts of every game that has one
-            if has_forecast(name):
+            if has_forecast(name) and self.forecast_bot is not None:
                 check_spec(self.forecast_bot, name)
 
 
@@ -153,13 +154,15 @@ def work_hint(
 
     The search ends early once the job of ``ticket`` is cancelled (its answer is dropped).
     """
-    from velvet.bots.hints import ASSUMED_BOT, hints
+    from velvet.bots.hints import assumed_bot, hints, level_words
 
     start = time.perf_counter()
     found = hints(state, seat, Budget.parse(budget), stop=_stopper(ticket, cancels))
+    bot = found[0].bot if found else assumed_bot(state.game.name)
     return {
         "hints": [h.to_json() for h in found],
-        "bot": found[0].bot if found else ASSUMED_BOT,
+        "bot": bot,
+        "bot_is": level_words(bot, state.game.name),
         "budget": budget,
         "seconds": round(time.perf_counter() - start, 3),
     }
@@ -169,16 +172,19 @@ def work_forecast(
     state: State[Any],
     seat: int,
     games: int,
-    bot: str,
+    bot: str | None,
     seconds: float,
     ticket: Ticket | None = None,
     cancels: Any = None,
 ) -> dict[str, Any]:
     """In a worker: the chance to win from ``seat``'s view, by the game's ``forecast`` hook
     (P5: to beat the boss in time), as JSON."""
-    from velvet.games import forecaster
+    from velvet.bots.hints import assumed_bot, level_words
+    from velvet.games import find_spec, forecaster
 
     forecast = forecaster(state.game.name)
+    bot = bot or assumed_bot(state.game.name)
+    spec = find_spec(state.game.name)
     if forecast is None:
         raise ConfigError(f"the game '{state.game.name}' offers no forecast")
     start = time.perf_counter()
@@ -191,6 +197,9 @@ def work_forecast(
         "wins": outlook.wins,
         "games": outlook.games,
         "bot": outlook.bot,
+        "bot_is": level_words(outlook.bot, state.game.name),
+        "hints_bot": assumed_bot(state.game.name),
+        "hints_spread": round(1.96 * spec.hint_spread, 4) if spec is not None else 0.0,
         "days": outlook.days,
         "seconds": round(time.perf_counter() - start, 3),
     }

@@ -282,6 +282,14 @@ class HintOut(BaseModel):
     """The search's own mean value, before calibration (a heuristic score, not a chance)."""
     bot: str = "easy"
     """Whose play ``win`` assumes from here on: every seat playing like this bot."""
+    bot_is: str = ""
+    """What ``bot`` is in this game, in words (``greedy, 5 samples a move``)."""
+    spread: float = 0.0
+    """How far this position's own chance may stray from ``win`` among positions the search
+    values alike (half a 95 % range, measured; 0: not measured)."""
+    chance_margin: float | None = None
+    """``margin`` and ``spread`` together: the half-width of a rough 95 % interval on this
+    position's chance to win (a forecast of the same play falls within it and its own)."""
 
 
 class HintMsg(_Server):
@@ -291,7 +299,10 @@ class HintMsg(_Server):
     version: int
     hints: list[HintOut]
     bot: str = "easy"
-    """Whose play the hints' chances assume: every seat playing on like this bot."""
+    """Whose play the hints' chances assume: every seat playing on like this bot (the game's
+    ``chance_bot`` level)."""
+    bot_is: str = ""
+    """What ``bot`` is in this game, in words (``greedy, 5 samples a move``)."""
     budget: str
     """The search's budget (simulations, or seconds like ``1.5s``)."""
     seconds: float
@@ -313,6 +324,14 @@ class ForecastMsg(_Server):
     games: int
     bot: str
     """The bot that played every seat in those games: whose play ``rate`` assumes."""
+    bot_is: str = ""
+    """What ``bot`` is in this game, in words (``MCTS, 30 simulations a move``)."""
+    hints_bot: str = "easy"
+    """Whose play the hints' chances assume in this game: when it is ``bot``, the two
+    estimate the same play (the hint after its move)."""
+    hints_spread: float = 0.0
+    """How far a hint's chance may stray from a position's own chance in this game (half a
+    95 % range, measured; 0: not measured): beyond it, the two truly disagree."""
     days: int
     seconds: float
 

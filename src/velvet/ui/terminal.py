@@ -34,7 +34,7 @@ from rich.text import Text
 
 from velvet.bots.base import Bot
 from velvet.bots.budget import Budget
-from velvet.bots.hints_cli import forecast_assumes
+from velvet.bots.hints_cli import forecast_assumes, spread_note
 from velvet.engine.core import (
     CardInfo,
     Event,
@@ -652,11 +652,14 @@ class Session:
             table.add_row(
                 f"{rank}.",
                 f"{escape(where + hint.label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
-                f"to win {forecast_assumes(hint.bot, len(self.seats))} "
-                f"({hint.visits} simulations)"
+                f"to win {forecast_assumes(hint.bot, len(self.seats), self.game.name)}; "
+                f"{hint.visits} simulations"
                 f"\n[dim]why: {escape(hint.reason)}[/]",
             )
         self.console.print(table)
+        note = spread_note(self.game.name)
+        if note:
+            self.console.print(f"[dim]{escape(note)}[/]")
 
     def show_forecast(self, player: int, games: int) -> None:
         """The game's forecast hook (P5: the chance to beat the boss in time), with its margin."""
@@ -669,17 +672,21 @@ class Session:
                 "(P5 has one: the chance to beat the boss in time)"
             )
             return
-        self.thinking(f"playing {games} games from your view with the {FORECAST_BOT} bot")
+        from velvet.bots.hints import assumed_bot
+
+        bot = assumed_bot(self.game.name)
+        self.thinking(f"playing {games} games from your view with the {bot} bot")
         try:
-            outlook = forecast(self.state, player, games, FORECAST_BOT)
+            outlook = forecast(self.state, player, games, bot)
         except VelvetError as error:
             self.error(f"no forecast: {error}")
             return
         self.console.print(
             f"[bold]Forecast[/]: {outlook.rate:.0%} to beat the boss by day {outlook.days} "
-            f"{forecast_assumes(outlook.bot, len(self.seats))} (95 % interval "
+            f"{forecast_assumes(outlook.bot, len(self.seats), self.game.name)}: 95 % interval "
             f"{outlook.low:.0%}–{outlook.high:.0%}, margin ± {outlook.margin:.0%}; "
-            f"{outlook.games} games from this position). {FORECAST_VS_HINT}"
+            f"{outlook.games} games from this position. {FORECAST_VS_HINT}"
+            + (f" {spread_note(self.game.name)}" if spread_note(self.game.name) else "")
         )
 
     def error(self, message: str) -> None:
@@ -995,8 +1002,9 @@ class Session:
 
 
 FORECAST_BOT = "easy"
-"""The bot that plays the forecast's games (the play a hint's chance assumes too:
-``velvet.bots.hints.ASSUMED_BOT``); the hard bot would take minutes a game."""
+"""The default of ``velvet.bots.hints.ASSUMED_BOT``; the forecast's games are played by the
+game's ``chance_bot`` (``velvet.bots.hints.assumed_bot``), the play a hint's chance assumes
+too (the hard bot would take minutes a game)."""
 FORECAST_VS_HINT = "The hints assume the same play, after their move."
 
 

@@ -700,9 +700,9 @@ export class Table {
         el("div", { class: "hint-head" }, el("strong", {}, "Forecast"), close),
         el("p", { class: "forecast" },
           el("strong", { class: "forecast-rate" }, percent(f.rate)),
-          ` chance to beat the boss by day ${f.days} if every seat plays like the ${f.bot} bot`,
+          ` chance to beat the boss by day ${f.days} if every seat plays like the ${f.bot} bot${f.bot_is ? ` (${f.bot_is})` : ""}`,
           el("span", { class: "hint-margin" }, ` (95% interval ${percent(f.low)}–${percent(f.high)}, ± ${percent(f.margin)})`)),
-        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s. ${f.bot === "easy" ? "The hints assume the same play, after their move." : "The hints assume the easy bot's play, so the two may differ."}`),
+        el("p", { class: "hint-meta" }, `${f.games} game${f.games === 1 ? "" : "s"} played from your view by the ${f.bot} bot in ${f.seconds.toFixed(1)} s. ${f.bot === (f.hints_bot || "easy") ? "The hints assume the same play, after their move." : `The hints assume the ${f.hints_bot || "easy"} bot's play, so the two may differ.`}${f.hints_spread ? ` As this game's own chance a hint's is good to ± ${percent(f.hints_spread)} only, so where the two differ this forecast, which plays the games out, is the sharper one.` : ""}`),
       ];
     }
     const list = el("ol", { class: "hint-list" });
@@ -719,8 +719,9 @@ export class Table {
       );
     });
     return [
-      el("div", { class: "hint-head" }, el("strong", {}, `Hint: best first, with the chance to win if every seat plays on like the ${hint.data.bot || "easy"} bot`), close),
+      el("div", { class: "hint-head" }, el("strong", {}, `Hint: best first, with the chance to win if every seat plays on like the ${hint.data.bot || "easy"} bot${hint.data.bot_is ? ` (${hint.data.bot_is})` : ""}`), close),
       hint.data.hints.length ? list : el("p", { class: "hint-note" }, "The search found no choice to suggest."),
+      ...(hint.data.hints[0]?.spread ? [el("p", { class: "hint-meta" }, `These chances rank the moves within their margins; as this game's own chance each is good to ± ${percent(hint.data.hints[0].spread)} only (positions the search values alike are won that differently, measured).${this.canAsk("forecast") ? " The forecast plays the games out: where it differs, it is the sharper one." : ""}`)] : []),
     ];
   }
 
