@@ -159,20 +159,33 @@ def test_title_icon_and_notification_follow_your_turn(
     mine.page.click(".look-menu summary")
     assert mine.page.is_checked("#look-notify")
 
+    # two more games of Zoe's: one she resigned (finished), one a bot plays first
+    for body in ({"game": "vs", "first": "1"}, {"game": "vs", "seats": ["human", "hard"]}):
+        other = mine.page.request.post(f"{server.url}/api/rooms", data=body).json()
+        mine.page.goto(other["invites"][0]["url"])
+        mine.page.wait_for_selector(".vs-board .pbar")
+        mine.wait_version(0)
+        if body.get("first") == "1":
+            mine.page.evaluate("window.velvet.connection.resign()")
+            mine.page.locator(".banner").wait_for(state="visible")
     # "Your games": the game is listed with "Your move" first, linked back to the table
     games = CspTab(browser, DESKTOP)
     games.context.add_cookies(mine.context.cookies())  # Zoe signed in on another device
+    row = f".game-list > li[data-room='{created['room']}']"
     for tab in (mine, games):
         tab.page.goto(f"{server.url}/games")
         tab.page.wait_for_selector(".your-games .game-list")
-        first = tab.page.locator(".game-list > li").first
-        assert first.locator(".turn-word").inner_text() == "Your move"
-        assert "against Guest" in first.inner_text()
+        words = tab.page.locator(".game-list > li .turn-word").all_inner_texts()
+        assert words[0] == "Your move" and words[-1] == "Finished", words
+        assert tab.page.locator(row).locator(".turn-word").inner_text() == "Your move"
+        assert "against Guest" in tab.page.locator(row).inner_text()
     # this browser holds the seat: the link plays it; the other device may only watch
-    link = mine.page.locator(".game-list > li.your-move a")
+    link = mine.page.locator(f"{row} a")
     assert link.inner_text() == "Play your move"
-    assert "held on another device" in games.page.locator(".game-list > li").first.inner_text()
-    assert "1" in mine.page.locator("#games-link").inner_text()  # the header counts it
+    assert "held on another device" in games.page.locator(row).inner_text()
+    assert mine.page.locator(".game-list > li.your-move").count() >= 1
+    count = mine.page.locator("#games-link .count").inner_text()  # the header counts them
+    assert count == str(mine.page.locator(".game-list > li.your-move").count())
     mine.page.screenshot(path=str(shots / "your-games-1280x720.png"))
     mine.page.set_viewport_size(PHONE)
     mine.page.screenshot(path=str(shots / "your-games-390x844.png"), full_page=True)

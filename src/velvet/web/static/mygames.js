@@ -8,6 +8,7 @@ import { el } from "./dom.js";
 import { savedSeats, seatKey, forgetSeat, seatHref } from "./lobby.js";
 
 const REFRESH_MS = 30000;
+const drawn = new WeakMap(); // the page: what it shows now (to redraw only on a change)
 
 async function fetchGames() {
   const held = savedSeats().map((s) => ({ room: s.room, secret: seatKey(s), seat: s.seat }));
@@ -36,7 +37,7 @@ function link() {
 
 function showCount(n) {
   const a = link();
-  a.replaceChildren("Your games", n ? el("span", { class: "count", "aria-hidden": "true" }, String(n)) : null);
+  a.replaceChildren("Your games", ...(n ? [el("span", { class: "count", "aria-hidden": "true" }, String(n))] : []));
   a.setAttribute("aria-label", n ? `Your games: ${n} waiting for your move` : "Your games");
 }
 
@@ -123,15 +124,20 @@ function draw(box, data) {
 
 async function refresh(box) {
   try {
-    draw(box, await fetchGames());
+    const data = await fetchGames();
+    const seen = JSON.stringify([data.games, data.unknown, data.player]);
+    if (drawn.get(box) === seen) return; // unchanged: the keyboard's place stays
+    drawn.set(box, seen);
+    draw(box, data);
   } catch (error) {
+    drawn.delete(box);
     box.replaceChildren(el("h1", {}, "Your games"), el("p", { role: "alert" }, `Your games could not be loaded: ${error.message}.`));
   }
 }
 
 export function renderYourGames(main) {
   document.title = "Velvet · your games";
-  const box = el("section", { class: "your-games", "aria-live": "polite" }, el("h1", {}, "Your games"), el("p", { class: "loading" }, "Loading…"));
+  const box = el("section", { class: "your-games" }, el("h1", {}, "Your games"), el("p", { class: "loading" }, "Loading…"));
   main.replaceChildren(box);
   refresh(box);
   // Kept up to date while the page is open and seen (another tab may have moved).
