@@ -177,6 +177,7 @@ def test_title_icon_and_notification_follow_your_turn(
         tab.page.wait_for_selector(".your-games .game-list")
         words = tab.page.locator(".game-list > li .turn-word").all_inner_texts()
         assert words[0] == "Your move" and words[-1] == "Finished", words
+        assert "resigned" in tab.page.locator(".game-list > li.finished .result").inner_text()
         assert tab.page.locator(row).locator(".turn-word").inner_text() == "Your move"
         assert "against Guest" in tab.page.locator(row).inner_text()
     # this browser holds the seat: the link plays it; the other device may only watch

@@ -685,6 +685,8 @@ class YourGame(BaseModel):
     """The deciding seat is one of ``seats`` and a person (not a bot standing in) decides."""
     players: list[SeatInfo]
     """Every seat's public facts (``display_name``: who plays it), as ``GET /api/rooms/ID``."""
+    result: str | None = None
+    """A finished game's result in words (``over``'s ``result.text``), else null."""
     cooperative: bool
     """The seats play together (P5), not against each other."""
     hotseat: bool

@@ -121,6 +121,7 @@ async def _game(
         and room.bot_for(to_move) is None
     )
     spec = find_spec(row.game)
+    ended = room.row.result if room is not None else row.result
     return YourGame(
         room=row.id,
         game=row.game,
@@ -132,6 +133,7 @@ async def _game(
         to_move=to_move,
         your_move=yours,
         players=hub.seat_infos(room) if room is not None else row_seat_infos(row, names),
+        result=(str(ended.get("text") or "") or None) if ended else None,
         cooperative=spec is not None and spec.cooperative,
         hotseat=bool(row.options.get("hotseat")),
         rated=bool(row.options.get("rated")),

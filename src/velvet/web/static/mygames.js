@@ -89,6 +89,7 @@ function entry(game) {
     el("span", { class: "turn-word" }, whoseMove(game)),
     el("span", { class: "game-title" }, game.title),
     el("span", { class: "opponents" }, others(game)),
+    game.result ? el("span", { class: "result" }, game.result.charAt(0).toUpperCase() + game.result.slice(1)) : null,
     el("small", {}, `you play ${names} · move ${game.version} · room ${game.room}${game.rated ? " · rated" : ""}`),
     here ? null : el("small", { class: "elsewhere" }, "your account's seat, held on another device: move it here from there"),
     el("a", { class: game.your_move && here ? "button primary" : "button", href }, label),
