@@ -6,11 +6,16 @@ on the table."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from tests.server.conftest import sqlite_url
 from tests.server.test_accounts import as_, sign_up
 from tests.server.test_seats import greet, make_room, next_of
+from tests.server.test_storage import _room
+
+from velvet.server.storage import Storage, migrate
 
 
 def ask(client: TestClient, seats: list[dict[str, Any]], **headers: str) -> dict[str, Any]:
@@ -124,3 +129,30 @@ def test_the_lobby_names_an_account_seat_of_a_room_not_in_memory(client: TestCli
     assert vs["room"] not in hub.rooms  # left memory: the lobby reads it from the database
     listed = next(r for r in client.get("/api/rooms").json() if r["room"] == vs["room"])
     assert [s["display_name"] for s in listed["seats"]] == ["Ada", "Open seat"]
+
+
+def _rooms_of(storage: Storage) -> None:
+    migrate(storage.engine)
+    older, newer, over = _room("older"), _room("newer"), _room("over")
+    newer.created, over.created = older.created + 1, older.created + 2
+    older.seats[1].account = newer.seats[0].account = over.seats[0].account = 7
+    for row in (older, newer, over):
+        storage.create_room(row)
+    storage.finish("over", 0, {"text": "a draw"})
+    found = storage.rooms_of(["newer", "older", "nowhere"])
+    assert sorted(found) == ["newer", "older"]
+    assert [s.seat for s in found["older"].seats] == [0, 1]
+    assert found["older"].seats[1].token_sha256 == "b" * 64  # the digests, to compare with
+    assert storage.rooms_of([]) == {}
+    # games going on first, newest first; a finished one after them
+    assert storage.rooms_of_account(7) == ["newer", "older", "over"]
+    assert storage.rooms_of_account(8) == []
+    storage.close()
+
+
+def test_the_rooms_of_seats_on_sqlite(tmp_path: Path) -> None:
+    _rooms_of(Storage(sqlite_url(tmp_path)))
+
+
+def test_the_rooms_of_seats_on_postgresql(pg_url: str) -> None:
+    _rooms_of(Storage(pg_url))
