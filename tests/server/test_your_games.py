@@ -156,3 +156,23 @@ def test_the_rooms_of_seats_on_sqlite(tmp_path: Path) -> None:
 
 def test_the_rooms_of_seats_on_postgresql(pg_url: str) -> None:
     _rooms_of(Storage(pg_url))
+
+
+def test_a_bot_standing_in_and_the_person_coming_back_are_announced(client: TestClient) -> None:
+    room = make_room(
+        client, game="vs", first="1", seats=["human", "human"], grace=1, takeover="random"
+    )
+    path = f"/ws/{room['room']}"
+    with client.websocket_connect(path) as a:
+        greet(a, room["invites"][0]["token"])
+        with client.websocket_connect(path) as b:
+            secret = greet(b, room["invites"][1]["token"])[0]["secret"]
+        assert [s["display_name"] for s in next_of(a, "seats")["seats"]] == ["Guest", "Guest"]
+        # Player 2 left: after the grace period the takeover bot plays the seat, named so
+        stand_in = next_of(a, "seats")["seats"][1]
+        assert stand_in["display_name"] == "Guest (a bot plays for now)"
+        assert stand_in["who"] == "random"
+        with client.websocket_connect(path) as b:
+            greet(b, secret)
+            back = next_of(a, "seats")["seats"][1]
+            assert (back["display_name"], back["who"]) == ("Guest", "human")
