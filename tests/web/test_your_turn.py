@@ -119,6 +119,8 @@ def test_title_icon_and_notification_follow_your_turn(
     mine.page.wait_for_function(f"document.title.startsWith({MARK!r})", timeout=15_000)
     assert mine.page.title() == MARK + "Velvet · room " + created["room"]
     assert icon(mine).startswith("data:image/svg+xml,")
+    # the header's Your games link counts this game now
+    mine.page.wait_for_function("document.querySelector('#games-link .count')?.innerText === '1'")
     assert "circle" in icon(mine)  # icon.svg with its dot
     assert not theirs.page.title().startswith(MARK) and icon(theirs) == "static/icon.svg"
     assert theirs.page.locator(".bar .who").inner_text() == "Zoe (Player 2) decides"

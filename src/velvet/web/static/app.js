@@ -82,6 +82,7 @@ function markTurn(state) {
     const n = state.legal.length;
     notifyTurn("Your turn — Velvet", `${page.welcome.game.toUpperCase()} · room ${page.welcome.room}: ${n} choice${n === 1 ? "" : "s"} to make`, page.welcome.room);
   }
+  if (wasMine !== null && mine !== wasMine) installGamesLink(); // the header's count of your moves
   wasMine = mine;
 }
 

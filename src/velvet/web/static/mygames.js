@@ -41,8 +41,9 @@ function showCount(n) {
   a.setAttribute("aria-label", n ? `Your games: ${n} waiting for your move` : "Your games");
 }
 
+// Drawn on every page, counted again when a turn of this page's seat begins or ends.
 export async function installGamesLink() {
-  showCount(0);
+  if (!document.getElementById("games-link")) showCount(0);
   try {
     const data = await fetchGames();
     showCount(data.games.filter((g) => g.your_move).length);
