@@ -86,7 +86,7 @@ def make_router(hub: Callable[[], Hub], accounts: Callable[[], Accounts], rate: 
         mine = {room: set(seats) for room, seats in here.items()}
         if account is not None:
             for room in theirs:
-                for s in rows[room].seats:
+                for s in rows[room].seats if room in rows else ():
                     if s.account == account.id:
                         mine.setdefault(room, set()).add(s.seat)
         bound = [s.account for r in mine for s in rows[r].seats if s.account is not None]
