@@ -163,6 +163,22 @@ def test_the_terminal_shows_the_time_left_of_a_decision_under_way() -> None:
     assert lines.count("Your move (version 3):") == 1  # a decision just begun: no clock
 
 
+def test_the_terminal_names_who_plays_each_seat_from_the_server() -> None:
+    from velvet.server.client import _show
+
+    lines: list[str] = []
+    seats = [
+        {"seat": 0, "name": "Player 1", "who": "human", "display_name": "Ada"},
+        {"seat": 1, "name": "Player 2", "who": "hard", "display_name": "Bot (hard)"},
+    ]
+    welcome = {"type": "welcome", "room": "r", "game": "vs", "seat": 0, "seed_sha256": "0"}
+    _show({**welcome, "seats": seats}, lines.append, [])
+    seats[1] = {"seat": 1, "name": "Player 2", "who": "human", "display_name": "Guest"}
+    _show({"type": "seats", "seats": seats}, lines.append, [])
+    assert lines[-1] == "Players: Player 1: Ada · Player 2: Guest"
+    assert "Players: Player 1: Ada · Player 2: Bot (hard)" in lines
+
+
 def test_join_fits_80_by_24_with_the_compact_board_and_pages_of_choices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -118,10 +118,13 @@ def test_websocket_fuzz_changes_nothing_and_never_fails(tmp_path: Path) -> None:
     for info, room in zip(after, rooms, strict=True):
         # the greetings claimed the invites they sent: only that changed
         for seat, invite in zip(info["seats"], room["invites"], strict=True):
-            assert seat.pop("claimed") is (invite["token"] in SECRETS)
+            claimed = invite["token"] in SECRETS
+            assert seat.pop("claimed") is claimed
+            assert seat.pop("display_name") == ("Guest" if claimed else "Open seat")
     for info in before:
         for seat in info["seats"]:
             assert seat.pop("claimed") is False
+            assert seat.pop("display_name") == "Open seat"
     assert after == before  # no state changed
     assert errors > 0.9 * sent
     print(f"{sent} hostile messages: {errors} refused, {closed} sockets closed cleanly")

@@ -106,7 +106,9 @@ def check_game(messages: list[tuple[int | None, dict[str, Any]]], record: dict[s
                 assert not found, f"seat {seat} read hidden {word!r} at {v}: {talk}"
 
     for seat, msg in messages:
-        assert msg["type"] in ("welcome", "log", "state", "over", "error", "pong"), msg["type"]
+        assert msg["type"] in ("welcome", "log", "state", "over", "error", "pong", "seats"), msg[
+            "type"
+        ]
         if msg["type"] == "log":  # the log so far a joining socket gets: as it may see it
             for entry in msg["entries"]:
                 unnamed(secret_at(entry["version"], seat), entry["text"], seat, entry["version"])

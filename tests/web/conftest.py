@@ -46,6 +46,7 @@ SERVER_TYPES = {
     "timer",
     "log",
     "transfer",
+    "seats",
 }
 CLIENT_TYPES = {
     "hello",

@@ -98,6 +98,12 @@ def _learn(server: WebServer, page: Any) -> None:
     page.wait_for_selector(".learn-rule")
 
 
+def _your_games(server: WebServer, page: Any) -> None:
+    _vs(server, page)  # this browser holds a seat: its game is listed, its move
+    page.goto(f"{server.url}/games")
+    page.wait_for_selector(".your-games .game-list .your-move")
+
+
 PAGES: dict[str, Callable[[WebServer, Any], None]] = {
     "lobby": _lobby,
     "vs-table": _vs,
@@ -105,6 +111,7 @@ PAGES: dict[str, Callable[[WebServer, Any], None]] = {
     "p5-table": _p5,
     "replay": _replay,
     "learn": _learn,
+    "your-games": _your_games,
 }
 
 

@@ -89,7 +89,9 @@ def test_the_menu_keeps_the_theme_sound_and_motion(server: WebServer, browser: A
     page.locator("#look-sound").check()
     assert page.evaluate("window.velvetSounds") == ["turn"]  # the toggle says it is on
     saved = json.loads(page.evaluate("localStorage.getItem('velvet.look')"))
-    assert saved == {"theme": "midnight", "sound": True, "motion": "slow"}
+    # notifications stay off: nobody checked them (and nothing asked the browser)
+    assert saved == {"theme": "midnight", "sound": True, "motion": "slow", "notify": False}
+    assert not page.locator("#look-notify").is_checked()
     page.reload()
     page.wait_for_selector(".p5-board .actable")
     root = page.evaluate(

@@ -28,7 +28,7 @@ from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.learn import review_web
 from velvet.learn import web as learn_web
-from velvet.server import account_web, games, replay
+from velvet.server import account_web, games, replay, your_games
 from velvet.server.accounts import Accounts
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
@@ -55,7 +55,7 @@ from velvet.server.protocol import (
     Undo,
     parse_client,
 )
-from velvet.server.rooms import Conn, Hub, SeatRefused
+from velvet.server.rooms import Conn, Hub, SeatRefused, row_seat_infos
 from velvet.server.storage import Storage, StorageError, default_db_url, migrate
 
 log = logging.getLogger("velvet.server")
@@ -78,7 +78,8 @@ class Settings:
     rate: float = 20.0
     """Messages per second a socket may send (with a burst of twice that)."""
     http_rate: float = 20.0
-    """Room creations per second per client address (with a burst of twice that)."""
+    """Room creations per second per client address (with a burst of twice that); the same
+    for asks of ``POST /api/seats`` (your games)."""
     rooms_per_hour: int = 200
     """Room creations (rematches too) per client address in any hour."""
     forwarded_allow_ips: tuple[str, ...] = ()
@@ -282,10 +283,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lobby() -> list[RoomInfo]:
         """Listed rooms that are not over, newest first."""
         rows = await asyncio.to_thread(hub().storage.lobby)
+        bound = [s.account for r in rows for s in r.seats if s.account is not None]
+        names = await asyncio.to_thread(hub().names, bound) if bound else {}
         out = []
         for row in rows:
             room = hub().rooms.get(row.id)
-            out.append(hub().info(room) if room is not None else _info_of(row))
+            out.append(hub().info(room) if room is not None else _info_of(row, names))
         return out
 
     @app.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=problems)
@@ -319,6 +322,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(replay.make_router(hub))
     app.include_router(account_web.make_router(lambda: players["accounts"], secure))
+    app.include_router(
+        your_games.make_router(hub, lambda: players["accounts"], settings.http_rate)
+    )  # /api/seats
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
     app.include_router(review_web.make_router())  # POST /api/review: the Review page
 
@@ -347,6 +353,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
     async def review_page(request: Request) -> Response:
         """The browser client: the Review page (docs/learn.md, "Review")."""
+        return _client_page(request)
+
+    @app.get("/games", response_class=HTMLResponse, include_in_schema=False)
+    async def games_page(request: Request) -> Response:
+        """The browser client: your games, your move first (mygames.js)."""
         return _client_page(request)
 
     @app.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
@@ -472,25 +483,14 @@ def _client_page(request: Request) -> HTMLResponse:
     return HTMLResponse(page.replace("{{BASE}}", base), headers={"Cache-Control": "no-cache"})
 
 
-def _info_of(row: Any) -> RoomInfo:
-    from velvet.engine.core import player_name
-    from velvet.server.protocol import SeatInfo
-
+def _info_of(row: Any, names: dict[int, str]) -> RoomInfo:
+    """A room's public facts from its row (not in memory); ``names``: accounts by id."""
     return RoomInfo(
         room=row.id,
         game=row.game,
         status=row.status,
         version=row.version,
-        seats=[
-            SeatInfo(
-                seat=s.seat,
-                name=player_name(s.seat),
-                who=s.who,
-                connected=s.who != "human",
-                claimed=s.who == "human" and s.secret_sha256 is not None,
-            )
-            for s in row.seats
-        ],
+        seats=row_seat_infos(row, names),
         seed_sha256=row.seed_sha256,
         created=row.created,
         hotseat=bool(row.options.get("hotseat")),

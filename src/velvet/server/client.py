@@ -352,6 +352,7 @@ def _show(
         who = "watching" if seat is None else f"playing as Player {seat + 1}"
         out(f"Joined room {message['room']} ({message['game']}), {who}.")
         out(f"Seed SHA-256: {message['seed_sha256']}")  # 77 columns: fits 80
+        out(_players(message.get("seats") or []))
         if message.get("hints"):
             ask = "'hint'" + (" or 'forecast'" if message.get("forecast") else "")
             out(f"Type {ask} when it is your move for the hard bot's advice.")
@@ -418,6 +419,8 @@ def _show(
             out(f"The game so far ({len(entries)} events, the last 8):")
             for entry in entries[-8:]:
                 out(f"  {entry['text']}")
+    elif kind == "seats":
+        out(_players(message.get("seats") or []))
     elif kind == "transfer":
         minutes = int(message["seconds"]) // 60
         out(
@@ -568,3 +571,9 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     finally:
         await client.close()
     return 0
+
+
+def _players(seats: list[dict[str, Any]]) -> str:
+    """Who plays each seat, in the server's words (``SeatInfo.display_name``)."""
+    named = [f"{s.get('name')}: {s.get('display_name') or s.get('who')}" for s in seats]
+    return "Players: " + " · ".join(named)

@@ -187,6 +187,11 @@ class SeatInfo(BaseModel):
     """A person's seat whose invite was used: it opens only for the client that claimed it."""
     player: str | None = None
     """The account name of the person who claimed the seat while signed in (else null)."""
+    display_name: str = ""
+    """Who plays the seat, in words for the table: the account's name (``player``), else
+    ``Guest`` (claimed by a client not signed in), ``Open seat`` (its invite not used yet)
+    or the bot (``Bot (hard)``); a person's seat a bot plays for now ends in ``(a bot plays
+    for now)``. Written by the server: clients show it, never make it."""
 
 
 class Welcome(_Server):
@@ -380,6 +385,14 @@ class TransferMsg(_Server):
     type: Literal["transfer"] = "transfer"
     code: str
     seconds: int
+
+
+class SeatsMsg(_Server):
+    """To the room's sockets when a seat changes hands (its invite is claimed, a bot takes a
+    dropped seat over or gives it back): every seat's public facts, names included."""
+
+    type: Literal["seats"] = "seats"
+    seats: list[SeatInfo]
 
 
 class LogEntry(BaseModel):
@@ -648,3 +661,64 @@ class Problem(BaseModel):
     ``ConfigOption`` name, or a room field: ``seats``, ``cards``, ``turn_timer`` …)."""
     seat: int | None = None
     """With ``option``: the seat (0-based) whose value of a per-seat option it is about."""
+
+
+MAX_HELD = 60
+"""The most seats one ``POST /api/seats`` may ask about (the browser keeps at most 60)."""
+RoomId = Annotated[str, Field(min_length=1, max_length=64)]
+SeatSecret = Annotated[str, Field(min_length=16, max_length=128)]
+
+
+class HeldSeat(BaseModel):
+    """A seat a client holds: its room and the secret the claim gave the client."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    room: RoomId
+    secret: SeatSecret
+
+
+class YourGamesAsk(BaseModel):
+    """``POST /api/seats``: the seats this client holds (sent in the body, never in an
+    address); the signed-in account's seats are added from the session cookie."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=MAX_HELD)
+
+
+class YourGame(BaseModel):
+    """A room where the caller holds a seat, as anyone may see it (no view, no token)."""
+
+    room: str
+    game: str
+    title: str
+    """The game's short title (``Persona VS``)."""
+    status: str
+    version: int
+    seats: list[int]
+    """The caller's seats in the room (through the secrets sent or the account)."""
+    here: list[int]
+    """Of those, the seats the secrets sent open (this browser plays them)."""
+    to_move: int | None
+    """The seat that decides now (null when the game is over)."""
+    your_move: bool
+    """The deciding seat is one of ``seats`` and a person (not a bot standing in) decides."""
+    players: list[SeatInfo]
+    """Every seat's public facts (``display_name``: who plays it), as ``GET /api/rooms/ID``."""
+    result: str | None = None
+    """A finished game's result in words (``over``'s ``result.text``), else null."""
+    cooperative: bool
+    """The seats play together (P5), not against each other."""
+    hotseat: bool
+    rated: bool
+    created: float
+
+
+class YourGames(BaseModel):
+    """The answer to ``POST /api/seats``: the caller's games, its moves first."""
+
+    games: list[YourGame]
+    unknown: list[int]
+    """Indexes (into the request's ``seats``) of the secrets that open no seat: the room is
+    gone or the seat moved to another device. Nothing else is said about those rooms."""
+    player: str | None
+    """The signed-in account's name, or null."""

@@ -46,6 +46,7 @@ from velvet.server.protocol import (
     RoomCreated,
     RoomInfo,
     SeatInfo,
+    SeatsMsg,
     StateMsg,
     TimerMsg,
     TransferMsg,
@@ -354,6 +355,37 @@ def undo_text(event: Event) -> str:
     return f"{player_name(int(event.data['player']))} takes back {moves}."
 
 
+def seat_display(who: str, claimed: bool, player: str | None, bot: str | None = None) -> str:
+    """Who plays a seat, in words (``SeatInfo.display_name``): the account's name, else
+    "Guest" (or "Open seat" before its invite is used), or "Bot (LEVEL)" for a bot's seat;
+    ``bot``: the bot playing a person's seat for now (takeover)."""
+    if who != "human":
+        return f"Bot ({who})"
+    person = player or ("Guest" if claimed else "Open seat")
+    return f"{person} (a bot plays for now)" if bot is not None else person
+
+
+def row_seat_infos(row: RoomRow, names: dict[int, str]) -> list[SeatInfo]:
+    """The seats' public facts of a room not in memory, from its row; ``names``: account
+    names by id (nobody is counted as connected but the bots)."""
+    infos = []
+    for s in row.seats:
+        claimed = s.who == "human" and s.secret_sha256 is not None
+        player = names.get(s.account) if s.account is not None else None
+        infos.append(
+            SeatInfo(
+                seat=s.seat,
+                name=player_name(s.seat),
+                who=s.who,
+                connected=s.who != "human",
+                claimed=claimed,
+                player=player,
+                display_name=seat_display(s.who, claimed, player),
+            )
+        )
+    return infos
+
+
 def seed_commitment(nonce: str, seed: int) -> str:
     return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
 
@@ -522,17 +554,30 @@ class Hub:
 
     def seat_infos(self, room: Room) -> list[SeatInfo]:
         present = {c.seat for c in room.conns}
-        return [
-            SeatInfo(
-                seat=s.seat,
-                name=player_name(s.seat),
-                who=room.bot_for(s.seat) or "human",
-                connected=s.who != "human" or s.seat in present,
-                claimed=s.who == "human" and s.secret_sha256 is not None,
-                player=room.players.get(s.seat),
+        infos = []
+        for s in room.row.seats:
+            claimed = s.who == "human" and s.secret_sha256 is not None
+            player = room.players.get(s.seat)
+            bot = room.bot_for(s.seat)
+            infos.append(
+                SeatInfo(
+                    seat=s.seat,
+                    name=player_name(s.seat),
+                    who=bot or "human",
+                    connected=s.who != "human" or s.seat in present,
+                    claimed=claimed,
+                    player=player,
+                    display_name=seat_display(s.who, claimed, player, bot),
+                )
             )
-            for s in room.row.seats
-        ]
+        return infos
+
+    def seats_changed(self, room: Room, skip: Conn | None = None) -> None:
+        """Tell the room's sockets (but ``skip``) who plays each seat now (``seats``)."""
+        text = SeatsMsg(seats=self.seat_infos(room)).model_dump_json()
+        for c in list(room.conns):
+            if c is not skip:
+                c.send(text)
 
     # --- sockets --------------------------------------------------------------------------
 
@@ -570,6 +615,7 @@ class Hub:
                     for row in room.row.seats:
                         if row.seat == s.seat:
                             row.account = account
+                self.seats_changed(room)  # "Open seat" is someone now
                 return s.seat, secret
             raise SeatRefused(
                 "invite_used",
@@ -651,8 +697,11 @@ class Hub:
             if task is not None:
                 task.cancel()
             if conn.seat in room.taken_over or task is not None:
+                back = conn.seat in room.taken_over
                 room.taken_over.discard(conn.seat)
                 self._mark(room, conn.seat, taken_over=False, dropped_at=None)
+                if back:
+                    self.seats_changed(room, skip=conn)  # the person plays again
         conn.send(
             Welcome(
                 room=room.row.id,
@@ -701,6 +750,7 @@ class Hub:
         room.grace.pop(seat, None)
         if all(c.seat != seat for c in room.conns) and not room.over:
             room.taken_over.add(seat)
+            self.seats_changed(room)
             saved = self._mark(room, seat, taken_over=True, dropped_at=None)
             with contextlib.suppress(Exception):  # logged by _mark; the bot plays anyway
                 await asyncio.wrap_future(saved)

@@ -549,9 +549,44 @@ class Storage:
                 ).mappings():
                     claimed = s["secret_sha256"] is not None
                     by_id[s["room"]].seats.append(
-                        SeatRow(s["seat"], s["who"], "", secret_sha256="" if claimed else None)
+                        SeatRow(
+                            s["seat"],
+                            s["who"],
+                            "",
+                            secret_sha256="" if claimed else None,
+                            account=s["account"],
+                        )
                     )
             return out
+
+    def rooms_of(self, room_ids: list[str]) -> dict[str, RoomRow]:
+        """These rooms' rows with their seats (secrets' digests too), by id; unknown ids
+        are left out."""
+        if not room_ids:
+            return {}
+        with self._tx() as c:
+            found = {
+                r["id"]: _room(r)
+                for r in c.execute(select(rooms).where(rooms.c.id.in_(room_ids))).mappings()
+            }
+            if found:
+                for s in c.execute(
+                    select(seats).where(seats.c.room.in_(list(found))).order_by(seats.c.seat)
+                ).mappings():
+                    found[s["room"]].seats.append(_seat(s))
+            return found
+
+    def rooms_of_account(self, account: int, limit: int = 50) -> list[str]:
+        """The rooms where ``account`` holds a seat, games going on first, newest first."""
+        with self._tx() as c:
+            rows = c.execute(
+                select(rooms.c.id)
+                .join(seats, seats.c.room == rooms.c.id)
+                .where(seats.c.account == account)
+                .order_by((rooms.c.status == "over").asc(), rooms.c.created.desc())
+                .limit(limit)
+            ).scalars()
+            return list(dict.fromkeys(rows))
 
 
 def _move_values(w: _MoveWrite) -> dict[str, Any]:

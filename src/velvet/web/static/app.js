@@ -6,7 +6,8 @@ import { renderLobby, savedSeats, saveSeat, seatKey, forgetSeat } from "./lobby.
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
-import { installLook, lookAtState, lookAtOver } from "./look.js";
+import { installLook, lookAtState, lookAtOver, notifyTurn } from "./look.js";
+import { renderYourGames, installGamesLink } from "./mygames.js";
 import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 import { gameEntry } from "./catalog.js";
@@ -42,6 +43,8 @@ function route() {
     // shared screen never show it; this browser keeps the secret the claim gives it.
     if (invite) history.replaceState(null, "", location.pathname + location.search);
     openRoom(main, join[1], invite);
+  } else if (/^games\/?$/.test(rel)) {
+    renderYourGames(main);
   } else if (learn) {
     renderLearn(main, learn[1] || null);
   } else if (renderAccountPage(main, rel)) {
@@ -52,10 +55,15 @@ function route() {
   }
 }
 
-// "Your turn" in a tab in the background: its title and icon say so until it is seen.
-const TITLE_MARK = "▶ Your turn · ";
+// "Your turn": while a decision of a seat this page plays waits, the tab's title and icon
+// say so (seen in the tab strip and the task bar); both go back as soon as it is not.
+// Becoming your turn also plays the Look menu's turn sound (look.js, off by default) and,
+// in a tab in the background, shows a notification if the player turned them on there.
+const TITLE_MARK = "● Your turn — ";
 const ICON = "static/icon.svg";
-const TURN_ICON = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#e2264d"/></svg>');
+// icon.svg with a gold dot: a data: URL (the page's CSP allows data: images, no script).
+const TURN_ICON = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1b1030"/><path d="M7 8h5l4 12 4-12h5l-7 17h-4z" fill="#e03a5a"/><circle cx="24.5" cy="7.5" r="7" fill="#ffcf5a" stroke="#1b1030" stroke-width="2"/></svg>');
+let wasMine = null; // whether the last state drawn was this page's decision (null: none yet)
 
 function setIcon(href) {
   const link = document.querySelector('link[rel="icon"]');
@@ -64,23 +72,23 @@ function setIcon(href) {
 
 function markTurn(state) {
   const seat = page.welcome?.seat;
-  const mine = seat !== null && seat !== undefined && state.to_move === seat && (state.legal || []).length > 0;
+  const mine = seat !== null && seat !== undefined && state.status !== "over" && state.to_move === seat && (state.legal || []).length > 0;
   const base = document.title.startsWith(TITLE_MARK) ? document.title.slice(TITLE_MARK.length) : document.title;
-  if (mine && document.hidden) {
-    document.title = TITLE_MARK + base;
-    setIcon(TURN_ICON);
-  } else if (!mine) {
-    document.title = base;
-    setIcon(ICON);
+  document.title = mine ? TITLE_MARK + base : base;
+  setIcon(mine ? TURN_ICON : ICON);
+  if (mine && wasMine === false) {
+    const n = state.legal.length;
+    notifyTurn("Your turn — Velvet", `${page.welcome.game.toUpperCase()} · room ${page.welcome.room}: ${n} choice${n === 1 ? "" : "s"} to make`, page.welcome.room);
   }
+  if (wasMine !== null && mine !== wasMine) installGamesLink(); // the header's count of your moves
+  wasMine = mine;
 }
 
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden && document.title.startsWith(TITLE_MARK)) {
-    document.title = document.title.slice(TITLE_MARK.length);
-    setIcon(ICON);
-  }
-});
+function unmarkTurn() {
+  if (document.title.startsWith(TITLE_MARK)) document.title = document.title.slice(TITLE_MARK.length);
+  setIcon(ICON);
+  wasMine = null;
+}
 
 function roomTools(items) {
   document.getElementById("room-tools")?.replaceChildren(...items.filter(Boolean));
@@ -97,6 +105,7 @@ async function copyText(text) {
 
 function teardown() {
   roomTools([]);
+  unmarkTurn();
   page.connection?.close();
   page.table?.destroy();
   Object.assign(page, { connection: null, table: null, welcome: null, state: null, over: null, cards: {}, review: null });
@@ -207,6 +216,7 @@ function openRoom(main, room, invite) {
       lookAtState(msg, page.welcome?.seat);
     },
     log: (msg) => table.setHistory(msg),
+    seats: (msg) => table.setSeats(msg.seats),
     transfer: (msg) => {
       const link = new URL(`join/${encodeURIComponent(room)}#${msg.code}`, document.baseURI).href;
       const box = el("div", { class: "transfer", role: "dialog", "aria-label": "Move this seat" },
@@ -270,6 +280,7 @@ function openRoom(main, room, invite) {
 installLook(document.getElementById("look"));
 installPopovers(() => page.cards);
 installAccount();
+installGamesLink();
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 route();

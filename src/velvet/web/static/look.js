@@ -1,5 +1,6 @@
 // The table's look and feel, set by the player in the header's "Look" menu and kept in
-// localStorage (velvet.look): the theme, sound (off until turned on) and motion.
+// localStorage (velvet.look): the theme, sound (off until turned on), turn notifications
+// (off until turned on, which asks the browser) and motion.
 //
 //   installLook(node)        draws the menu into node and applies the saved settings
 //   lookAtState(msg, seat)   after the table drew a state: its sounds and motions
@@ -19,7 +20,7 @@ export const THEMES = {
   contrast: "High contrast",
 };
 export const SPEEDS = { normal: "Normal", fast: "Fast", slow: "Slow", off: "Off" };
-const DEFAULTS = { theme: "velvet", sound: false, motion: "normal" };
+const DEFAULTS = { theme: "velvet", sound: false, motion: "normal", notify: false };
 
 export function settings() {
   try {
@@ -28,6 +29,7 @@ export function settings() {
     if (!(out.theme in THEMES)) out.theme = DEFAULTS.theme;
     if (!(out.motion in SPEEDS)) out.motion = DEFAULTS.motion;
     out.sound = out.sound === true;
+    out.notify = out.notify === true;
     return out;
   } catch {
     return { ...DEFAULTS };
@@ -79,17 +81,50 @@ export function installLook(node) {
       if (e.target.checked) play("turn"); // the click allows the audio; the player hears it is on
     },
   });
+  const note = el("small", { class: "notify-note", role: "status" });
+  const notify = el("input", {
+    type: "checkbox",
+    id: "look-notify",
+    checked: s.notify && notifyPermission() === "granted",
+    // The browser is asked only here, from the player's own click, never on its own.
+    onchange: async (e) => {
+      const box = e.target;
+      note.textContent = "";
+      if (!box.checked) {
+        save({ notify: false });
+        return;
+      }
+      if (!("Notification" in window)) {
+        box.checked = false;
+        note.textContent = "This browser has no notifications.";
+        return;
+      }
+      let answer = notifyPermission();
+      if (answer !== "granted") {
+        try {
+          answer = await window.Notification.requestPermission();
+        } catch {
+          answer = "denied";
+        }
+      }
+      box.checked = answer === "granted";
+      save({ notify: box.checked });
+      if (!box.checked) note.textContent = "Notifications are blocked for this site: allow them in the browser's site settings.";
+    },
+  });
   node.replaceChildren(
     el(
       "details",
       { class: "look-menu" },
-      el("summary", { class: "button quiet", "aria-label": "Look: theme, sound and motion" }, "Look"),
+      el("summary", { class: "button quiet", "aria-label": "Look: theme, sound, notifications and motion" }, "Look"),
       el(
         "div",
         { class: "look-panel" },
         el("label", { for: "look-theme" }, "Theme"),
         theme,
         el("label", { class: "look-check", for: "look-sound" }, sound, " Sound"),
+        el("label", { class: "look-check", for: "look-notify" }, notify, " Notify me of my turn"),
+        note,
         el("label", { for: "look-motion" }, "Motion"),
         speed,
         reduced() ? el("small", {}, "Your system asks for reduced motion: nothing moves.") : null,
@@ -165,6 +200,27 @@ export function play(name) {
   if (!ctx) return false;
   SOUNDS[name](ctx);
   window.velvetSounds = [...(window.velvetSounds || []), name]; // what played, for tests
+  return true;
+}
+
+// --- notifications: your turn, while the tab is in the background -----------------------
+function notifyPermission() {
+  return "Notification" in window ? window.Notification.permission : "unsupported";
+}
+
+/** Show "your turn" as a browser notification: only when the player turned it on in the
+ *  Look menu (which asked the browser), the browser allowed it and the tab is hidden. */
+export function notifyTurn(title, body, tag) {
+  if (!settings().notify || !document.hidden || notifyPermission() !== "granted") return false;
+  try {
+    const shown = new window.Notification(title, { body, tag: `velvet-${tag}`, icon: "static/icon.svg" });
+    shown.onclick = () => {
+      window.focus();
+      shown.close();
+    };
+  } catch {
+    return false; // a browser that shows them only from a service worker
+  }
   return true;
 }
 

@@ -2,7 +2,7 @@
 // a move resent when the server never saw it or refused it as stale.
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);

@@ -51,6 +51,8 @@ export class Table {
 
   build() {
     this.title = el("h1", { class: "title" }, "Room");
+    // Who plays each seat, in the server's words (an account's name, Guest, Bot (hard)).
+    this.players = el("ul", { class: "players", "aria-label": "Players" });
     this.turn = el("span", { class: "turn" });
     this.who = el("button", { type: "button", class: "who", "aria-live": "polite", onclick: () => this.actions.querySelector("button")?.focus() });
     this.timer = el("span", { class: "timer", "aria-label": "time left for this decision" });
@@ -68,7 +70,7 @@ export class Table {
       el(
         "section",
         { class: "table" },
-        el("div", { class: "bar" }, this.title, this.turn, this.who, this.timer, this.seatBox, this.tools),
+        el("div", { class: "bar" }, this.title, this.players, this.turn, this.who, this.timer, this.seatBox, this.tools),
         this.banner,
         el(
           "div",
@@ -166,6 +168,13 @@ export class Table {
     this.renderLog();
   }
 
+  // The server's `seats` message: a seat changed hands (an invite claimed, a bot standing in).
+  setSeats(seats) {
+    if (!this.welcome) return;
+    this.welcome = { ...this.welcome, seats };
+    this.render();
+  }
+
   setCards(cards) {
     this.cards = cards || {};
     if (this.replayOptions) this.replayOptions.cards = this.cards; // read at each frame
@@ -253,8 +262,10 @@ export class Table {
     } else {
       const info = welcome.seats.find((s) => s.seat === state.to_move);
       const bot = info && info.who !== "human" ? ` (${info.who})` : "";
-      this.who.textContent = `${this.name(state.to_move)}${bot} decides`;
+      const person = info?.player ? `${info.player} (${this.name(state.to_move)})` : this.name(state.to_move);
+      this.who.textContent = `${person}${bot} decides`;
     }
+    this.renderPlayers();
     this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
     this.root.firstElementChild?.classList.toggle("is-over", state.status === "over");
     if (this.root.firstElementChild) this.root.firstElementChild.dataset.game = welcome.game;
@@ -270,6 +281,24 @@ export class Table {
     this.renderLog();
     this.countdown();
     this.keepPlace();
+  }
+
+  renderPlayers() {
+    const seat = this.seat();
+    const deciding = this.state.status === "over" ? null : this.state.to_move;
+    this.players.replaceChildren(
+      ...(this.welcome.seats || []).map((s) =>
+        el(
+          "li",
+          { class: s.seat === deciding ? "player deciding" : "player", dataset: { seat: String(s.seat) } },
+          el("span", { class: "seat-name" }, `${s.name}:`),
+          " ",
+          el("strong", { class: "player-name" }, s.display_name || s.name),
+          s.seat === seat ? el("span", { class: "you" }, " (you)") : null,
+          s.seat === deciding ? el("span", { class: "visually-hidden" }, " — deciding") : null,
+        ),
+      ),
+    );
   }
 
   // The keyboard's place: an action button, a board element, or the actions' heading

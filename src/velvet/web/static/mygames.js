@@ -1,0 +1,155 @@
+// "Your games" (/games): the rooms where this browser holds a seat (the secrets its claims
+// gave it, lobby.js's velvet.seats) and, signed in, the account's seats; your move first,
+// then the games waiting for the other side, then the finished ones. The server answers
+// POST api/seats (docs/protocol.md) with what anyone may see of those rooms: no hand, no
+// token. The header's "Your games" link counts the games waiting for your move.
+
+import { el } from "./dom.js";
+import { savedSeats, seatKey, forgetSeat, seatHref } from "./lobby.js";
+
+const REFRESH_MS = 30000;
+const drawn = new WeakMap(); // the page: what it shows now (to redraw only on a change)
+
+async function fetchGames() {
+  const held = savedSeats().map((s) => ({ room: s.room, secret: seatKey(s), seat: s.seat }));
+  const answer = await fetch("api/seats", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ seats: held.map(({ room, secret }) => ({ room, secret })) }),
+  });
+  const data = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw new Error(data.message || `the server answered ${answer.status}`);
+  return { ...data, held };
+}
+
+// --- the header's link ---------------------------------------------------------------------
+
+function link() {
+  let a = document.getElementById("games-link");
+  if (!a) {
+    a = el("a", { id: "games-link", class: "games-link", href: "games" }, "Your games");
+    const look = document.getElementById("look");
+    if (look) look.before(a);
+    else document.querySelector("header.top")?.append(a);
+  }
+  return a;
+}
+
+function showCount(n) {
+  const a = link();
+  a.replaceChildren("Your games", ...(n ? [el("span", { class: "count", "aria-hidden": "true" }, String(n))] : []));
+  a.setAttribute("aria-label", n ? `Your games: ${n} waiting for your move` : "Your games");
+}
+
+// Drawn on every page, counted again when a turn of this page's seat begins or ends.
+export async function installGamesLink() {
+  if (!document.getElementById("games-link")) showCount(0);
+  try {
+    const data = await fetchGames();
+    showCount(data.games.filter((g) => g.your_move).length);
+  } catch {
+    /* the link still leads to the page, which says what went wrong */
+  }
+}
+
+// --- the page ------------------------------------------------------------------------------
+
+function others(game) {
+  const names = game.players.filter((p) => !game.seats.includes(p.seat)).map((p) => p.display_name || p.name);
+  if (!names.length) return game.hotseat ? "one screen, every seat yours" : "alone";
+  return `${game.cooperative ? "with" : "against"} ${names.join(", ")}`;
+}
+
+function whoseMove(game) {
+  if (game.status === "over") return "Finished";
+  if (game.your_move) return "Your move";
+  if (game.to_move === null || game.to_move === undefined) return "Waiting";
+  const p = game.players.find((x) => x.seat === game.to_move);
+  return p ? `Waiting for ${p.display_name || p.name}` : "Waiting for the other side";
+}
+
+function entry(game) {
+  const seat = game.here.includes(game.to_move) ? game.to_move : game.here[0];
+  const here = seat !== undefined;
+  const names = game.seats.map((s) => game.players.find((p) => p.seat === s)?.name || `Player ${s + 1}`).join(", ");
+  let href;
+  let label;
+  if (game.status === "over") {
+    href = here ? `join/${encodeURIComponent(game.room)}?replay&seat=${seat}` : `join/${encodeURIComponent(game.room)}?replay`;
+    label = "Watch the replay";
+  } else if (here) {
+    href = seatHref(game.room, seat);
+    label = game.your_move ? "Play your move" : "Open the table";
+  } else {
+    href = `join/${encodeURIComponent(game.room)}?seat=watch`;
+    label = "Watch";
+  }
+  return el(
+    "li",
+    { class: game.your_move ? "your-move" : game.status === "over" ? "finished" : "waiting", dataset: { room: game.room } },
+    el("span", { class: "turn-word" }, whoseMove(game)),
+    el("span", { class: "game-title" }, game.title),
+    el("span", { class: "opponents" }, others(game)),
+    game.result ? el("span", { class: "result" }, game.result.charAt(0).toUpperCase() + game.result.slice(1)) : null,
+    el("small", {}, `you play ${names} · move ${game.version} · room ${game.room}${game.rated ? " · rated" : ""}`),
+    here ? null : el("small", { class: "elsewhere" }, "your account's seat, held on another device: move it here from there"),
+    el("a", { class: game.your_move && here ? "button primary" : "button", href }, label),
+  );
+}
+
+function section(title, games) {
+  if (!games.length) return null;
+  return [el("h2", {}, `${title} (${games.length})`), el("ul", { class: "game-list" }, ...games.map(entry))];
+}
+
+function draw(box, data) {
+  const mine = data.games.filter((g) => g.your_move);
+  const waiting = data.games.filter((g) => !g.your_move && g.status !== "over");
+  const over = data.games.filter((g) => g.status === "over");
+  const lost = data.unknown.map((i) => data.held[i]).filter(Boolean);
+  const where = data.player ? `this browser or your account ${data.player}` : "this browser";
+  const parts = [
+    el("h1", {}, "Your games"),
+    el("p", { class: "muted" }, `Games where ${where} holds a seat, your move first.`),
+  ];
+  if (!data.games.length) {
+    parts.push(el("p", {}, "No games yet. ", el("a", { href: "./" }, "Start one in the lobby"), " or open an invite link."));
+  }
+  parts.push(...(section("Your move", mine) || []), ...(section("Waiting for the other side", waiting) || []), ...(section("Finished", over) || []));
+  if (lost.length) {
+    const forget = el("button", { type: "button", class: "quiet", onclick: () => { for (const s of lost) forgetSeat(s.room, s.seat); refresh(box); } }, "Forget them");
+    parts.push(el("p", { class: "muted lost" }, `${lost.length} seat${lost.length === 1 ? "" : "s"} this browser kept open${lost.length === 1 ? "s" : ""} nothing now (moved to another device, or the room is gone). `, forget));
+  }
+  box.replaceChildren(...parts);
+  showCount(mine.length);
+}
+
+async function refresh(box) {
+  try {
+    const data = await fetchGames();
+    const seen = JSON.stringify([data.games, data.unknown, data.player]);
+    if (drawn.get(box) === seen) return; // unchanged: the keyboard's place stays
+    drawn.set(box, seen);
+    draw(box, data);
+  } catch (error) {
+    drawn.delete(box);
+    box.replaceChildren(el("h1", {}, "Your games"), el("p", { role: "alert" }, `Your games could not be loaded: ${error.message}.`));
+  }
+}
+
+export function renderYourGames(main) {
+  document.title = "Velvet · your games";
+  const box = el("section", { class: "your-games" }, el("h1", {}, "Your games"), el("p", { class: "loading" }, "Loading…"));
+  main.replaceChildren(box);
+  refresh(box);
+  // Kept up to date while the page is open and seen (another tab may have moved).
+  const timer = setInterval(() => {
+    if (!box.isConnected) clearInterval(timer);
+    else if (!document.hidden) refresh(box);
+  }, REFRESH_MS);
+  const seen = () => {
+    if (!box.isConnected) document.removeEventListener("visibilitychange", seen);
+    else if (!document.hidden) refresh(box);
+  };
+  document.addEventListener("visibilitychange", seen);
+}
