@@ -28,14 +28,10 @@ START_VOL = 0.06
 PROVISIONAL_RD = 110.0
 """A rating whose RD is above this is shown as provisional ("?"), as lichess does."""
 
-BOT_RATINGS: dict[str, float | None] = {
-    "easy": None,
-    "normal": None,
-    "hard": None,
-}
-"""The fixed rating of each bot level on the players' scale: not yet measured (None). A
-bot's rating is shown to nobody until an arena of bots against rated people measures it;
-then it goes here, with the command that measured it."""
+BOT_RATINGS: dict[str, dict[str, float]] = {"vs": {}}
+"""The fixed rating of each bot level, by game, on the players' scale: only levels
+measured in the arena are here (a level left out is shown to nobody, and never offered by
+the quick-pair queue)."""
 
 
 @dataclass(frozen=True)
