@@ -84,7 +84,7 @@ def test_a_seek_is_listed_with_its_set_up_and_rating_and_taken_with_one_click(
     entry = listed[0]
     assert entry["player"] == "Ada" and entry["rating"] == 1500 and entry["provisional"]
     assert entry["seat"] == 1 and entry["min_rating"] == 1000 and not entry["rated"]
-    assert entry["setup"] == ["player card: Makoto Yuki (Persona 3) / Joker (Persona 5)"]
+    assert entry["setup"] == ["player card: Makoto Yuki (Persona 3) vs Joker (Persona 5)"]
     assert seek["secret"] not in secrets_in(listed)  # the seeker's secret is not listed
     assert client.get("/api/seeks", params={"game": "p5"}).json() == []
     assert client.get("/api/rooms").json() == []  # not in the watch list twice

@@ -147,7 +147,7 @@ class SeekInfo(BaseModel):
     game: str
     title: str
     setup: list[str]
-    """The set-up in words ("player card: Joker (Persona 5) / Yu Narukami (Persona 4)"),
+    """The set-up in words ("player card: Joker (Persona 5) vs Yu Narukami (Persona 4)"),
     the seeker's seat first; empty: the game's default set-up."""
     rated: bool
     player: str | None
@@ -323,7 +323,7 @@ def setup_words(game: str, options: dict[str, Any]) -> list[str]:
         if option["multiple"]:
             items = value if isinstance(value, list) else [value]
             items = [*items, *[None] * (2 - len(items))][:2]
-            said = " / ".join(_word(option, v, i) for i, v in enumerate(items))
+            said = " vs ".join(_word(option, v, i) for i, v in enumerate(items))
             out.append(f"{option['label']}: {said}")
         else:
             out.append(f"{option['label']}: {_word(option, value)}")

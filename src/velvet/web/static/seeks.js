@@ -101,7 +101,7 @@ async function start(ui) {
   const [games, account] = await Promise.all([call("GET", "api/games"), call("GET", "api/account")]);
   ui.games = games.ok ? games.data.filter((g) => g.players.includes(2)) : [];
   setSignedIn(ui, account.ok && Boolean(account.data.name));
-  ui.game.replaceChildren(...ui.games.map((g) => el("option", { value: g.name }, g.title)));
+  ui.game.replaceChildren(...ui.games.map((g) => el("option", { value: g.name, title: g.title }, g.short_title || g.title)));
   const last = localStorage.getItem("velvet.game");
   if (ui.games.some((g) => g.name === last)) ui.game.value = last;
   const competitive = ui.games.find((g) => !g.cooperative);
@@ -131,7 +131,7 @@ async function quickPair(ui) {
   const cancel = el("button", { type: "button", class: "quiet", id: "queue-leave" }, "Cancel");
   const line = el("p", { class: "wait-line" });
   const offer = el("p", { class: "bot-offer", hidden: true });
-  ui.wait.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), line, offer, cancel);
+  ui.wait.replaceChildren(el("span", { class: "finder-spinner", "aria-hidden": "true" }), line, offer, cancel);
   ui.wait.hidden = false;
   cancel.addEventListener("click", async () => {
     const ticket = ui.ticket;
@@ -140,12 +140,14 @@ async function quickPair(ui) {
     if (left.ok && left.data.state === "paired") sit(left.data.room, left.data.seat, ticket.secret, ticket.game); // paired just before
   });
   const mine = rating(ui.ticket.rating, ui.ticket.provisional);
+  const who = game.cooperative ? "partner" : "opponent";
+  const article = ui.ticket.rated ? "a rated" : game.cooperative ? "a" : "an";
   const show = (status) => {
     const seconds = Math.floor(status.waited);
     const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
     line.replaceChildren(
-      el("strong", {}, `Looking for ${ui.ticket.rated ? "a rated" : "an"} opponent in ${game.title}`), ` · ${clock}`,
-      el("br"), "Your rating ", mine, ` · opponents within ±${status.window}`,
+      el("strong", {}, `Looking for ${article} ${who} in ${game.short_title || game.title}`), ` · ${clock}`,
+      el("br"), "Your rating ", mine, ` · ${who}s rated within ±${status.window}`,
     );
     if (status.bot && offer.hidden) {
       offer.hidden = false;
@@ -232,7 +234,7 @@ async function loadSeeks(ui) {
       el("td", {}, join));
   });
   ui.list.replaceChildren(el("table", { class: "seeks", "aria-label": "Open seeks (? marks a provisional rating)" },
-    el("thead", {}, el("tr", {}, ...["Game", "Player", "Rating", "Set-up", "Mode", ""].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, ...["Game", "Player", "Rating", "Set-up (theirs vs yours)", "Mode", ""].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, ...rows)));
 }
 
@@ -316,7 +318,7 @@ function buildForm(ui) {
 // This tab's own seek: polled (which keeps it listed) until it is taken, then the table opens.
 function watchSeek(ui, room, secret) {
   const cancel = el("button", { type: "button", class: "quiet", id: "seek-cancel" }, "Cancel the seek");
-  const box = el("div", { class: "my-seek" }, el("span", { class: "spinner", "aria-hidden": "true" }),
+  const box = el("div", { class: "my-seek" }, el("span", { class: "finder-spinner", "aria-hidden": "true" }),
     el("p", {}, el("strong", {}, "Your seek is listed"), el("br"), "Waiting for someone to join; the table opens when they do. Leave this page and the seek goes after a minute."),
     cancel);
   ui.wait.hidden = false;
