@@ -297,12 +297,27 @@ def test_after_the_wait_the_nearest_measured_bot_is_offered(
     assert nearest_bot("vs", 1500) is None  # nothing measured: nothing offered
 
 
-def test_the_bot_table_holds_only_measured_levels_of_the_vs_ladder() -> None:
-    table = BOT_RATINGS["vs"]
-    assert set(table) <= {"easy", "normal", "hard"}
-    assert matchmaking.nearest_bot("vs", 0) is None or min(table.values()) == min(
-        table[b] for b in table
-    )
+def test_the_bot_ratings_are_the_fit_of_the_committed_arena_games() -> None:
+    """BOT_RATINGS["vs"] is what the committed games give (benchmarks/bot_ratings.py):
+    one Bradley-Terry fit, normal anchored at 1500; a level not measured is not there."""
+    import csv
+
+    from velvet.sim.arena import fit_bradley_terry
+
+    data = Path(__file__).parents[2] / "benchmarks/data/arena-vs-bot-ratings-seed25.csv"
+    rows = list(csv.DictReader(data.open(encoding="utf-8")))
+    bots = sorted({r["bot_0"] for r in rows} | {r["bot_1"] for r in rows})
+    games = []
+    for r in rows:
+        a, b = float(r["return_0"]), float(r["return_1"])
+        games.append((bots.index(r["bot_0"]), bots.index(r["bot_1"]), float(a > b), 1))
+    fit = fit_bradley_terry(bots, games, anchor=bots.index("normal"))
+    fitted = {bot: 1500 + elo for bot, elo in zip(bots, fit.elo, strict=True)}
+    assert set(BOT_RATINGS["vs"]) == set(fitted) == {"easy", "normal", "hard"}
+    for bot, rating in BOT_RATINGS["vs"].items():
+        assert rating == pytest.approx(fitted[bot], abs=1), bot
+    assert matchmaking.nearest_bot("vs", 1400) == matchmaking.BotOffer(bot="easy", rating=1466)
+    assert matchmaking.nearest_bot("vs", 1620) == matchmaking.BotOffer(bot="hard", rating=1682)
 
 
 # --- rematch --------------------------------------------------------------------------------
@@ -355,3 +370,53 @@ def test_a_rematch_against_a_bot_starts_at_once_with_the_same_seat(client: TestC
     assert msg["seat"] == 0
     with client.websocket_connect(f"/ws/{msg['room']}") as ws:
         assert greet(ws, secret)[0]["seat"] == 0
+
+
+# --- the other backend and the schema ---------------------------------------------------------
+
+
+def test_seeks_and_the_queue_on_postgresql(pg_url: str) -> None:
+    settings = Settings(db=pg_url, bot_workers=0, rate=1000, http_rate=1000)
+    with TestClient(create_app(settings)) as client:
+        seek = client.post("/api/seeks", json={"game": "vs"}).json()
+        assert [s["room"] for s in client.get("/api/seeks").json()] == [seek["room"]]
+        assert client.post(f"/api/seeks/{seek['room']}/take").status_code == 200
+        again = client.post(f"/api/seeks/{seek['room']}/take")
+        assert again.status_code == 409 and again.json()["error"] == "seek_taken"
+        a = client.post("/api/queue", json={"game": "vs"}).json()
+        b = client.post("/api/queue", json={"game": "vs"}).json()
+        sa_, sb = (client.get(f"/api/queue/{t['ticket']}").json() for t in (a, b))
+        assert sa_["state"] == sb["state"] == "paired" and sa_["room"] == sb["room"]
+        with client.websocket_connect(f"/ws/{sa_['room']}") as ws:
+            assert greet(ws, a["secret"])[0]["seat"] == sa_["seat"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migration_0005_up_down_up(backend: str, tmp_path: Path, request: Any) -> None:
+    """0005 makes the seek and queue tables; down to 0004 takes them away, keeping the
+    rooms; up again brings them back."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from velvet.server.storage import Storage, migrate
+
+    url = sqlite_url(tmp_path) if backend == "sqlite" else request.getfixturevalue("pg_url")
+    storage = Storage(url)
+    new = {"velvet_seeks", "velvet_queue"}
+    try:
+        migrate(storage.engine)
+        assert set(sa.inspect(storage.engine).get_table_names()) >= new
+        config = Config()
+        config.set_main_option(
+            "script_location", str(Path(__file__).parents[2] / "src/velvet/server/migrations")
+        )
+        with storage.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0004")
+        tables = set(sa.inspect(storage.engine).get_table_names())
+        assert not new & tables and "velvet_rooms" in tables
+        migrate(storage.engine)
+        assert set(sa.inspect(storage.engine).get_table_names()) >= new
+    finally:
+        storage.close()

@@ -28,10 +28,27 @@ START_VOL = 0.06
 PROVISIONAL_RD = 110.0
 """A rating whose RD is above this is shown as provisional ("?"), as lichess does."""
 
-BOT_RATINGS: dict[str, dict[str, float]] = {"vs": {}}
+BOT_RATINGS: dict[str, dict[str, float]] = {
+    "vs": {"easy": 1466.0, "normal": 1500.0, "hard": 1682.0},
+}
 """The fixed rating of each bot level, by game, on the players' scale: only levels
 measured in the arena are here (a level left out is shown to nobody, and never offered by
-the quick-pair queue)."""
+the quick-pair queue).
+
+VS, measured bot against bot (seed 25, default decks, both seat orders, one niced worker)::
+
+    velvet arena vs --bot easy --bot normal --bot hard --pairs chain --games 12 \
+        --seed 25 --workers 1 --format csv --out runs/bot-ratings
+    velvet arena vs --bot easy --bot normal --games 30 --seed 25 --workers 1 \
+        --format csv --out runs/bot-ratings          # 18 more seeds of easy-normal
+    python benchmarks/arena_export.py runs/bot-ratings benchmarks/data/arena-vs-bot-ratings-seed25
+    python benchmarks/bot_ratings.py benchmarks/data/arena-vs-bot-ratings-seed25.csv
+
+84 games, one Bradley-Terry fit: easy 1466 [1378, 1553], hard 1682 [1526, 1837]. The
+scale is **anchored**: ``normal`` is 1500 by convention (a new player's rating), not by
+games against people; only the differences are measured, and easy is not decided below
+normal (27-33 in 60 games). Measure again when a level changes (docs/web.md, "Bot
+ratings")."""
 
 
 @dataclass(frozen=True)
