@@ -285,7 +285,8 @@ def test_after_the_wait_the_nearest_measured_bot_is_offered(
         assert client.get(f"/api/queue/{ticket['ticket']}").json()["bot"] is None
         time.sleep(1.6)
         offer = client.get(f"/api/queue/{ticket['ticket']}").json()
-        assert offer["state"] == "waiting" and offer["bot"] == {"bot": "normal", "rating": 1500}
+        assert offer["state"] == "waiting"
+        assert offer["bot"] == {"bot": "normal", "rating": 1500, "anchor": "normal"}
         played = client.post(f"/api/queue/{ticket['ticket']}/bot").json()
         assert played["state"] == "bot" and played["seat"] == 0
         info = client.get(f"/api/rooms/{played['room']}").json()
@@ -316,8 +317,12 @@ def test_the_bot_ratings_are_the_fit_of_the_committed_arena_games() -> None:
     assert set(BOT_RATINGS["vs"]) == set(fitted) == {"easy", "normal", "hard"}
     for bot, rating in BOT_RATINGS["vs"].items():
         assert rating == pytest.approx(fitted[bot], abs=1), bot
-    assert matchmaking.nearest_bot("vs", 1400) == matchmaking.BotOffer(bot="easy", rating=1466)
-    assert matchmaking.nearest_bot("vs", 1620) == matchmaking.BotOffer(bot="hard", rating=1682)
+    assert matchmaking.nearest_bot("vs", 1400) == matchmaking.BotOffer(
+        bot="easy", rating=1466, anchor="normal"
+    )
+    assert matchmaking.nearest_bot("vs", 1620) == matchmaking.BotOffer(
+        bot="hard", rating=1682, anchor="normal"
+    )
 
 
 # --- rematch --------------------------------------------------------------------------------

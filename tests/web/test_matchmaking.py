@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.server.conftest import LiveServer, sqlite_url
 from tests.web.conftest import Tab, WebServer
+from velvet.server.app import Settings
+from velvet.server.matchmaking import MatchSettings
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -99,3 +102,31 @@ def test_leaving_the_queue_in_the_browser(server: WebServer, browser: Any, shots
     phone.page.wait_for_selector(".finder-wait", state="hidden")
     assert phone.page.locator("#quick-pair").is_enabled()
     phone.close()
+
+
+def test_after_the_wait_the_lobby_offers_the_nearest_bot_and_plays_it(
+    browser: Any, shots: Path, tmp_path: Path
+) -> None:
+    settings = Settings(
+        db=sqlite_url(tmp_path),
+        bot_workers=0,
+        rate=1000,
+        http_rate=1000,
+        matchmaking=MatchSettings(bot_after=1.0),
+    )
+    with LiveServer(settings) as live:
+        tab = Tab(browser, DESKTOP)
+        tab.page.goto(f"{live.url}/")
+        tab.page.wait_for_selector("#finder-game option", state="attached")
+        tab.page.select_option("#finder-game", "vs")
+        tab.page.click("#quick-pair")
+        tab.page.wait_for_selector("#play-bot", timeout=20_000)
+        offer = tab.page.locator(".bot-offer").inner_text()
+        assert "normal bot, rated 1500" in offer and "set at 1500" in offer
+        tab.page.screenshot(path=str(shots / "quick-pair-bot-offer-1280x720.png"))
+        tab.page.click("#play-bot")
+        _, seat = _at_table(tab)
+        assert seat == 0
+        seats = tab.page.evaluate("window.velvet.welcome.seats")
+        assert [s["who"] for s in seats] == ["human", "normal"]
+        tab.close()

@@ -38,7 +38,7 @@ from velvet.games import find_spec, game_names
 from velvet.server import account_web, games
 from velvet.server.accounts import Account, Accounts
 from velvet.server.protocol import CreateRoom, ErrorCode, OptionName, OptionValue
-from velvet.server.ratings import BOT_RATINGS, Rating
+from velvet.server.ratings import BOT_ANCHOR, BOT_RATINGS, Rating
 from velvet.server.rooms import Hub, Room
 from velvet.server.storage import (
     Conflict,
@@ -209,7 +209,10 @@ class BotOffer(BaseModel):
     bot: str
     """The bot level offered: the one whose rating is nearest yours."""
     rating: int
-    """Its fixed rating: measured in the arena and anchored (velvet.server.ratings)."""
+    """Its fixed rating: measured in the arena against the other bots, on a scale
+    anchored at ``anchor`` (velvet.server.ratings)."""
+    anchor: str
+    """The bot level rated 1500 by convention (not by games against people)."""
 
 
 class QueueTicket(BaseModel):
@@ -289,7 +292,7 @@ def nearest_bot(game: str, rating: float) -> BotOffer | None:
     if not table:
         return None
     level = min(table, key=lambda name: (abs(table[name] - rating), table[name]))
-    return BotOffer(bot=level, rating=round(table[level]))
+    return BotOffer(bot=level, rating=round(table[level]), anchor=BOT_ANCHOR.get(game, level))
 
 
 class _Refused(Exception):

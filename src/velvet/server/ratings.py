@@ -49,6 +49,8 @@ scale is **anchored**: ``normal`` is 1500 by convention (a new player's rating),
 games against people; only the differences are measured, and easy is not decided below
 normal (27-33 in 60 games). Measure again when a level changes (docs/web.md, "Bot
 ratings")."""
+BOT_ANCHOR: dict[str, str] = {"vs": "normal"}
+"""The level each game's bot ratings are anchored at (rated 1500 by convention)."""
 
 
 @dataclass(frozen=True)

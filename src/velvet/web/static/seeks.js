@@ -153,7 +153,8 @@ async function quickPair(ui) {
       offer.hidden = false;
       const play = el("button", { type: "button", class: "primary", id: "play-bot" }, `Play the ${status.bot.bot} bot`);
       play.addEventListener("click", () => playBot(ui));
-      offer.replaceChildren(`Nobody yet. The ${status.bot.bot} bot is rated ${status.bot.rating} (measured in the bot arena), nearest your rating. `, play, " or keep waiting.");
+      const scale = el("small", {}, ` (bots are rated against each other in the arena, ${status.bot.anchor} set at 1500)`);
+      offer.replaceChildren(`Nobody yet. Nearest your rating: the ${status.bot.bot} bot, rated ${status.bot.rating}`, scale, ".", el("br"), play, " or keep waiting.");
     }
   };
   show({ waited: 0, window: 100 });
