@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from velvet.games import game_names, get_spec
+
 SCALE = 173.7178
 """Glicko-2's scale: rating = 1500 + 173.7178 μ, RD = 173.7178 φ."""
 TAU = 0.5
@@ -29,27 +31,15 @@ PROVISIONAL_RD = 110.0
 """A rating whose RD is above this is shown as provisional ("?"), as lichess does."""
 
 BOT_RATINGS: dict[str, dict[str, float]] = {
-    "vs": {"easy": 1466.0, "normal": 1500.0, "hard": 1682.0},
+    name: dict(get_spec(name).bot_ratings) for name in game_names()
 }
-"""The fixed rating of each bot level, by game, on the players' scale: only levels
-measured in the arena are here (a level left out is shown to nobody, and never offered by
-the quick-pair queue).
-
-VS, measured bot against bot (seed 25, default decks, both seat orders, one niced worker)::
-
-    velvet arena vs --bot easy --bot normal --bot hard --pairs chain --games 12 \
-        --seed 25 --workers 1 --format csv --out runs/bot-ratings
-    velvet arena vs --bot easy --bot normal --games 30 --seed 25 --workers 1 \
-        --format csv --out runs/bot-ratings          # 18 more seeds of easy-normal
-    python benchmarks/arena_export.py runs/bot-ratings benchmarks/data/arena-vs-bot-ratings-seed25
-    python benchmarks/bot_ratings.py benchmarks/data/arena-vs-bot-ratings-seed25.csv
-
-84 games, one Bradley-Terry fit: easy 1466 [1378, 1553], hard 1682 [1526, 1837]. The
-scale is **anchored**: ``normal`` is 1500 by convention (a new player's rating), not by
-games against people; only the differences are measured, and easy is not decided below
-normal (27-33 in 60 games). Measure again when a level changes (docs/web.md, "Bot
-ratings")."""
-BOT_ANCHOR: dict[str, str] = {"vs": "normal"}
+"""The fixed rating of each bot level, by game, on the players' scale: each game's
+``GameSpec.bot_ratings`` (measured in the arena, with the commands that measured them
+beside them in the game's spec.py; docs/web.md, "Bot ratings"). A level left out is
+shown to nobody and never offered by the quick-pair queue."""
+BOT_ANCHOR: dict[str, str] = {
+    name: anchor for name in game_names() if (anchor := get_spec(name).bot_anchor)
+}
 """The level each game's bot ratings are anchored at (rated 1500 by convention)."""
 
 
