@@ -130,3 +130,34 @@ def test_after_the_wait_the_lobby_offers_the_nearest_bot_and_plays_it(
         seats = tab.page.evaluate("window.velvet.welcome.seats")
         assert [s["who"] for s in seats] == ["human", "normal"]
         tab.close()
+
+
+def test_a_rematch_offered_in_one_browser_is_accepted_in_the_other_seats_swapped(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    first, second = Tab(browser, DESKTOP), Tab(browser, DESKTOP)
+    for tab in (first, second):
+        _lobby(tab, server)
+        tab.page.click("#quick-pair")
+    room, seat_a = _at_table(first)
+    _, seat_b = _at_table(second)
+    first.page.evaluate("window.velvet.connection.resign()")
+    for tab in (first, second):
+        tab.page.wait_for_function("window.velvet.over !== null", timeout=15_000)
+    first.page.get_by_role("button", name="Rematch").click()
+    offer = second.page.locator("#rematch-offer")
+    offer.wait_for(timeout=15_000)
+    assert "offers a rematch, seats swapped" in offer.inner_text()
+    assert "waiting for the other player" in first.page.locator("#rematch-offer").inner_text()
+    second.page.screenshot(path=str(shots / "rematch-offer-1280x720.png"))
+    offer.get_by_role("button", name="Accept").click()
+    for tab, old in ((first, seat_a), (second, seat_b)):
+        tab.page.wait_for_function(
+            "r => window.velvet.welcome && window.velvet.welcome.room !== r", arg=room
+        )
+        _, seat = _at_table(tab)
+        assert seat == 1 - old  # swapped
+        held = [(s["room"], s["seat"]) for s in _seats(tab)]
+        assert (tab.page.evaluate("window.velvet.welcome.room"), seat) in held
+    first.close()
+    second.close()
