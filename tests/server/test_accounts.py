@@ -287,7 +287,7 @@ def test_migration_0004_up_down_up_on_postgresql(pg_url: str) -> None:
     _migrations(pg_url)
 
 
-def test_a_rematch_keeps_the_seats_accounts_and_a_co_op_loss_is_no_draw(
+def test_a_rematch_keeps_the_accounts_seats_swapped_and_a_co_op_loss_is_no_draw(
     app_client: tuple[TestClient, str],
 ) -> None:
     client, url = app_client
@@ -302,14 +302,17 @@ def test_a_rematch_keeps_the_seats_accounts_and_a_co_op_loss_is_no_draw(
         greet(b, room["invites"][1]["token"])
         a.send_text('{"v": 1, "type": "resign"}')
         next_of(a, "over")
-        a.send_text('{"v": 1, "type": "rematch"}')
+        a.send_text('{"v": 1, "type": "rematch"}')  # an offer to the other person
+        next_of(b, "rematch_offer")
+        b.send_text('{"v": 1, "type": "rematch"}')  # accepted
         again = next_of(a, "rematch")["room"]
     with make_engine(url).connect() as c:
         accounts = c.execute(
             sa.text("SELECT room, seat, account FROM velvet_seats ORDER BY room, seat")
         ).all()
     by_room = {r: [a for rr, _, a in accounts if rr == r] for r, _, _ in accounts}
-    assert by_room[again] == by_room[room["room"]] and None not in by_room[again]
+    # each account keeps its own seat's claim, the seats swapped
+    assert by_room[again] == by_room[room["room"]][::-1] and None not in by_room[again]
     # co-op: both seats lose together (returns [0, 0]): each is "lost", not "drew"
     coop = make_room(client, game="p5", players=2)
     path = f"/ws/{coop['room']}"

@@ -1,7 +1,7 @@
 """Every error code the server sends is one of ``ErrorCode``, and docs/protocol.md's
 "Error codes" table lists exactly those: read from the source (every ``code="..."``,
-``{"error": "..."}``, ``SeatRefused("...")``, ``AccountError("...")``, ``_problem("...")``
-and ``ErrorCode``-typed name), so a new free-string code fails here."""
+``{"error": "..."}``, ``SeatRefused("...")``, ``AccountError("...")``, ``_Refused("...")``,
+``_problem("...")`` and ``ErrorCode``-typed name), so a new free-string code fails here."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from velvet.server.protocol import ErrorCode, ErrorMsg
 
 ROOT = Path(__file__).parents[2]
 SOURCES = sorted((ROOT / "src/velvet").rglob("*.py"))
-CALLS_WITH_CODE_FIRST = {"SeatRefused", "_problem", "AccountError"}
+CALLS_WITH_CODE_FIRST = {"SeatRefused", "_problem", "AccountError", "_Refused"}
 
 
 def _strings(node: ast.AST) -> list[str]:

@@ -70,9 +70,15 @@ def test_one_game_moves_both_players_and_a_draw_between_equals_moves_no_rating()
     assert not Rating(1500, 60).provisional
 
 
-def test_no_bot_rating_is_shown_until_measured(tmp_path: Path) -> None:
-    assert all(rating is None for rating in BOT_RATINGS.values())  # not yet measured
+def test_only_measured_bot_ratings_are_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured = {(game, bot, round(r)) for game, t in BOT_RATINGS.items() for bot, r in t.items()}
     with TestClient(create_app(Settings(db=sqlite_url(tmp_path), bot_workers=0))) as client:
+        shown = client.get("/api/leaderboard").json()["bots"]
+        assert {(b["game"], b["bot"], b["rating"]) for b in shown} == measured
+        assert client.get("/api/leaderboard", params={"game": "p5"}).json()["bots"] == []
+        monkeypatch.setitem(BOT_RATINGS, "vs", {})  # nothing measured: nothing shown
         assert client.get("/api/leaderboard").json()["bots"] == []
 
 

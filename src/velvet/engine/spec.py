@@ -215,6 +215,14 @@ class GameSpec:
     ``expert``, ``mcts`` or ``ismcts``; budget simulations (``"5"``) or seconds
     (``"1.5s"``). ``{"easy": ("greedy", "5")}``: ``easy`` is greedy with 5 samples.
     A level given a budget by the player (``easy:10``) keeps this kind."""
+    bot_ratings: Mapping[str, float] = field(default_factory=dict)
+    """Bot level -> its fixed rating on the players' Glicko-2 scale, measured in the arena
+    against the other levels and anchored at ``bot_anchor`` = 1500 (docs/web.md, "Bot
+    ratings"). A level left out has no rating: none is shown and the quick-pair queue
+    offers no such bot."""
+    bot_anchor: str = ""
+    """The level of ``bot_ratings`` rated 1500 by convention (not by games with people);
+    empty for a game whose bots have no ratings."""
     forecast: str | None = None
     """``module:function`` of the game's forecast, or None (the game offers none): plays whole
     games from samples of a seat's view, ``forecast(state, seat, games, bot, seconds=None,

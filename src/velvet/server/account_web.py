@@ -203,9 +203,10 @@ def make_router(accounts: Callable[[], Accounts], secure: Callable[[Request], bo
         Bots appear once their rating is measured (velvet.server.ratings.BOT_RATINGS)."""
         players = await asyncio.to_thread(accounts().leaderboard, game[:16] if game else None)
         bots: list[dict[str, Any]] = [
-            {"bot": level, "rating": round(rating)}
-            for level, rating in BOT_RATINGS.items()
-            if rating is not None
+            {"game": name, "bot": level, "rating": round(rating)}
+            for name, table in BOT_RATINGS.items()
+            if game is None or name == game
+            for level, rating in table.items()
         ]
         return JSONResponse({"game": game, "players": players, "bots": bots})
 

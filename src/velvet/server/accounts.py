@@ -248,6 +248,21 @@ class Accounts:
             rows = c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids)))
             return {int(i): str(n) for i, n in rows}
 
+    def rating(self, account: int | None, game: str) -> Rating:
+        """The account's rating in ``game``: the start rating (provisional) for an account
+        never rated in it, and for anonymous play (``account`` None)."""
+        if account is None:
+            return Rating()
+        with self.storage._tx() as c:
+            row = (
+                c.execute(
+                    select(ratings).where(ratings.c.account == account, ratings.c.game == game)
+                )
+                .mappings()
+                .first()
+            )
+        return Rating(row["rating"], row["rd"], row["vol"]) if row is not None else Rating()
+
     # --- game records and ratings ---------------------------------------------------------
 
     def record_end(self, room_id: str, decks: list[str | None], cooperative: bool = False) -> bool:

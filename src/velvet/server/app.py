@@ -28,12 +28,13 @@ from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.learn import review_web
 from velvet.learn import web as learn_web
-from velvet.server import account_web, games, replay, your_games
+from velvet.server import account_web, games, matchmaking, replay, your_games
 from velvet.server.accounts import Accounts
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import Bucket, RoomLimiter, ServeLimits, address_key
+from velvet.server.matchmaking import Matchmaker, MatchSettings
 from velvet.server.protocol import (
     MAX_MESSAGE_BYTES,
     AnyClient,
@@ -48,6 +49,7 @@ from velvet.server.protocol import (
     Ping,
     Pong,
     Problem,
+    RematchDecline,
     Resign,
     RoomCreated,
     RoomInfo,
@@ -98,6 +100,9 @@ class Settings:
     """How long a SQLite write waits for a lock before the move is refused as "locked"."""
     hints: HintSettings = field(default_factory=HintSettings)
     """Hint budget, worker processes and forecast length (velvet.server.hinting)."""
+    matchmaking: MatchSettings = field(default_factory=MatchSettings)
+    """When a quick-pair ticket is offered a bot, when a seek's gone seeker drops out of
+    the list (velvet.server.matchmaking)."""
 
 
 class _HttpMiddleware:
@@ -161,6 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     state: dict[str, Hub] = {}
     players: dict[str, Accounts] = {}
+    finders: dict[str, Matchmaker] = {}
     ended: set[asyncio.Task[None]] = set()
     """Games being recorded (and rated) in the background."""
     sockets: Counter[str] = Counter()
@@ -197,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         hub.on_end = lambda room: on_end(room.row.id)
         hub.names = accounts.names
+        finders["matchmaker"] = Matchmaker(hub, accounts, settings.matchmaking)
         on_start = asyncio.create_task(catch_up_records())
         ended.add(on_start)
         on_start.add_done_callback(ended.discard)
@@ -320,6 +327,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             }
         )
 
+    def room_limit(request: Request) -> JSONResponse | None:
+        """The refusal of a request that makes a room, past the client's room limit."""
+        refusal = hub().limiter.refusal(request.client.host if request.client else None)
+        if refusal is None:
+            return None
+        return JSONResponse({"error": "rate_limited", "message": refusal}, 429)
+
+    app.include_router(matchmaking.make_router(lambda: finders["matchmaker"], room_limit))
     app.include_router(replay.make_router(hub))
     app.include_router(account_web.make_router(lambda: players["accounts"], secure))
     app.include_router(
@@ -658,6 +673,8 @@ async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) ->
         hub.cancel_hint(conn)
     elif isinstance(msg, Transfer):
         await hub.transfer(room, conn)
+    elif isinstance(msg, RematchDecline):
+        await hub.decline_rematch(room, conn)
     else:
         await hub.rematch(room, conn)
 

@@ -412,7 +412,14 @@ def _show(
         rule = f" [{message['rule']}]" if message.get("rule") else ""
         out(f"error: {message['message']}{rule}")
     elif kind == "rematch":
-        out(f"Rematch in room {message['room']}: your seat there is yours as here.")
+        seat = message.get("seat")
+        where = f"you play seat {seat + 1} there" if isinstance(seat, int) else "you watch"
+        out(f"Rematch in room {message['room']}: {where} (your secret opens it).")
+    elif kind == "rematch_offer":
+        offering = int(message["seat"]) + 1
+        out(f"Player {offering} offers a rematch, seats swapped: 'rematch' accepts, 'decline' not.")
+    elif kind == "rematch_declined":
+        out(f"Player {int(message['seat']) + 1} declined the rematch.")
     elif kind == "log":
         entries = message.get("entries") or []
         if entries:
@@ -484,7 +491,8 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
     ``velvet play``), 'more' (the next page of choices), 'undo' (where the room allows
     it), 'hint' or 'forecast' (where the room allows hints and its game has a forecast, as
     P5 does; 'hint cancel' stops one), 'move seat' (a one-time code to play this seat
-    from another device), 'resign', 'rematch' or 'quit'."""
+    from another device), 'resign', 'rematch' (offers one, or accepts the other player's),
+    'decline' (a rematch offer) or 'quit'."""
     invite = parse_invite(url)
     game: list[str] = []
     screen = Screen()
@@ -530,6 +538,9 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
                 continue
             if text in ("resign", "rematch"):
                 await client.send({"type": text})
+                continue
+            if text == "decline":
+                await client.send({"type": "rematch_decline"})
                 continue
             if text == "move seat":
                 before = client.transfers

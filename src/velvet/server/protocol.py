@@ -46,6 +46,7 @@ ErrorCode = Literal[
     "undo_off",
     "nothing_to_undo",
     "undo_asked",
+    "no_offer",
     # a message that cannot be read
     "bad_json",
     "bad_message",
@@ -61,6 +62,14 @@ ErrorCode = Literal[
     "too_many_sockets",
     "sign_in",
     "same_account",
+    # finding a game: seeks and the quick-pair queue
+    "no_seek",
+    "seek_taken",
+    "own_seek",
+    "seek_range",
+    "no_ticket",
+    "no_bot_offer",
+    "not_two_players",
     # hints and the forecast
     "hint_off",
     "hint_not_your_turn",
@@ -150,7 +159,16 @@ class HintCancel(_Client):
 
 
 class Rematch(_Client):
+    """After the game: a rematch. Between two people each holding their own seat, the
+    first ``rematch`` offers it and the other seat's ``rematch`` accepts it."""
+
     type: Literal["rematch"]
+
+
+class RematchDecline(_Client):
+    """Turn down the other seat's rematch offer."""
+
+    type: Literal["rematch_decline"]
 
 
 class Transfer(_Client):
@@ -164,7 +182,17 @@ class Ping(_Client):
 
 
 AnyClient = (
-    Hello | Move | Undo | Resign | Rematch | Ping | HintAsk | ForecastAsk | HintCancel | Transfer
+    Hello
+    | Move
+    | Undo
+    | Resign
+    | Rematch
+    | RematchDecline
+    | Ping
+    | HintAsk
+    | ForecastAsk
+    | HintCancel
+    | Transfer
 )
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
@@ -361,7 +389,24 @@ class RecordMsg(_Server):
 class RematchMsg(_Server):
     type: Literal["rematch"] = "rematch"
     room: str
-    """The new room: join it with the same token (seats keep their tokens)."""
+    """The new room: join it with the same secret (each client keeps its own)."""
+    seat: int | None = None
+    """Your seat there (between two people the seats are swapped); null for a spectator."""
+
+
+class RematchOfferMsg(_Server):
+    """To the room: ``seat`` offers a rematch (seats swapped); the other seat answers with
+    ``rematch`` (accept) or ``rematch_decline``."""
+
+    type: Literal["rematch_offer"] = "rematch_offer"
+    seat: int
+
+
+class RematchDeclinedMsg(_Server):
+    """To the room: ``seat`` turned the rematch offer down."""
+
+    type: Literal["rematch_declined"] = "rematch_declined"
+    seat: int
 
 
 class TimerMsg(_Server):

@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from velvet.games import game_names, get_spec
+
 SCALE = 173.7178
 """Glicko-2's scale: rating = 1500 + 173.7178 μ, RD = 173.7178 φ."""
 TAU = 0.5
@@ -28,14 +30,17 @@ START_VOL = 0.06
 PROVISIONAL_RD = 110.0
 """A rating whose RD is above this is shown as provisional ("?"), as lichess does."""
 
-BOT_RATINGS: dict[str, float | None] = {
-    "easy": None,
-    "normal": None,
-    "hard": None,
+BOT_RATINGS: dict[str, dict[str, float]] = {
+    name: dict(get_spec(name).bot_ratings) for name in game_names()
 }
-"""The fixed rating of each bot level on the players' scale: not yet measured (None). A
-bot's rating is shown to nobody until an arena of bots against rated people measures it;
-then it goes here, with the command that measured it."""
+"""The fixed rating of each bot level, by game, on the players' scale: each game's
+``GameSpec.bot_ratings`` (measured in the arena, with the commands that measured them
+beside them in the game's spec.py; docs/web.md, "Bot ratings"). A level left out is
+shown to nobody and never offered by the quick-pair queue."""
+BOT_ANCHOR: dict[str, str] = {
+    name: anchor for name in game_names() if (anchor := get_spec(name).bot_anchor)
+}
+"""The level each game's bot ratings are anchored at (rated 1500 by convention)."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import secrets
@@ -42,7 +43,9 @@ from velvet.server.protocol import (
     LogEntry,
     LogMsg,
     RecordMsg,
+    RematchDeclinedMsg,
     RematchMsg,
+    RematchOfferMsg,
     RoomCreated,
     RoomInfo,
     SeatInfo,
@@ -132,6 +135,12 @@ ASK_PREFIX = "!ask "
 last move back, so every process holding the room shows the request."""
 
 
+OFFER_PREFIX, DECLINE_PREFIX, MADE_PREFIX = "!offer ", "!decline ", "!rematch "
+"""Bus notices (never committed) of a rematch offered by SEAT, declined by SEAT, or made
+(the new room's id), so that every process holding the room tells its sockets."""
+REMATCH_NOTICES = (OFFER_PREFIX, DECLINE_PREFIX, MADE_PREFIX)
+
+
 def undo_kept(text: str) -> int | None:
     """N of an ``!undo N`` entry; None for a move."""
     if not text.startswith(UNDO_PREFIX):
@@ -156,6 +165,9 @@ class Room:
     taken_back: list[dict[str, Any]] = field(default_factory=list)
     """Undos so far, as the record keeps them: ``{"after": n, "actions": [...]}``."""
     undo_asked: tuple[int, int] | None = None
+    rematch_offer: int | None = None
+    """The seat that offered a rematch the other has not answered (in memory; the other
+    processes holding the room hear it on the bus)."""
     """(seat, version): a seat asked the other people to agree to its undo at that version
     (kept in memory only; any move ends the request)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -432,14 +444,51 @@ class Hub:
         """Called when a game ends in this process (the app records results and ratings)."""
         self.names: Callable[[list[int]], dict[int, str]] = lambda _ids: {}
         """Account names by id (the app's velvet.server.accounts.Accounts.names)."""
+        self.on_seat: Callable[[Room, int, bool], None] | None = None
+        """Called when a seat's first socket comes (True) or its last one goes (False)
+        (matchmaking keeps a seek listed while its seeker is here)."""
 
     # --- rooms ----------------------------------------------------------------------------
 
     async def create(self, request: CreateRoom, base_url: str) -> RoomCreated:
+        row, tokens = await self.new_row(request)
+        await asyncio.to_thread(self.storage.create_room, row)
+        await self.started(row.id)
+        base = (self.public_url or base_url).rstrip("/")
+        invites = [
+            Invite(seat=s.seat, name=player_name(s.seat), url=f"{base}/join/{row.id}#{t}", token=t)
+            for s, t in zip(row.seats, tokens, strict=True)
+            if s.who == "human"
+        ]
+        ws = base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+        return RoomCreated(
+            room=row.id,
+            seed_sha256=row.seed_sha256,
+            invites=invites,
+            spectate=f"{base}/join/{row.id}",
+            websocket=f"{ws}/ws/{row.id}",
+        )
+
+    async def new_row(
+        self, request: CreateRoom, claims: Sequence[tuple[str, int | None] | None] = ()
+    ) -> tuple[RoomRow, list[str]]:
+        """A new room's row, checked, not yet saved, and each seat's invite token.
+
+        ``claims[i]``: seat i is claimed already by the client whose secret has this digest
+        (and by that account, or None): matchmaking hands each player only their own seat.
+        """
         # parsing uploaded cards and decks takes a while: not on the event loop
         game, config, specs, seed = await asyncio.to_thread(_prepare, request, self.pool.check)
         tokens = [secrets.token_urlsafe(24) for _ in specs]
         nonce = secrets.token_hex(16)
+        now = time.time()
+        seats = []
+        for i, (s, t) in enumerate(zip(specs, tokens, strict=True)):
+            seat = SeatRow(i, s, token_digest(t))
+            claim = claims[i] if i < len(claims) else None
+            if claim is not None:
+                seat.secret_sha256, seat.account, seat.claimed_at = claim[0], claim[1], now
+            seats.append(seat)
         row = RoomRow(
             id=secrets.token_urlsafe(9),
             game=game.name,
@@ -463,29 +512,16 @@ class Hub:
             listed=request.listed,
             rematch_of=None,
             rematch=None,
-            created=time.time(),
-            seats=[
-                SeatRow(i, s, token_digest(t))
-                for i, (s, t) in enumerate(zip(specs, tokens, strict=True))
-            ],
+            created=now,
+            seats=seats,
         )
-        await asyncio.to_thread(self.storage.create_room, row)
-        with contextlib.suppress(RoomsFull):  # it loads when someone comes
-            self._start(await self.get(row.id))
-        base = (self.public_url or base_url).rstrip("/")
-        invites = [
-            Invite(seat=i, name=player_name(i), url=f"{base}/join/{row.id}#{t}", token=t)
-            for i, (s, t) in enumerate(zip(specs, tokens, strict=True))
-            if s == "human"
-        ]
-        ws = base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
-        return RoomCreated(
-            room=row.id,
-            seed_sha256=row.seed_sha256,
-            invites=invites,
-            spectate=f"{base}/join/{row.id}",
-            websocket=f"{ws}/ws/{row.id}",
-        )
+        return row, tokens
+
+    async def started(self, room_id: str) -> None:
+        """A room just saved: its bots start if one moves first (it loads when someone
+        comes if this process is full)."""
+        with contextlib.suppress(RoomsFull):
+            self._start(await self.get(room_id))
 
     def _start(self, room: Room | None) -> None:
         """A room just made: its bots start if one moves first; else it need not stay."""
@@ -650,6 +686,30 @@ class Hub:
             f"{MOVE_CODE_SECONDS // 60} minutes)",
         )
 
+    async def seat_claimed(
+        self, room_id: str, seat: int, secret: str, account: int | None, player: str | None
+    ) -> None:
+        """A seat claimed outside a socket (a seek taken): the room in memory learns it."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        self._bound(room, seat, token_digest(secret))
+        if account is not None and player is not None:
+            room.players[seat] = player
+            for row in room.row.seats:
+                if row.seat == seat:
+                    row.account = account
+
+    def background(self, job: Callable[[], None]) -> None:
+        """Run a small write in the seat-mark thread (a failure is logged, not fatal)."""
+        future = self._marks.submit(job)
+
+        def done(f: Any) -> None:
+            if f.exception() is not None:
+                log.warning("a background write failed: %s", f.exception())
+
+        future.add_done_callback(done)
+
     def _ended(self, room: Room) -> None:
         """The game just ended here: its record (and ratings) are written in the background."""
         if self.on_end is not None:
@@ -692,6 +752,9 @@ class Hub:
         """Add ``conn`` to the room; ``secret``: the seat secret its claim just gave it."""
         room.conns.add(conn)
         room.used = time.monotonic()
+        seat = conn.seat
+        if seat is not None and self.on_seat and sum(c.seat == seat for c in room.conns) == 1:
+            self.on_seat(room, seat, True)
         if conn.seat is not None:
             task = room.grace.pop(conn.seat, None)
             if task is not None:
@@ -726,8 +789,12 @@ class Hub:
         self._kick(room)
 
     def detach(self, room: Room, conn: Conn) -> None:
+        was_here = conn in room.conns
         room.conns.discard(conn)
         room.used = time.monotonic()
+        gone = all(c.seat != conn.seat for c in room.conns)
+        if was_here and conn.seat is not None and self.on_seat and gone and not self._closing:
+            self.on_seat(room, conn.seat, False)
         self._drop_hint(conn)  # nobody is left to read its answer
         seat = conn.seat
         grace = room.row.options.get("grace")
@@ -1145,18 +1212,44 @@ class Hub:
         await self.bus.publish(room.row.id, room.version, True)
 
     async def rematch(self, room: Room, conn: Conn) -> None:
-        """A new room with the same options and seats (the same seat tokens), a new seed."""
+        """``rematch``: a new room with the same options, a new seed.
+
+        Between two people who each claimed their own seat (not one screen) it is an offer:
+        the other seat's ``rematch`` accepts it, and the new room has the seats swapped
+        (each client's secret opens its own new seat, nobody else's); ``rematch_decline``
+        turns it down. Otherwise (a bot, one screen, a seat never claimed) the new room
+        starts at once with the seats as they are.
+        """
+        assert conn.seat is not None
         async with room.lock:
             if not room.over:
                 conn.send(ErrorMsg(code="not_over", message="a rematch starts after the game"))
                 return
             loaded = await asyncio.to_thread(self.storage.load_room, room.row.id)
+            now = loaded[0].seats if loaded else list(room.row.seats)
             new_id = loaded[0].rematch if loaded else None
             if new_id is None:
+                people = [s for s in now if s.who == "human"]
+                mutual = (
+                    len(people) == 2
+                    and all(s.secret_sha256 is not None for s in people)
+                    and not room.row.options.get("hotseat")
+                )
+                if mutual and room.rematch_offer in (None, conn.seat):
+                    room.rematch_offer = conn.seat
+                    for c in room.conns:
+                        c.send(RematchOfferMsg(seat=conn.seat))
+                    notice = (room.version, f"{OFFER_PREFIX}{conn.seat}")
+                else:
+                    notice = None
+                if notice is not None:
+                    await self.bus.publish(room.row.id, notice[0], True, notice[1])
+                    return
                 refusal = self.limiter.refusal(conn.address)
                 if refusal is not None:
                     conn.send(ErrorMsg(code="rate_limited", message=refusal))
                     return
+                order = list(reversed(now)) if mutual else list(now)
                 seed = secrets.randbits(63)
                 nonce = secrets.token_hex(16)
                 row = RoomRow(
@@ -1175,8 +1268,9 @@ class Hub:
                     rematch_of=room.row.id,
                     rematch=None,
                     created=time.time(),
-                    # the seats as claimed now: each client keeps its seat (and secret)
-                    seats=list(loaded[0].seats) if loaded else list(room.row.seats),
+                    # the seats as claimed now (swapped between two people): each client
+                    # keeps its own secret, which opens its own seat only
+                    seats=[dataclasses.replace(s, seat=i) for i, s in enumerate(order)],
                 )
                 try:
                     await asyncio.to_thread(self.storage.create_room, row)
@@ -1185,10 +1279,51 @@ class Hub:
                     return
                 new_id = row.id
             room.row.rematch = new_id
+            room.rematch_offer = None
+            await self._tell_rematch(room, new_id, now)
+        await self.bus.publish(room.row.id, room.version, True, f"{MADE_PREFIX}{new_id}")
+        await self.started(new_id)
+
+    async def _tell_rematch(self, room: Room, new_id: str, old: Sequence[SeatRow]) -> None:
+        """Send each socket of ``room`` its seat in the rematch ``new_id``: the seat its
+        client's secret opens there (``old``: ``room``'s seats as claimed now)."""
+        new_seats = await asyncio.to_thread(self.storage.seats_of, new_id)
+        by_secret = {s.secret_sha256: s.seat for s in new_seats if s.secret_sha256}
+        seat_of: dict[int | None, int | None] = {None: None}
+        for s in old:
+            digest = s.secret_sha256
+            seat_of[s.seat] = by_secret.get(digest) if digest is not None else s.seat
+        for c in room.conns:
+            c.send(RematchMsg(room=new_id, seat=seat_of.get(c.seat)))
+
+    async def decline_rematch(self, room: Room, conn: Conn) -> None:
+        """``rematch_decline``: turn down the other seat's rematch offer."""
+        offer = room.rematch_offer
+        if offer is None or offer == conn.seat:
+            conn.send(ErrorMsg(code="no_offer", message="there is no rematch offer to decline"))
+            return
+        room.rematch_offer = None
+        for c in room.conns:
+            c.send(RematchDeclinedMsg(seat=conn.seat))
+        await self.bus.publish(room.row.id, room.version, True, f"{DECLINE_PREFIX}{conn.seat}")
+
+    async def _heard_rematch(self, room: Room, text: str) -> None:
+        """Another process's seat offered, declined or made the rematch of ``room``."""
+        kind, _, value = text.partition(" ")
+        if kind == OFFER_PREFIX.strip() and value.isdigit():
+            if room.rematch_offer == int(value):
+                return  # this process's own offer
+            room.rematch_offer = int(value)
             for c in room.conns:
-                c.send(RematchMsg(room=new_id))
-        with contextlib.suppress(RoomsFull):
-            self._start(await self.get(new_id))
+                c.send(RematchOfferMsg(seat=int(value)))
+        elif kind == DECLINE_PREFIX.strip() and value.isdigit() and room.rematch_offer is not None:
+            room.rematch_offer = None
+            for c in room.conns:
+                c.send(RematchDeclinedMsg(seat=int(value)))
+        elif kind == MADE_PREFIX.strip() and value and room.row.rematch != value:
+            room.row.rematch, room.rematch_offer = value, None
+            old = await asyncio.to_thread(self.storage.seats_of, room.row.id)
+            await self._tell_rematch(room, value, old)
 
     async def catch_up(
         self, room_id: str, version: int, over: bool, action: str | None = None
@@ -1202,6 +1337,9 @@ class Hub:
         room = self.rooms.get(room_id)
         if room is not None and action is not None and action.startswith(ASK_PREFIX):
             await self._heard_ask(room, version, action[len(ASK_PREFIX) :])
+            return
+        if room is not None and action is not None and action.startswith(REMATCH_NOTICES):
+            await self._heard_rematch(room, action)
             return
 
         def seen() -> bool:

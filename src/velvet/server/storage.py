@@ -355,39 +355,7 @@ class Storage:
 
     def create_room(self, row: RoomRow) -> None:
         with self._tx() as c:
-            c.execute(
-                insert(rooms).values(
-                    id=row.id,
-                    game=row.game,
-                    cards=row.cards,
-                    config=row.config,
-                    seed=row.seed,
-                    nonce=row.nonce,
-                    seed_sha256=row.seed_sha256,
-                    status=row.status,
-                    result=row.result,
-                    version=0,
-                    options=row.options,
-                    listed=row.listed,
-                    rematch_of=row.rematch_of,
-                    rematch=None,
-                    created=row.created,
-                )
-            )
-            for s in row.seats:
-                c.execute(
-                    insert(seats).values(
-                        room=row.id,
-                        seat=s.seat,
-                        who=s.who,
-                        token_sha256=s.token_sha256,
-                        secret_sha256=s.secret_sha256,
-                        claimed_at=s.claimed_at,
-                        account=s.account,
-                    )
-                )
-            if row.rematch_of is not None:
-                c.execute(update(rooms).where(rooms.c.id == row.rematch_of).values(rematch=row.id))
+            insert_room(c, row)
 
     def load_room(self, room_id: str) -> tuple[RoomRow, list[str]] | None:
         """The room and its moves' action texts in order, or None."""
@@ -587,6 +555,43 @@ class Storage:
                 .limit(limit)
             ).scalars()
             return list(dict.fromkeys(rows))
+
+
+def insert_room(c: Connection, row: RoomRow) -> None:
+    """Insert ``row`` and its seats in the transaction of ``c`` (a rematch marks its first room)."""
+    c.execute(
+        insert(rooms).values(
+            id=row.id,
+            game=row.game,
+            cards=row.cards,
+            config=row.config,
+            seed=row.seed,
+            nonce=row.nonce,
+            seed_sha256=row.seed_sha256,
+            status=row.status,
+            result=row.result,
+            version=0,
+            options=row.options,
+            listed=row.listed,
+            rematch_of=row.rematch_of,
+            rematch=None,
+            created=row.created,
+        )
+    )
+    for s in row.seats:
+        c.execute(
+            insert(seats).values(
+                room=row.id,
+                seat=s.seat,
+                who=s.who,
+                token_sha256=s.token_sha256,
+                secret_sha256=s.secret_sha256,
+                claimed_at=s.claimed_at,
+                account=s.account,
+            )
+        )
+    if row.rematch_of is not None:
+        c.execute(update(rooms).where(rooms.c.id == row.rematch_of).values(rematch=row.id))
 
 
 def _move_values(w: _MoveWrite) -> dict[str, Any]:

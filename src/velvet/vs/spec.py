@@ -256,4 +256,17 @@ SPEC = GameSpec(
     # 12 seed pairs per pairing, seed 23; greedy:5 beat greedy 14-10, lost to normal 8-16):
     # the order greedy < easy < normal by point estimate, none decided (docs/lab.md).
     levels={"easy": ("greedy", "5")},
+    # Measured bot against bot (seed 25, default decks, both seat orders, one niced worker):
+    #   velvet arena vs --bot easy --bot normal --bot hard --pairs chain --games 12 \
+    #       --seed 25 --workers 1 --format csv --out runs/bot-ratings
+    #   velvet arena vs --bot easy --bot normal --games 30 --seed 25 --workers 1 \
+    #       --format csv --out runs/bot-ratings       # 18 more seeds of easy-normal
+    #   python benchmarks/arena_export.py runs/bot-ratings \
+    #       benchmarks/data/arena-vs-bot-ratings-seed25
+    #   python benchmarks/bot_ratings.py benchmarks/data/arena-vs-bot-ratings-seed25.csv
+    # 84 games, one Bradley-Terry fit: easy 1466 [1378, 1553], hard 1682 [1526, 1837]. The
+    # scale is anchored (normal = 1500 by convention), only the differences are measured;
+    # easy is not decided below normal (27-33 in 60 games).
+    bot_ratings={"easy": 1466.0, "normal": 1500.0, "hard": 1682.0},
+    bot_anchor="normal",
 )

@@ -11,6 +11,7 @@ import { renderYourGames, installGamesLink } from "./mygames.js";
 import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 import { gameEntry } from "./catalog.js";
+import { showOffer, showDeclined } from "./rematch.js";
 
 const page = {
   connection: null,
@@ -150,6 +151,11 @@ async function loadCards(room) {
   }
 }
 
+function seatName(seat) {
+  const info = page.welcome?.seats?.find((s) => s.seat === seat);
+  return info?.player || info?.name || `Player ${seat + 1}`;
+}
+
 function openRoom(main, room, invite) {
   document.title = `Velvet · room ${room}`;
   const seats = () => savedSeats().filter((s) => s.room === room);
@@ -263,10 +269,17 @@ function openRoom(main, room, invite) {
     forecast: (msg) => table.setHint("forecast", msg),
     hint_cancelled: () => {}, // the table cleared its panel when it asked
     timer: (msg) => table.setTimer(msg),
+    rematch_offer: (msg) => showOffer(msg, page.welcome?.seat, seatName, page.connection),
+    rematch_declined: (msg) => showDeclined(msg, page.welcome?.seat, seatName),
     rematch: (msg) => {
-      // The rematch keeps the seats as they were claimed: this browser's secrets open them.
-      for (const s of seats()) saveSeat({ ...s, room: msg.room });
-      const seat = page.welcome?.seat;
+      // Each client keeps its own secret; the server says which seat it opens there
+      // (between two people the seats are swapped).
+      const mine = page.welcome?.seat;
+      const seat = msg.seat !== undefined ? msg.seat : mine;
+      for (const s of seats()) {
+        if (page.welcome?.hotseat) saveSeat({ ...s, room: msg.room });
+        else if (s.seat === mine && seat !== null) saveSeat({ ...s, room: msg.room, seat });
+      }
       const url = `join/${encodeURIComponent(msg.room)}?seat=${seat ?? "watch"}`;
       toast("Rematch: a new game starts.", "info");
       history.pushState(null, "", url);

@@ -6,6 +6,7 @@ import { el } from "./dom.js";
 import { toast } from "./table.js";
 import { PROTOCOL_VERSION, socketUrl } from "./net.js";
 import { loadGames } from "./catalog.js";
+import { renderFinder } from "./seeks.js";
 
 const STORE = "velvet.seats";
 // --- remembered seats (localStorage) ---------------------------------------------------
@@ -105,7 +106,7 @@ export function renderLobby(main) {
         form.node,
         el("p", { class: "learn-link" }, "New to the games? ", el("a", { href: "learn" }, "Learn them"), " in short lessons."),
       ),
-      el("div", { class: "lobby-right" }, result, mine, rooms),
+      el("div", { class: "lobby-right" }, renderFinder(el("section", { class: "finder" })), result, mine, rooms),
     ),
   );
   form.onCreated = (created, game, seats, oneScreen) => {

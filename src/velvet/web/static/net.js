@@ -2,7 +2,7 @@
 // a move resent when the server never saw it or refused it as stale.
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "rematch_offer", "rematch_declined", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);
@@ -165,6 +165,10 @@ export class Connection {
 
   rematch() {
     return this.send({ type: "rematch" });
+  }
+
+  declineRematch() {
+    return this.send({ type: "rematch_decline" });
   }
 
   // Ask for a one-time code that moves this seat to another device (answered by "transfer").
