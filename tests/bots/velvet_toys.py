@@ -53,11 +53,11 @@ class DuelGame(Game[Play]):
         self.cards = cards
         self.hand = hand
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> DuelState:
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> DuelState:
         unknown = set(config) - {"first"}
         if unknown:
             raise ConfigError(f"duel config: unknown key {sorted(unknown)[0]!r}; allowed: first")
-        rng = Rng(seed)
+        rng = seed if isinstance(seed, Rng) else Rng(seed)
         deck = list(range(1, self.cards + 1))
         rng.shuffle(deck)
         first = int(config.get("first", 0))
@@ -234,11 +234,11 @@ class RaceGame(Game[Roll | Bank]):
         self.target = target
         self.turns = turns
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> RaceState:
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> RaceState:
         players = config.get("players", 1)
         if players not in self.num_players:
             raise ConfigError(f"race config: players must be one of {self.num_players}")
-        return RaceState(self, players, 0, 0, 0, Rng(seed))
+        return RaceState(self, players, 0, 0, 0, (seed if isinstance(seed, Rng) else Rng(seed)))
 
     def parse_action(self, text: str) -> Roll | Bank:
         if text == "roll":
@@ -412,7 +412,7 @@ class StallGame(Game[Flip | Go]):
     rules_version = "toy-1"
     num_players = (1,)
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> StallState:
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> StallState:
         return StallState(self, False, 0)
 
     def parse_action(self, text: str) -> Flip | Go:

@@ -131,11 +131,11 @@ class RaceGame(Game[Move]):
     def __init__(self, target: int = 10) -> None:
         self.target = target
 
-    def new_state(self, config: Mapping[str, Any], seed: int) -> RaceState:
+    def new_state(self, config: Mapping[str, Any], seed: int | Rng) -> RaceState:
         unknown = set(config) - {"note"}
         if unknown:
             raise ConfigError(f"unknown config key(s): {', '.join(sorted(unknown))}")
-        return RaceState(self, Rng(seed))
+        return RaceState(self, (seed if isinstance(seed, Rng) else Rng(seed)))
 
     def parse_action(self, text: str) -> Move:
         if text in ("roll", "stop"):

@@ -235,7 +235,7 @@ async function loadSeeks(ui) {
       el("td", {}, join));
   });
   ui.list.replaceChildren(el("table", { class: "seeks", "aria-label": "Open seeks (? marks a provisional rating)" },
-    el("thead", {}, el("tr", {}, ...["Game", "Player", "Rating", "Set-up (theirs vs yours)", "Mode", ""].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, ...["Game", "Player", "Rating", "Set-up (theirs, then yours)", "Mode", ""].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, ...rows)));
 }
 
