@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import hello, send, sqlite_url
 
-from velvet.engine.record import GameRecord
+from velvet.cli import main
+from velvet.engine.record import GameRecord, load_record
 from velvet.games import get_game
 from velvet.server.app import Settings, create_app
 
@@ -119,7 +121,7 @@ def test_reconnecting_restores_the_seat_and_a_restart_loses_nothing(tmp_path: Pa
 
 
 def test_resign_ends_the_game_and_the_record_reveals_the_committed_seed(
-    client: TestClient,
+    client: TestClient, tmp_path: Path
 ) -> None:
     room = make_room(client, game="vs", seats=["human", "random"])
     token = room["invites"][0]["token"]
@@ -137,6 +139,11 @@ def test_resign_ends_the_game_and_the_record_reveals_the_committed_seed(
     record = GameRecord.from_json(got["record"])
     assert record.seed == got["seed"]
     record.replay(get_game("vs"))  # the record replays
+    download = tmp_path / "room.json"  # the download as it is: velvet replay/review read it
+    download.write_text(json.dumps(got))
+    assert load_record(download, get_game).to_json() == got["record"]
+    shown = CliRunner().invoke(main, ["replay", str(download), "--view", "1"])
+    assert shown.exit_code == 0 and f"{len(record.actions)} actions" in shown.output, shown.output
 
 
 def test_a_bot_game_runs_to_its_end_and_a_rematch_keeps_the_seats(client: TestClient) -> None:
@@ -196,6 +203,11 @@ def test_room_options_are_checked_like_the_cli(client: TestClient) -> None:
     r = client.post("/api/rooms", json={"game": "chess"})
     assert r.status_code == 422 and "game" in r.json()["message"]
     assert r.json()["message"] == "game: unknown game 'chess': choose p5, vs"
+    # a name with a newline is quoted escaped: the message stays one line (found by the fuzz)
+    r = client.post("/api/rooms", json={"game": "\n"})
+    assert r.json()["message"] == "game: unknown game '\\n': choose p5, vs"
+    r = client.post("/api/seeks", json={"game": "x\ty", "secret": "s" * 16})
+    assert r.status_code == 422 and "\t" not in r.json()["message"], r.json()
     assert client.get("/api/rooms").json() == []
 
 

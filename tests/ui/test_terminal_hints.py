@@ -242,6 +242,7 @@ def test_replay_tells_a_search_as_the_shown_seat_sees_it() -> None:
 
 def test_velvet_hint_says_whose_play_each_chance_assumes(tmp_path: Path) -> None:
     from velvet.engine import save_game
+    from velvet.games import find_spec
 
     game = get_game("p5", ())
     config = game.default_config()
@@ -257,3 +258,6 @@ def test_velvet_hint_says_whose_play_each_chance_assumes(tmp_path: Path) -> None
         "(MCTS, 30 simulations a move): "
     )
     assert "(the hints assume the same play, after their move)" in lines[4]
+    spec = find_spec("p5")  # its hint_spread measured (benchmarks/hint_forecast.py)
+    spread = spec.hint_spread if spec else 0.0
+    assert spread and f"each is good to ± {1.96 * spread:.0%} only" in lines[5]

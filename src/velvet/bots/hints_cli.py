@@ -160,8 +160,8 @@ def hint_command(
     click.echo(f"Hints for {player_name(who)}:")
     for rank, found_hint in enumerate(found, start=1):
         click.echo(f"  {rank}. {hint_line(found_hint, players)}")
-    note = spread_note(state.game.name)
-    if note:
-        click.echo(note)
     if outlook is not None:
         click.echo(forecast_line(outlook, players))
+    note = spread_note(state.game.name)  # after the forecast: it says how the two compare
+    if note:
+        click.echo(note)

@@ -16,10 +16,14 @@ class VelvetError(Exception):
     """
 
     def __str__(self) -> str:
-        text = super().__str__()
-        if text.isprintable():
-            return text
-        return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+        return printable(super().__str__())
+
+
+def printable(text: str) -> str:
+    """``text`` with its unprintable characters escaped (a newline as ``\\n``): one line."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 class InvalidActionError(VelvetError, ValueError):

@@ -195,6 +195,14 @@ def save_game(path: Path, record: GameRecord, state: State[Any], *, overwrite: b
     )
 
 
+def unwrap_download(data: Any) -> Any:
+    """The record in a server's finished-room download (``GET /api/rooms/ID/record``:
+    ``{"record": ..., "result": ..., "seed": ...}``), else ``data`` as it is."""
+    if isinstance(data, dict) and isinstance(data.get("record"), dict) and "actions" not in data:
+        return data["record"]
+    return data
+
+
 def _split(path: Path, data: Any) -> tuple[GameRecord, Any]:
     """The record of a save or bare record file, and the save's digest (or None)."""
     if not isinstance(data, dict):
@@ -207,7 +215,7 @@ def _split(path: Path, data: Any) -> tuple[GameRecord, Any]:
             raise RecordError(f"{_p(path)}: field 'state_sha256' must be a text")
         record_data = data["record"]
     else:
-        expected, record_data = None, data
+        expected, record_data = None, unwrap_download(data)
     try:
         return GameRecord.from_json(record_data), expected
     except RecordError as error:

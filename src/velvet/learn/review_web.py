@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from velvet.engine.core import canonical_json
 from velvet.engine.errors import RecordError, VelvetError
-from velvet.engine.record import SAVE_FORMAT, GameRecord
+from velvet.engine.record import SAVE_FORMAT, GameRecord, unwrap_download
 from velvet.engine.workers import stop_pool
 from velvet.games import game_names, get_game
 from velvet.learn.review import (
@@ -76,9 +76,7 @@ def read_record(body: Any) -> GameRecord:
     """The record in a request body: a record, a save, or ``{"record": ...}``."""
     if isinstance(body, dict) and body.get("format") == SAVE_FORMAT:
         body = body.get("record")
-    elif isinstance(body, dict) and "record" in body and "actions" not in body:
-        body = body["record"]
-    record = GameRecord.from_json(body)
+    record = GameRecord.from_json(unwrap_download(body))
     if record.game not in game_names():
         raise RecordError(
             f"record: no game '{record.game[:40]}' here; games: {', '.join(game_names())}"

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
-from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.errors import ConfigError, VelvetError, printable
 from velvet.learn import review_web
 from velvet.learn import web as learn_web
 from velvet.server import account_web, games, matchmaking, replay, your_games
@@ -538,7 +538,7 @@ def _first_error(errors: Any) -> str:
     try:
         first = errors[0]
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        return f"{where or 'body'}: {first.get('msg', 'invalid')}"
+        return printable(f"{where or 'body'}: {first.get('msg', 'invalid')}")
     except (IndexError, TypeError, AttributeError):
         return "invalid request"
 

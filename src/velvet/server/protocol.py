@@ -22,6 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from velvet.engine.errors import printable
 from velvet.games import game_names
 
 PROTOCOL_VERSION = 1
@@ -505,7 +506,7 @@ def parse_client(text: str) -> AnyClient | ErrorMsg:
 def _first_error(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(x) for x in first.get("loc", ()))
-    return f"{where or 'message'}: {first.get('msg', 'invalid')}"
+    return printable(f"{where or 'message'}: {first.get('msg', 'invalid')}")
 
 
 # --- HTTP -----------------------------------------------------------------------------------
