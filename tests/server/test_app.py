@@ -146,6 +146,29 @@ def test_resign_ends_the_game_and_the_record_reveals_the_committed_seed(
     assert shown.exit_code == 0 and f"{len(record.actions)} actions" in shown.output, shown.output
 
 
+RENAMED = '[[persona]]\nid = "004"\nname = "Renamed Frost"\ncost = 1\nweakness = "fire"\n'
+RENAMED += 'skills = [{ name = "Bufu", type = "ice", damage = 3 }]\n'
+
+
+def test_a_custom_card_room_is_reviewed_with_its_own_cards(client: TestClient) -> None:
+    room = make_room(client, game="vs", seats=["human", "random"], cards=[RENAMED])
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        hello(ws, room["invites"][0]["token"])
+        send(ws, type="resign")
+        next_of(ws, "over")
+    download = client.get(f"/api/rooms/{room['room']}/record").json()
+    assert download["cards"] == [RENAMED]
+    with client.stream("POST", "/api/review", json=download) as answer:
+        assert answer.status_code == 200
+        start = json.loads(next(answer.iter_lines()))
+    assert start["type"] == "start" and start["game"] == "vs"
+    # without its cards the record is of another card set, and the review says so
+    bare = client.post("/api/review", json=download["record"])
+    assert bare.status_code == 422 and "card" in bare.json()["message"], bare.json()
+    bad = client.post("/api/review", json={**download, "cards": "x"})
+    assert bad.status_code == 422 and "field 'cards'" in bad.json()["message"]
+
+
 def test_a_bot_game_runs_to_its_end_and_a_rematch_keeps_the_seats(client: TestClient) -> None:
     room = make_room(client, game="vs", seats=["human", "random"], listed=False)
     token = room["invites"][0]["token"]

@@ -26,7 +26,7 @@ from velvet.engine.core import canonical_json
 from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import SAVE_FORMAT, GameRecord, unwrap_download
 from velvet.engine.workers import stop_pool
-from velvet.games import game_names, get_game
+from velvet.games import game_names
 from velvet.learn.review import (
     SIMULATIONS,
     Position,
@@ -35,6 +35,7 @@ from velvet.learn.review import (
     new_pool,
     positions,
 )
+from velvet.server.games import room_game
 from velvet.server.protocol import ErrorCode
 
 SERVER_SECONDS = 0.3
@@ -86,6 +87,26 @@ def read_record(body: Any) -> GameRecord:
     return record
 
 
+MAX_CARD_FILES = 2
+"""As many card files as a room takes (``CreateRoom.cards``)."""
+MAX_CARD_TEXT = 262_144
+
+
+def card_texts(body: Any) -> tuple[str, ...]:
+    """The custom card files a room download carries (``"cards"``: their texts), if any.
+
+    Raises RecordError naming what is wrong with them."""
+    cards = body.get("cards", []) if isinstance(body, dict) else []
+    if not isinstance(cards, list) or len(cards) > MAX_CARD_FILES:
+        raise RecordError(f"record: field 'cards' must list at most {MAX_CARD_FILES} card files")
+    if not all(isinstance(t, str) and len(t) <= MAX_CARD_TEXT for t in cards):
+        raise RecordError(
+            f"record: field 'cards' must hold card files' texts of at most {MAX_CARD_TEXT} "
+            "characters"
+        )
+    return tuple(cards)
+
+
 def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
@@ -105,11 +126,14 @@ def make_router(reviewer: Reviewer | None = None) -> APIRouter:
             return _problem("bad_record", "the body is not JSON: send a game record", 422)
         try:
             record = read_record(body)
-            game = get_game(record.game)
+            cards = card_texts(body)
+            game = await asyncio.to_thread(room_game, record.game, cards)
             found, final = await asyncio.to_thread(positions, game, record)
         except VelvetError as error:
             return _problem("bad_record", str(error)[:400], 422)
-        key = hashlib.sha256(canonical_json(record.to_json()).encode()).hexdigest()
+        key = hashlib.sha256(
+            canonical_json({"record": record.to_json(), "cards": list(cards)}).encode()
+        ).hexdigest()
         lines = worker.cache.get(key)
         if lines is not None:
             worker.cache.move_to_end(key)

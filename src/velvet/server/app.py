@@ -171,6 +171,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Games being recorded (and rated) in the background."""
     sockets: Counter[str] = Counter()
     """Open WebSockets by client address (velvet.server.limits.address_key)."""
+    reviewer = review_web.Reviewer()
+    """The Review page's worker (POST /api/review), stopped with the app."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -219,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bus.close()
             hub.pool.close()
             hinter.close()
+            reviewer.close()
             storage.close()
 
     app = FastAPI(
@@ -325,6 +328,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "nonce": room.row.nonce,
                 "seed_sha256": room.row.seed_sha256,
             }
+            # the room's own card files, so that a review (POST /api/review) plays its cards
+            | ({"cards": list(room.row.cards)} if room.row.cards else {})
         )
 
     def room_limit(request: Request) -> JSONResponse | None:
@@ -341,7 +346,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         your_games.make_router(hub, lambda: players["accounts"], settings.http_rate)
     )  # /api/seats
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
-    app.include_router(review_web.make_router())  # POST /api/review: the Review page
+    app.include_router(review_web.make_router(reviewer))  # POST /api/review: the Review page
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
     async def join_page(room_id: str, request: Request) -> Response:
