@@ -124,3 +124,17 @@ def test_playout_check_speed_counts_steps(capsys: pytest.CaptureFixture[str]) ->
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == ["p5", "vs"]
     assert all("steps/s" in line and " 0 steps" not in line for line in lines)
+
+
+def test_serve_match_pairs_rated_accounts_and_measures_idle_seats(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = load("serve_match")
+    quick = ["--players", "4", "--seconds", "4", "--warmup", "3", "--ramp", "1"]
+    assert bench.main(["match", *quick]) == 0
+    match = capsys.readouterr().out
+    assert "4 accounts made" in match and "4 players (rated, accounts)" in match
+    assert re.search(r"paired wait p50 \d+\.\d+ s", match) and ", 0 errors" in match, match
+    assert bench.main(["idle", "--seats", "10", "--json"]) == 0
+    idle = json.loads(capsys.readouterr().out)
+    assert idle["seats"] == 10 and idle["rss_after_mib"] >= idle["rss_before_mib"] > 0

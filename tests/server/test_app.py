@@ -369,3 +369,23 @@ def test_serve_and_join_options_are_checked() -> None:
     assert bad_db.exit_code == 2 and "use sqlite:///FILE" in bad_db.output
     bad_link = runner.invoke(main, ["join", "ftp://x"])
     assert bad_link.exit_code == 2 and "not an invite link" in bad_link.output
+
+
+def test_serve_passes_its_room_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from velvet.server import app as app_module
+
+    made: list[Settings] = []
+    monkeypatch.setattr(app_module, "create_app", lambda settings: made.append(settings))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    runner = CliRunner()
+    ran = runner.invoke(
+        main, ["serve", "--no-browser", "--rooms-per-second", "500", "--max-rooms", "6000"]
+    )
+    assert ran.exit_code == 0, ran.output
+    assert (made[0].http_rate, made[0].max_rooms) == (500.0, 6000)
+    assert runner.invoke(main, ["serve", "--no-browser"]).exit_code == 0
+    assert (made[1].http_rate, made[1].max_rooms) == (Settings().http_rate, Settings().max_rooms)
+    bad = runner.invoke(main, ["serve", "--max-rooms", "0"])
+    assert bad.exit_code == 2 and "--max-rooms" in bad.output

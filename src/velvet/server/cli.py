@@ -100,6 +100,22 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     help="Rooms (rematches too) one client address may create in an hour.",
 )
 @click.option(
+    "--rooms-per-second",
+    type=click.FloatRange(0.1, 10**6),
+    default=20.0,
+    show_default=True,
+    help="Rooms (quick-pair joins and seeks too) one client address may create a second, "
+    "with a burst of twice that; raise it for a load test whose clients are one address.",
+)
+@click.option(
+    "--max-rooms",
+    type=click.IntRange(1, 10**6),
+    default=2000,
+    show_default=True,
+    help="Rooms this process holds in memory at once: idle ones are dropped first, then "
+    "a new one is refused (503) until one is free.",
+)
+@click.option(
     "--no-browser",
     is_flag=True,
     help="Do not open the browser client (it opens when there is one).",
@@ -120,6 +136,8 @@ def serve_command(
     proxies: tuple[str, ...],
     per_address: int,
     rooms_per_hour: int,
+    rooms_per_second: float,
+    max_rooms: int,
     no_browser: bool,
 ) -> None:
     """Serve online play: rooms over HTTP, games over WebSockets (docs/deploy.md)."""
@@ -150,6 +168,8 @@ def serve_command(
         hints=hints,
         forwarded_allow_ips=forwarded_hosts(proxies),
         rooms_per_hour=rooms_per_hour,
+        http_rate=rooms_per_second,
+        max_rooms=max_rooms,
         ws_per_address=per_address,
         serve=ServeLimits(connections_per_address=per_address),
     )
