@@ -311,12 +311,17 @@ def main(argv: list[str] | None = None) -> int:
                 )
         # every client is one address here: lift the server's per-address room rate too
         lift = ("--rooms-per-second", "100000", "--max-rooms", str(max(2000, args.seats)))
+        lift += ("--max-connections", str(max(4096, args.seats + args.players + 200)))
         proc, port = start_server(db, folder / "server.log", *lift)
         try:
             if args.mode == "match":
                 result = asyncio.run(Match(port, args, sessions).run())
             else:
                 result = asyncio.run(idle(port, proc.pid, args.seats, args.game))
+        except BaseException:
+            log = (folder / "server.log").read_text(errors="replace")
+            print(f"the server's log ends:\n{log[-3000:]}", file=sys.stderr)
+            raise
         finally:
             proc.send_signal(signal.SIGTERM)
             try:

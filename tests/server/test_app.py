@@ -380,12 +380,13 @@ def test_serve_passes_its_room_limits_to_the_app(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(app_module, "create_app", lambda settings: made.append(settings))
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     runner = CliRunner()
-    ran = runner.invoke(
-        main, ["serve", "--no-browser", "--rooms-per-second", "500", "--max-rooms", "6000"]
-    )
+    limits = ["--rooms-per-second", "500", "--max-rooms", "6000", "--max-connections", "7000"]
+    ran = runner.invoke(main, ["serve", "--no-browser", *limits])
     assert ran.exit_code == 0, ran.output
     assert (made[0].http_rate, made[0].max_rooms) == (500.0, 6000)
+    assert made[0].serve.connection_cap() == 7000
     assert runner.invoke(main, ["serve", "--no-browser"]).exit_code == 0
     assert (made[1].http_rate, made[1].max_rooms) == (Settings().http_rate, Settings().max_rooms)
+    assert made[1].serve.max_connections is None  # the descriptor limit's share
     bad = runner.invoke(main, ["serve", "--max-rooms", "0"])
     assert bad.exit_code == 2 and "--max-rooms" in bad.output

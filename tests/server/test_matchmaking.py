@@ -246,6 +246,33 @@ def test_two_players_queue_and_each_gets_only_their_own_seat(client: TestClient)
         assert greet(c, first["ticket"] + "0" * 8)[-1]["code"] == "bad_token"
 
 
+def test_polls_run_a_pairing_pass_at_most_once_a_pair_every_and_joins_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from velvet.server.matchmaking import Matchmaker
+
+    passes: list[str] = []
+    read = Matchmaker._waiting
+    monkeypatch.setattr(
+        Matchmaker, "_waiting", lambda self, game: passes.append(game) or read(self, game)
+    )
+    with _client(tmp_path, pair_every=60.0) as client:
+        first = client.post("/api/queue", json={"game": "vs"}).json()
+        assert len(passes) == 1  # the join's own pass
+        for _ in range(5):  # 500 players poll about once a second each
+            assert client.get(f"/api/queue/{first['ticket']}").json()["state"] == "waiting"
+        assert len(passes) == 1
+        second = client.post("/api/queue", json={"game": "vs"}).json()
+        assert len(passes) == 2  # a join pairs at once, however lately a pass ran
+        assert client.get(f"/api/queue/{second['ticket']}").json()["state"] == "paired"
+    (tmp_path / "b").mkdir()
+    with _client(tmp_path / "b", pair_every=0.0) as client:
+        passes.clear()
+        ticket = client.post("/api/queue", json={"game": "vs"}).json()["ticket"]
+        client.get(f"/api/queue/{ticket}")
+        assert len(passes) == 2  # past pair_every a poll runs one (windows widen with waiting)
+
+
 def test_leaving_the_queue_and_refusals(client: TestClient) -> None:
     gone = client.post("/api/queue", json={"game": "vs"}).json()
     left = client.delete(f"/api/queue/{gone['ticket']}").json()

@@ -108,6 +108,13 @@ NEEDS_EXTRA = "online play needs the server extra: pip install -e '.[server]'"
     "with a burst of twice that; raise it for a load test whose clients are one address.",
 )
 @click.option(
+    "--max-connections",
+    type=click.IntRange(16, 10**6),
+    default=None,
+    help="Open connections (HTTP and WebSocket) this process holds at once; default: what "
+    "its descriptor limit leaves, at most 4096 (raise `ulimit -n` for more).",
+)
+@click.option(
     "--max-rooms",
     type=click.IntRange(1, 10**6),
     default=2000,
@@ -137,6 +144,7 @@ def serve_command(
     per_address: int,
     rooms_per_hour: int,
     rooms_per_second: float,
+    max_connections: int | None,
     max_rooms: int,
     no_browser: bool,
 ) -> None:
@@ -171,7 +179,7 @@ def serve_command(
         http_rate=rooms_per_second,
         max_rooms=max_rooms,
         ws_per_address=per_address,
-        serve=ServeLimits(connections_per_address=per_address),
+        serve=ServeLimits(connections_per_address=per_address, max_connections=max_connections),
     )
     if db is not None:
         settings.db = db

@@ -68,6 +68,10 @@ class MatchSettings:
     """A seek leaves the list once its seeker has been gone this long."""
     stale: float = 20.0
     """A ticket not polled for this long has left (its page closed)."""
+    pair_every: float = 1.0
+    """Seconds between pairing passes that polls run (each join runs one at once): a pass
+    reads up to 500 waiting tickets, so one a poll is what 500 players polling each second
+    cannot afford (benchmarks/serve_match.py: 2 pairs a second at 500 players)."""
 
 
 seek_rows = Table(
@@ -267,11 +271,12 @@ def pairs(waiting: Sequence[Waiting], now: float) -> list[tuple[Waiting, Waiting
     ratings are within both tickets' windows (:func:`window`). In each pair the ticket
     that joined first comes first (it gets the first seat)."""
     found = []
+    widths = {t.ticket: window(now - t.joined) for t in waiting}
     for a, b in combinations(waiting, 2):
         if a.rated != b.rated or (a.account is not None and a.account == b.account):
             continue
         gap = abs(a.rating - b.rating)
-        if gap <= window(now - a.joined) and gap <= window(now - b.joined):
+        if gap <= widths[a.ticket] and gap <= widths[b.ticket]:
             first, second = (a, b) if (a.joined, a.ticket) <= (b.joined, b.ticket) else (b, a)
             found.append((gap, first.joined, second.joined, first, second))
     found.sort(key=lambda x: (x[0], x[1], x[2]))
@@ -352,6 +357,8 @@ class Matchmaker:
         self.accounts = accounts
         self.settings = settings
         self._pairing: dict[str, asyncio.Lock] = {}
+        self._paired_at: dict[str, float] = {}
+        """When this process last ran a pairing pass of each game (time.monotonic)."""
         hub.on_seat = self.on_seat
 
     @property
@@ -600,7 +607,7 @@ class Matchmaker:
                     )
 
             await asyncio.to_thread(seen)
-            await self.pair(row["game"])
+            await self.pair(row["game"], at_once=False)
             row = await asyncio.to_thread(self._ticket, ticket)
         return await asyncio.to_thread(self._status_of, row)
 
@@ -675,11 +682,18 @@ class Matchmaker:
             await self.hub.started(made.id)
         return await self.status(ticket)
 
-    async def pair(self, game: str) -> None:
+    async def pair(self, game: str, at_once: bool = True) -> None:
         """Pair ``game``'s waiting tickets (one pass at a time in this process; another
-        process's pass is kept out by each pairing's transaction)."""
+        process's pass is kept out by each pairing's transaction). Not ``at_once`` (a
+        poll): only if no pass ran in the last ``settings.pair_every`` seconds."""
         lock = self._pairing.setdefault(game, asyncio.Lock())
+        if not at_once and lock.locked():
+            return  # a pass is under way: this poll reads what it pairs
         async with lock:
+            now = time.monotonic()
+            if not at_once and now - self._paired_at.get(game, -1e9) < self.settings.pair_every:
+                return
+            self._paired_at[game] = now
             waiting = await asyncio.to_thread(self._waiting, game)
             for first, second in pairs(waiting, time.time()):
                 request = CreateRoom(
