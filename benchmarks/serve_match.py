@@ -310,8 +310,8 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
         # every client is one address here: lift the server's per-address room rate too
-        lift = ("--rooms-per-second", "100000", "--max-rooms", str(max(2000, args.seats)))
-        lift += ("--max-connections", str(max(4096, args.seats + args.players + 200)))
+        lift = ["--rooms-per-second", "100000", "--max-rooms", str(max(2000, args.seats))]
+        lift += ["--max-connections", str(max(4096, args.seats + args.players + 200))]
         proc, port = start_server(db, folder / "server.log", *lift)
         try:
             if args.mode == "match":

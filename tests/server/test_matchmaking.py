@@ -253,9 +253,12 @@ def test_polls_run_a_pairing_pass_at_most_once_a_pair_every_and_joins_at_once(
 
     passes: list[str] = []
     read = Matchmaker._waiting
-    monkeypatch.setattr(
-        Matchmaker, "_waiting", lambda self, game: passes.append(game) or read(self, game)
-    )
+
+    def counted(self: Matchmaker, game: str) -> list[Waiting]:
+        passes.append(game)
+        return read(self, game)
+
+    monkeypatch.setattr(Matchmaker, "_waiting", counted)
     with _client(tmp_path, pair_every=60.0) as client:
         first = client.post("/api/queue", json={"game": "vs"}).json()
         assert len(passes) == 1  # the join's own pass
