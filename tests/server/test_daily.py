@@ -149,7 +149,13 @@ def test_a_daily_game_is_the_days_and_its_replay_opens_when_the_day_ends(
     listed = client.get("/api/daily").json()
     assert [d["game"] for d in listed] == ["p5"] and listed[0]["day"] == "2026-12-02"
     info = client.get("/api/daily/p5").json()
-    assert info["setup"] and info["ends"] == day_end(DAY) and info["seconds_left"] == 12 * 3600
+    assert info["setup"] == [
+        "Thief: Noir (Haru Okumura)",
+        "Persona: Milady",
+        "Palace: Spaceport of Greed (Okumura)",
+    ]
+    assert info["ends"] == day_end(DAY) and info["seconds_left"] == 12 * 3600
+    assert info["rank_by"] == "day" and info["seats"] == 1
     started = client.post("/api/daily/p5")
     assert started.status_code == 201, started.text
     room, secret = started.json()["room"], started.json()["secret"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
@@ -57,7 +57,6 @@ from velvet.engine.record import GameRecord
 from velvet.games import find_spec, game_names
 from velvet.server import account_web, games
 from velvet.server.accounts import Accounts
-from velvet.server.matchmaking import setup_words
 from velvet.server.protocol import CreateRoom, ErrorCode, Problem
 from velvet.server.rooms import Hub, seed_commitment
 from velvet.server.storage import (
@@ -106,6 +105,8 @@ class DailyInfo(BaseModel):
     """The day's set-up in words ("Palace: …")."""
     seed_sha256: str
     """SHA-256 of the seed's decimal text (the seed itself: docs/web.md, "Daily challenge")."""
+    rank_by: str
+    """What a win is ranked by first, fewer first (the results column: ``day``)."""
 
 
 class DailyStarted(BaseModel):
@@ -207,6 +208,23 @@ def setup_of(game: str, day: date) -> DailySetup:
     return daily_setup(spec, games.room_game(game), day)
 
 
+def setup_words(spec: Any, game: Any, options: Mapping[str, Any], seats: int) -> list[str]:
+    """The day's set-up in words, one line per option (a per-seat option's values joined,
+    for the day's seats only): "Thief: Noir (Haru Okumura)"."""
+    out = []
+    for option in spec.options:
+        if option.name not in options:
+            continue
+        info = games.option_json(option, game, seats)
+        names = {c["id"]: c["name"] for c in info["choices"]}
+        value = options[option.name]
+        items = list(value)[:seats] if isinstance(value, list | tuple) else [value]
+        said = " / ".join(names.get(str(v), str(v)) for v in items)
+        label = str(info["label"])
+        out.append(f"{label[:1].upper()}{label[1:]}: {said}")
+    return out
+
+
 def replay_refusal(row: RoomRow, now: float) -> JSONResponse | None:
     """A daily room's replay or record before its day ends: refused (``daily_running``)."""
     day = row.options.get("daily")
@@ -266,8 +284,9 @@ class Daily:
             ends=ends,
             seconds_left=max(0.0, ends - self.clock()),
             seats=setup.seats,
-            setup=setup_words(game, dict(setup.options)),
+            setup=setup_words(spec, games.room_game(game), setup.options, setup.seats),
             seed_sha256=hashlib.sha256(str(setup.seed).encode()).hexdigest(),
+            rank_by=rank_key(spec),
         )
 
     async def start(self, game: str, account: int | None) -> DailyStarted:
