@@ -46,6 +46,8 @@ def test_the_daily_page_starts_the_days_game_and_opens_replays_after_the_day(
     tab = CspTab(browser, DESKTOP)
     page = tab.page
     page.goto(server.url + "/")
+    page.wait_for_selector("a.button[href='daily']")
+    page.screenshot(path=str(shots / "lobby-daily-1280x800.png"))
     page.click("a.button[href='daily']")
     page.wait_for_selector(".daily-game .daily-setup li")
     assert "2026-12-02" in page.locator(".daily-game").inner_text()
@@ -65,6 +67,10 @@ def test_the_daily_page_starts_the_days_game_and_opens_replays_after_the_day(
     row = page.locator("table.daily-board tbody tr").first.inner_text()
     assert "Anonymous" in row and "Lost" in row and "after the day" in row
     page.screenshot(path=str(shots / "daily-1280x800.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: no sideways scroll
+    tab.no_sideways_scroll()
+    page.screenshot(path=str(shots / "daily-390x844.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
 
     clock.now = day_end_of(clock.now)  # midnight UTC: the day is over
     page.reload()

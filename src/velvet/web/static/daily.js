@@ -39,13 +39,15 @@ function boardTable(info, board) {
     return el("p", {}, none);
   }
   const head = ["#", "Player", "Result", capital(info.rank_by), "Actions", "Finished (your time)", "Replay"];
+  // data-label: a phone's narrow rows name each number (daily.css)
+  const cell = (i, text) => el("td", { "data-label": head[i] }, text);
   const rows = board.entries.map((e) => el("tr", { class: e.result },
     el("td", {}, e.rank === null ? "" : String(e.rank)),
     el("td", {}, e.player ? el("a", { href: `players/${encodeURIComponent(e.player)}` }, e.player) : "Anonymous"),
     el("td", {}, e.result === "won" ? "Won" : "Lost"),
-    el("td", {}, e.turns === null ? "" : String(e.turns)),
-    el("td", {}, String(e.actions)),
-    el("td", {}, clock(e.finished)),
+    e.turns === null ? el("td", {}) : cell(3, String(e.turns)),
+    cell(4, String(e.actions)),
+    cell(5, clock(e.finished)),
     el("td", {}, e.room
       ? el("a", { href: `join/${encodeURIComponent(e.room)}?replay` }, "Watch")
       : el("small", {}, "after the day"))));
