@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from tests.server.conftest import sqlite_url
+from tests.server.test_accounts import as_, sign_up
 
 from velvet.engine.daily import daily_seed, daily_setup, day_end, day_start, setup_seed
 from velvet.engine.record import GameRecord
@@ -116,9 +117,11 @@ class Clock:
 
 
 @pytest.fixture
-def daily_client(tmp_path: Path) -> Iterator[tuple[TestClient, Clock, str]]:
+def daily_client(tmp_path: Path, request: Any) -> Iterator[tuple[TestClient, Clock, str]]:
+    """An app on SQLite (or, parametrized ``postgresql``, PostgreSQL) at noon of DAY."""
+    backend = getattr(request, "param", "sqlite")
+    url = sqlite_url(tmp_path) if backend == "sqlite" else request.getfixturevalue("pg_url")
     clock = Clock(NOON)
-    url = sqlite_url(tmp_path)
     settings = Settings(db=url, bot_workers=0, rate=1000, http_rate=1000, clock=clock)
     with TestClient(create_app(settings)) as client:
         yield client, clock, url
@@ -142,6 +145,7 @@ def _next(ws: Any, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
+@pytest.mark.parametrize("daily_client", ["sqlite", "postgresql"], indirect=True)
 def test_a_daily_game_is_the_days_and_its_replay_opens_when_the_day_ends(
     daily_client: tuple[TestClient, Clock, str],
 ) -> None:
@@ -191,7 +195,9 @@ def test_the_leaderboard_through_http_ranks_wins_then_losses(
     daily_client: tuple[TestClient, Clock, str],
 ) -> None:
     client, _, url = daily_client
-    rooms = [client.post("/api/daily/p5").json()["room"] for _ in range(4)]
+    ada = sign_up(client, "Ada")
+    rooms = [client.post("/api/daily/p5").json()["room"] for _ in range(3)]
+    rooms.append(client.post("/api/daily/p5", headers=as_(ada)).json()["room"])
     engine = make_engine(url)
     with engine.begin() as c:  # three finished games as the board would have counted them
         for room, state, turns, actions, at in [
@@ -220,7 +226,8 @@ def test_the_leaderboard_through_http_ranks_wins_then_losses(
         (3, "won", 14, 300),
         (None, "lost", None, 20),
     ]
-    assert all(e["room"] is None and e["player"] is None for e in board["entries"])
+    assert [e["player"] for e in board["entries"]] == ["Ada", None, None, None]
+    assert all(e["room"] is None for e in board["entries"])
 
 
 def test_refusals_name_what_was_wrong(daily_client: tuple[TestClient, Clock, str]) -> None:
@@ -230,6 +237,8 @@ def test_refusals_name_what_was_wrong(daily_client: tuple[TestClient, Clock, str
         ("/api/daily/nope/leaderboard", "no_daily", 404),
         ("/api/daily/p5?day=2026-12-03", "bad_day", 422),
         ("/api/daily/p5/leaderboard?day=yesterday", "bad_day", 422),
+        ("/api/daily/p5?day=2026-W49-3", "bad_day", 422),  # an ISO week date: not YYYY-MM-DD
+        ("/api/daily/p5?day=20261202", "bad_day", 422),
     ]:
         answer = client.get(path)
         assert (answer.status_code, answer.json()["error"]) == (status, code), answer.text

@@ -17,6 +17,7 @@ the server's rooms, not a local game.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -25,6 +26,8 @@ from velvet.engine.core import Config, Game
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
 from velvet.engine.spec import DailyChallenge, GameSpec, Options
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +63,11 @@ def parse_day(text: str, today: date) -> date:
     if text == "today":
         return today
     try:
+        if not _DAY.fullmatch(text):
+            raise ValueError(text)
         day = date.fromisoformat(text)
     except ValueError:
-        raise ConfigError(f"day '{text[:40]}': write YYYY-MM-DD (a UTC date)", "day") from None
+        raise ConfigError(f"day {text[:40]!r}: write YYYY-MM-DD (a UTC date)", "day") from None
     if day > today:
         raise ConfigError(
             f"day {day.isoformat()} has not begun (today, UTC, is {today.isoformat()})", "day"

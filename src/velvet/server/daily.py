@@ -196,7 +196,7 @@ def _spec_of(game: str) -> Any:
         raise _Refused(
             "no_daily",
             404,
-            f"no daily challenge of '{game[:40]}'; games with one: "
+            f"no daily challenge of {game[:40]!r}; games with one: "
             f"{', '.join(daily_games()) or 'none'}",
         )
     return spec

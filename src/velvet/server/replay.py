@@ -130,7 +130,7 @@ def make_router(
         return await asyncio.to_thread(replay_frames, room.game, room.record(), seat)
 
     problems: dict[int | str, dict[str, Any]] = {
-        code: {"model": Problem} for code in (404, 409, 422, 503)
+        code: {"model": Problem} for code in (403, 404, 409, 422, 503)
     }
 
     @router.get("/api/games/{game}/choices", responses={404: {"model": Problem}})
