@@ -194,10 +194,14 @@ def test_a_daily_game_is_the_days_and_its_replay_opens_when_the_day_ends(
 def test_the_leaderboard_through_http_ranks_wins_then_losses(
     daily_client: tuple[TestClient, Clock, str],
 ) -> None:
-    client, _, url = daily_client
+    client, clock, url = daily_client
     ada = sign_up(client, "Ada")
     rooms = [client.post("/api/daily/p5").json()["room"] for _ in range(3)]
     rooms.append(client.post("/api/daily/p5", headers=as_(ada)).json()["room"])
+    again = client.post("/api/daily/p5", headers=as_(ada))  # one game a day per account
+    assert again.status_code == 409 and again.json()["error"] == "daily_played"
+    assert rooms[3] in again.json()["message"]
+    late = client.post("/api/daily/p5").json()["room"]
     engine = make_engine(url)
     with engine.begin() as c:  # three finished games as the board would have counted them
         for room, state, turns, actions, at in [
@@ -228,6 +232,19 @@ def test_the_leaderboard_through_http_ranks_wins_then_losses(
     ]
     assert [e["player"] for e in board["entries"]] == ["Ada", None, None, None]
     assert all(e["room"] is None for e in board["entries"])
+    assert board["playing"] == 1
+    # a game that ends after midnight, when the day's replays are open, is not ranked
+    engine = make_engine(url)
+    with engine.begin() as c:
+        c.execute(
+            sa.text("UPDATE velvet_rooms SET status='over', result=:res WHERE id=:r"),
+            {"res": json.dumps({"returns": [1.0], "text": "won"}), "r": late},
+        )
+    engine.dispose()
+    clock.now = day_end(DAY) + 60
+    after = client.get("/api/daily/p5/leaderboard?day=2026-12-02").json()
+    assert len(after["entries"]) == 4 and after["playing"] == 0
+    assert late not in [e["room"] for e in after["entries"]]
 
 
 def test_refusals_name_what_was_wrong(daily_client: tuple[TestClient, Clock, str]) -> None:

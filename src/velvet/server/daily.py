@@ -4,11 +4,14 @@ leaderboard per day.
 
 * ``POST /api/daily/{game}`` starts today's game: a room of the day's seed and set-up
   (``velvet.engine.daily``, the same as ``velvet daily``), unlisted, no undo, no hints,
-  every seat claimed by the caller (the answer holds the seat secret).
+  every seat claimed by the caller (the answer holds the seat secret). A signed-in
+  account has one game a day (the same seed deals the same cards and dice: a second try
+  would know them); anonymous games each count, as "Anonymous".
 * ``GET /api/daily`` and ``GET /api/daily/{game}?day=`` say what the day's challenge is.
 * ``GET /api/daily/{game}/leaderboard?day=`` ranks the day's finished games: wins by the
   day (turn) they were won on, then the number of actions (fewer first), then the time
-  they finished; losses after. An account is listed once, by its best game.
+  they finished; losses after. A game finished after its day ended is not ranked (the
+  day's replays were open by then).
 * Until the day ends (00:00 UTC) the board names no room, and a daily room's replay and
   record are refused (``daily_running``): nobody can follow the best game's moves while
   the day's challenge is open. After it, each entry links its replay.
@@ -60,8 +63,10 @@ from velvet.server.accounts import Accounts
 from velvet.server.protocol import CreateRoom, ErrorCode, Problem
 from velvet.server.rooms import Hub, seed_commitment
 from velvet.server.storage import (
+    Conflict,
     RoomRow,
     Storage,
+    StorageError,
     insert_room,
     metadata,
     moves,
@@ -84,8 +89,10 @@ daily_rows = Table(
     Column("actions", Integer, nullable=True),
     Column("finished", Float, nullable=True),
 )
-"""One row per daily game: ``state`` is ``playing``, ``won`` or ``lost``; ``turns`` the
-day (turn) a won game ended on, ``actions`` its moves, ``finished`` its last move's time."""
+"""One row per daily game: ``state`` is ``playing``, ``won``, ``lost`` or ``late``
+(finished after its day ended: not ranked); ``turns`` the day (turn) a won game ended on,
+``actions`` its moves, ``finished`` its last move's time. Migration 0006 makes
+``(game, day, account)`` unique: one game a day per account."""
 
 BOARD_SIZE = 100
 """Entries a leaderboard lists at most (wins first)."""
@@ -320,9 +327,15 @@ class Daily:
         }
 
         def save() -> None:
-            with self.storage._tx() as c:
-                insert_room(c, row)
-                c.execute(insert(daily_rows).values(**values))
+            if account is not None:
+                self._played(game, day.isoformat(), account)
+            try:
+                with self.storage._tx() as c:
+                    insert_room(c, row)
+                    c.execute(insert(daily_rows).values(**values))
+            except Conflict:  # the same account's other start won the race
+                self._played(game, day.isoformat(), account)
+                raise StorageError("the game could not be saved; try again") from None
 
         await asyncio.to_thread(save)
         await self.hub.started(row.id)
@@ -334,6 +347,24 @@ class Daily:
             day=day.isoformat(),
             game=game,
         )
+
+    def _played(self, game: str, day: str, account: int | None) -> None:
+        """Refuse (``daily_played``) a second game of the day for an account."""
+        with self.storage._tx() as c:
+            room = c.execute(
+                select(daily_rows.c.room).where(
+                    daily_rows.c.game == game,
+                    daily_rows.c.day == day,
+                    daily_rows.c.account == account,
+                )
+            ).scalar()
+        if room is not None:
+            raise _Refused(
+                "daily_played",
+                409,
+                f"your account has played the daily challenge of {day} already (room {room}; "
+                "Your games lists it): one game a day counts",
+            )
 
     def board(self, game: str, day: date) -> DailyBoard:
         """The day's leaderboard (results of games that ended since the last ask settled)."""
@@ -359,7 +390,7 @@ class Daily:
                 float(r["finished"] or r["started"]),
             )
             for r in rows
-            if r["state"] != "playing"
+            if r["state"] in ("won", "lost")
         ]
         best = ranked(results)[:BOARD_SIZE]
         ids = [r.account for r in best if r.account is not None]
@@ -409,7 +440,7 @@ class Daily:
                 .all()
             )
         for room in ended:
-            values = self._result(room, key)
+            values = self._result(room, key, day_end(date.fromisoformat(day)))
             if values is None:
                 continue
             with self.storage._tx() as c:
@@ -419,8 +450,9 @@ class Daily:
                     .values(**values)
                 )
 
-    def _result(self, room: str, key: str) -> dict[str, Any] | None:
-        """A finished daily room's result, from its stored row and moves."""
+    def _result(self, room: str, key: str, ends: float) -> dict[str, Any] | None:
+        """A finished daily room's result, from its stored row and moves (``late`` if it
+        finished at or after ``ends``, its day's end)."""
         loaded = self.storage.load_room(room)
         if loaded is None:
             return None
@@ -441,11 +473,12 @@ class Daily:
                 turns = int(summary[key]) if summary.get(key) is not None else None
             except (VelvetError, ValueError, KeyError, TypeError):
                 turns = None  # counted as a win on no known day: last among wins
+        finished = float(last) if last is not None else self.clock()
         return {
-            "state": "won" if won else "lost",
+            "state": "late" if finished >= ends else "won" if won else "lost",
             "turns": turns,
             "actions": len(actions),
-            "finished": float(last) if last is not None else self.clock(),
+            "finished": finished,
         }
 
 
@@ -458,7 +491,7 @@ def make_router(
     room-creation rate limit's refusal, if any."""
     router = APIRouter()
     problems: dict[int | str, dict[str, Any]] = {
-        code: {"model": Problem} for code in (404, 422, 429, 503)
+        code: {"model": Problem} for code in (404, 409, 422, 429, 503)
     }
 
     @router.get("/api/daily", response_model=list[DailyInfo])

@@ -74,6 +74,7 @@ ErrorCode = Literal[
     "no_daily",
     "bad_day",
     "daily_running",
+    "daily_played",
     # hints and the forecast
     "hint_off",
     "hint_not_your_turn",

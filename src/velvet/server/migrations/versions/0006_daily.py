@@ -27,8 +27,13 @@ def upgrade() -> None:
         sa.Column("finished", sa.Float, nullable=True),
     )
     op.create_index("ix_velvet_daily_day", "velvet_daily", ["game", "day", "state"])
+    # one game a day per account (anonymous rows, account NULL, are each their own)
+    op.create_index(
+        "ux_velvet_daily_account", "velvet_daily", ["game", "day", "account"], unique=True
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ux_velvet_daily_account", "velvet_daily")
     op.drop_index("ix_velvet_daily_day", "velvet_daily")
     op.drop_table("velvet_daily")
