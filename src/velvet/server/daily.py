@@ -24,6 +24,7 @@ once): no hook in the rooms, and a game that ended while no process watched is c
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -278,8 +279,6 @@ class Daily:
             raise _Refused("bad_day", 422, str(bad)) from None
 
     def info(self, game: str, day: date) -> DailyInfo:
-        import hashlib
-
         spec = _spec_of(game)
         setup = setup_of(game, day)
         ends = day_end(day)
