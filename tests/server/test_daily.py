@@ -159,7 +159,8 @@ def test_a_daily_game_is_the_days_and_its_replay_opens_when_the_day_ends(
         "Palace: Spaceport of Greed (Okumura)",
     ]
     assert info["ends"] == day_end(DAY) and info["seconds_left"] == 12 * 3600
-    assert info["rank_by"] == "day" and info["seats"] == 1
+    assert info["rank_by"] == "day" and info["seats"] == 1 and info["seed"] is None
+    assert info["seed_sha256"] == hashlib.sha256(str(daily_seed("p5", DAY)).encode()).hexdigest()
     started = client.post("/api/daily/p5")
     assert started.status_code == 201, started.text
     room, secret = started.json()["room"], started.json()["secret"]
@@ -180,7 +181,8 @@ def test_a_daily_game_is_the_days_and_its_replay_opens_when_the_day_ends(
         refused = client.get(path)
         assert refused.status_code == 403 and refused.json()["error"] == "daily_running"
         assert "00:00 UTC" in refused.json()["message"]
-    clock.now = day_end(DAY)  # the day is over: replays open
+    clock.now = day_end(DAY)  # the day is over: replays open, the seed is shown
+    assert client.get("/api/daily/p5?day=2026-12-02").json()["seed"] == daily_seed("p5", DAY)
     board = client.get("/api/daily/p5/leaderboard?day=2026-12-02").json()
     assert board["over"] is True and board["entries"][0]["room"] == room
     replay = client.get(f"/api/rooms/{room}/replay")

@@ -115,6 +115,8 @@ class DailyInfo(BaseModel):
     """SHA-256 of the seed's decimal text (the seed itself: docs/web.md, "Daily challenge")."""
     rank_by: str
     """What a win is ranked by first, fewer first (the results column: ``day``)."""
+    seed: int | None = None
+    """The seed itself, once the day has ended (before: None; ``seed_sha256`` commits it)."""
 
 
 class DailyStarted(BaseModel):
@@ -293,6 +295,7 @@ class Daily:
             setup=setup_words(spec, games.room_game(game), setup.options, setup.seats),
             seed_sha256=hashlib.sha256(str(setup.seed).encode()).hexdigest(),
             rank_by=rank_key(spec),
+            seed=setup.seed if self.clock() >= ends else None,
         )
 
     async def start(self, game: str, account: int | None) -> DailyStarted:
