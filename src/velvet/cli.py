@@ -273,7 +273,7 @@ def _run(
     names: Sequence[str] = (),
     pace: float | None = None,
     hints: HintOptions | None = None,
-) -> None:
+) -> State[Any]:
     from velvet.ui.terminal import DEFAULT_PACE, Session, autosave_path, terminal_reader
 
     spec = spec or find_spec(game.name)
@@ -315,7 +315,7 @@ def _run(
     reader = terminal_reader(session.completions)
     if reader is not None:
         session.ask = reader
-    session.run()
+    return session.run()
 
 
 @main.group(cls=VelvetGroup)
@@ -763,6 +763,52 @@ def deck_check(files: tuple[Path, ...], game: str, card_paths: tuple[Path, ...])
     loaded = get_game(game, card_paths)
     for file in files:
         click.echo(check(file, loaded))
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--day", default="today", metavar="YYYY-MM-DD", help="The UTC day (default: today).")
+@click.option("--pace", type=click.FloatRange(0, 60), metavar="SECONDS", hidden=True)
+def daily(game: str | None, day: str, pace: float | None) -> None:
+    """Play the daily challenge of GAME: the day's set-up and seed, as velvet serve's /daily."""
+    from datetime import UTC, datetime
+
+    from velvet.engine.daily import daily_setup, parse_day
+
+    having = [n for n in game_names() if (s := find_spec(n)) is not None and s.daily is not None]
+    if game is None:
+        if len(having) != 1:
+            raise ConfigError(f"name the game: games with a daily challenge: {', '.join(having)}")
+        game = having[0]
+    if game not in having:
+        raise ConfigError(
+            f"game '{game}' has no daily challenge; games with one: {', '.join(having) or 'none'}"
+        )
+    spec = get_spec(game)
+    loaded = spec.load(())
+    setup = daily_setup(spec, loaded, parse_day(day, datetime.now(UTC).date()))
+    console = _console()
+    chosen = ", ".join(
+        f"{name} {' / '.join(map(str, v)) if isinstance(v, list) else v}"
+        for name, v in setup.options.items()
+    )
+    console.print(f"Daily challenge of {setup.day.isoformat()} (UTC): {spec.short_title or game}")
+    console.print(f"[dim]Set-up: {chosen}. The same game as velvet serve's /daily page.[/]")
+    record = GameRecord.start(loaded, setup.config, setup.seed)
+    names = ["human"] * setup.seats
+    state = _run(
+        loaded,
+        setup.config,
+        setup.seed,
+        _seats(names, setup.seats, game),
+        console,
+        record,
+        spec=spec,
+        names=names,
+        pace=pace,
+    )
+    if state.is_terminal():
+        console.print(f"{state.outcome_text()}, in {len(record.actions)} actions.")
 
 
 def _register_games() -> None:

@@ -20,6 +20,7 @@ from tests.server.conftest import ServerProcess, free_port, sqlite_url
 
 from velvet.server.accounts import Accounts
 from velvet.server.client import Client
+from velvet.server.daily import daily_rows
 from velvet.server.storage import Storage, seats
 
 KILLS = int(os.environ.get("VELVET_KILLS", "3"))
@@ -71,6 +72,15 @@ async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
             rooms.append((await http.post("/api/rooms", json=body)).json())
         rated = (await http.post("/api/rooms", json={"game": "vs", "rated": True})).json()
         rooms.append(rated)
+        daily = (await http.post("/api/daily/p5")).json()  # today's daily challenge
+        ws = server.url.replace("http://", "ws://", 1)
+        rooms.append(
+            {
+                "room": daily["room"],
+                "websocket": f"{ws}/ws/{daily['room']}",
+                "invites": [{"seat": 0, "token": daily["secret"]}],
+            }
+        )
     sent: dict[tuple[str, int], set[str]] = {}
     acked: dict[tuple[str, int], str] = {}
     stop = asyncio.Event()
@@ -116,6 +126,7 @@ async def _run(server: ServerProcess, kills: int) -> dict[str, Any]:
     for client in clients:
         await client.close()
     return {
+        "daily": daily["room"],
         "rated": rated["room"],
         "rooms": [r["room"] for r in rooms],
         "acked": acked,
@@ -135,6 +146,9 @@ def _check(db: str, tmp_path: Path) -> None:
     storage = Storage(db)
     try:
         _check_accounts(storage, outcome["rated"])
+        with storage.engine.connect() as c:  # the daily game's row outlived the kills
+            row = c.execute(select(daily_rows).where(daily_rows.c.room == outcome["daily"])).first()
+            assert row is not None and row.game == "p5"
         acked: dict[tuple[str, int], str] = outcome["acked"]
         for room in outcome["rooms"]:
             loaded = storage.load_room(room)

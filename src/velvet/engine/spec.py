@@ -39,6 +39,8 @@ ConfigMaker = Callable[[Game[Any], int, Options], Config]
 Loader = Callable[[Sequence[Path | str]], Game[Any]]
 """``load(card_paths)``: the game with its built-in cards, extended or replaced by the files."""
 SeatDefaults = Callable[[Game[Any], int], Sequence[str]]
+DailyOptions = Callable[[Game[Any], int, Rng], Options]
+"""``options(game, seats, rng)``: a daily challenge's set-up options, drawn from ``rng``."""
 """``defaults(game, seats)``: what each seat of a repeatable option (the one value of
 another) gets when left out, read from the game's default set-up ("Default: Joker")."""
 
@@ -96,6 +98,22 @@ class BalanceGame:
     config: Config
     seats: int
     seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DailyChallenge:
+    """A co-op game's daily challenge (``GameSpec.daily``): one set-up a UTC day, the same
+    for everyone, on ``velvet serve``'s ``/daily`` page and in ``velvet daily`` (the seed and
+    the draw: ``velvet.engine.daily``)."""
+
+    options: DailyOptions
+    """The day's set-up options (as ``velvet play`` takes them), drawn from the day's
+    set-up RNG; the config is then ``config_for(game, seats, options)``."""
+    seats: int = 1
+    """How many people play the day's game (every seat a person's)."""
+    rank_by: str = ""
+    """The results column (``summarize``) of the day or turn a won game ended on, fewer
+    first on the leaderboard; empty: the spec's ``turns_key``."""
 
 
 PLUGIN_FACETS = (
@@ -254,6 +272,10 @@ class GameSpec:
     """``module:function`` of the sheets ``velvet print --boards`` adds after the cards and
     the rules, ``boards(canvas, game, paper, notes) -> [(label, pages), ...]`` (a reportlab
     canvas; ``notes`` collects what the PDF had to change), or None: the game has none."""
+
+    daily: DailyChallenge | None = None
+    """The game's daily challenge (a co-op game), or None: it has none. Read by
+    ``velvet daily`` and the server's ``/api/daily`` (docs/web.md, "Daily challenge")."""
 
     balance: str | None = None
     """Import path of the module ``velvet balance check`` reads the game's bands through,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from velvet.engine.core import Config, Game, State
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
-from velvet.engine.spec import ConfigOption, GameSpec, Options, SeatDefaults
+from velvet.engine.spec import ConfigOption, DailyChallenge, GameSpec, Options, SeatDefaults
 
 if TYPE_CHECKING:
     from velvet.p5.game import P5Game
@@ -93,6 +93,17 @@ def vary(game: Game[Any], config: Config, rng: Rng) -> Config:
         **config,
         "players": [{"thief": t, "persona": p} for t, p in zip(thieves, personas, strict=True)],
         "palace": palaces[rng.randbelow(len(palaces))],
+    }
+
+
+def daily_options(game: Game[Any], seats: int, rng: Rng) -> Options:
+    """The day's set-up: distinct thieves and personas, and a palace, at the rulebook's
+    difficulty (``vary`` of the default set-up, as options)."""
+    config = vary(game, _p5(game).default_config(seats), rng)
+    return {
+        "thief": [p["thief"] for p in config["players"]],
+        "persona": [p["persona"] for p in config["players"]],
+        "palace": config["palace"],
     }
 
 
@@ -189,6 +200,7 @@ SPEC = GameSpec(
         ("shadow_count_{s}", "count?"),
     ),
     vary=vary,
+    daily=DailyChallenge(daily_options, seats=1),  # ranked by "day" (turns_key)
     setup_columns=("palace", "thief_{s}", "persona_{s}"),
     turns_key="day",
     # P5's evaluator values differ by a few hundredths, so a small exploration constant

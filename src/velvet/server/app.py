@@ -8,8 +8,9 @@ import html
 import json
 import logging
 import re
+import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,7 @@ from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError, printable
 from velvet.learn import review_web
 from velvet.learn import web as learn_web
-from velvet.server import account_web, games, matchmaking, replay, your_games
+from velvet.server import account_web, daily, games, matchmaking, replay, your_games
 from velvet.server.accounts import Accounts
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
@@ -103,6 +104,8 @@ class Settings:
     matchmaking: MatchSettings = field(default_factory=MatchSettings)
     """When a quick-pair ticket is offered a bot, when a seek's gone seeker drops out of
     the list (velvet.server.matchmaking)."""
+    clock: Callable[[], float] = time.time
+    """The wall clock the daily challenge reads its day from (tests set it)."""
 
 
 class _HttpMiddleware:
@@ -167,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     state: dict[str, Hub] = {}
     players: dict[str, Accounts] = {}
     finders: dict[str, Matchmaker] = {}
+    dailies: dict[str, daily.Daily] = {}
     ended: set[asyncio.Task[None]] = set()
     """Games being recorded (and rated) in the background."""
     sockets: Counter[str] = Counter()
@@ -206,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.on_end = lambda room: on_end(room.row.id)
         hub.names = accounts.names
         finders["matchmaker"] = Matchmaker(hub, accounts, settings.matchmaking)
+        dailies["daily"] = daily.Daily(hub, accounts, settings.clock)
         on_start = asyncio.create_task(catch_up_records())
         ended.add(on_start)
         on_start.add_done_callback(ended.discard)
@@ -320,6 +325,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"error": "not_over", "message": "the record is given when the game is over"},
                 status_code=409,
             )
+        refused = daily.replay_refusal(room.row, settings.clock())
+        if refused is not None:
+            return refused
         return JSONResponse(
             {
                 "record": room.record().to_json(),
@@ -340,7 +348,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"error": "rate_limited", "message": refusal}, 429)
 
     app.include_router(matchmaking.make_router(lambda: finders["matchmaker"], room_limit))
-    app.include_router(replay.make_router(hub))
+    app.include_router(
+        replay.make_router(hub, lambda room: daily.replay_refusal(room.row, settings.clock()))
+    )
+    app.include_router(
+        daily.make_router(lambda: dailies["daily"], lambda: players["accounts"], room_limit)
+    )  # /api/daily
     app.include_router(account_web.make_router(lambda: players["accounts"], secure))
     app.include_router(
         your_games.make_router(hub, lambda: players["accounts"], settings.http_rate)
@@ -373,6 +386,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
     async def review_page(request: Request) -> Response:
         """The browser client: the Review page (docs/learn.md, "Review")."""
+        return _client_page(request)
+
+    @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
+    async def daily_page(request: Request) -> Response:
+        """The browser client: the daily challenge and its leaderboard (daily.js)."""
         return _client_page(request)
 
     @app.get("/games", response_class=HTMLResponse, include_in_schema=False)

@@ -71,6 +71,11 @@ ErrorCode = Literal[
     "no_ticket",
     "no_bot_offer",
     "not_two_players",
+    # the daily challenge
+    "no_daily",
+    "bad_day",
+    "daily_running",
+    "daily_played",
     # hints and the forecast
     "hint_off",
     "hint_not_your_turn",

@@ -118,15 +118,19 @@ def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-def make_router(hub: Callable[[], Hub]) -> APIRouter:
-    """The replay route, over the rooms of ``hub`` (the app's, once it has started)."""
+def make_router(
+    hub: Callable[[], Hub], refuse: Callable[[Room], JSONResponse | None] | None = None
+) -> APIRouter:
+    """The replay route, over the rooms of ``hub`` (the app's, once it has started);
+    ``refuse(room)``: a refusal of a finished room's replay, if any (a daily challenge's
+    game before its day ends, velvet.server.daily)."""
     router = APIRouter()
 
     async def frames_of(room: Room, seat: int | None) -> list[dict[str, Any]]:
         return await asyncio.to_thread(replay_frames, room.game, room.record(), seat)
 
     problems: dict[int | str, dict[str, Any]] = {
-        code: {"model": Problem} for code in (404, 409, 422, 503)
+        code: {"model": Problem} for code in (403, 404, 409, 422, 503)
     }
 
     @router.get("/api/games/{game}/choices", responses={404: {"model": Problem}})
@@ -159,6 +163,9 @@ def make_router(hub: Callable[[], Hub]) -> APIRouter:
             return _problem("no_room", f"no room '{room_id[:64]}'", 404)
         if not room.over:
             return _problem("not_over", "the replay is given when the game is over", 409)
+        refused = refuse(room) if refuse is not None else None
+        if refused is not None:
+            return refused
         seats = len(room.row.seats)
         if seat is not None and not 0 <= seat < seats:
             return _problem(

@@ -8,6 +8,7 @@ import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
 import { installLook, lookAtState, lookAtOver, notifyTurn } from "./look.js";
 import { renderYourGames, installGamesLink } from "./mygames.js";
+import { renderDaily } from "./daily.js";
 import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 import { gameEntry } from "./catalog.js";
@@ -46,6 +47,8 @@ function route() {
     openRoom(main, join[1], invite);
   } else if (/^games\/?$/.test(rel)) {
     renderYourGames(main);
+  } else if (/^daily\/?$/.test(rel)) {
+    renderDaily(main);
   } else if (learn) {
     renderLearn(main, learn[1] || null);
   } else if (renderAccountPage(main, rel)) {

@@ -105,6 +105,7 @@ export function renderLobby(main) {
         el("h2", {}, "New game"),
         form.node,
         el("p", { class: "learn-link" }, "New to the games? ", el("a", { href: "learn" }, "Learn them"), " in short lessons."),
+        el("p", { class: "daily-link" }, el("a", { class: "button", href: "daily" }, "Daily challenge"), " — one set-up a day, the same for everyone, and its leaderboard."),
       ),
       el("div", { class: "lobby-right" }, renderFinder(el("section", { class: "finder" })), result, mine, rooms),
     ),
