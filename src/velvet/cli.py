@@ -214,13 +214,23 @@ class VelvetGroup(click.Group):
 
 @click.group(cls=VelvetGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="velvet")
-def main() -> None:
+@click.option(
+    "--lang",
+    metavar="LANG",
+    default=None,
+    help="Language of the words shown: en or ja (default: VELVET_LANG, then the locale; "
+    "an unknown one is English).",
+)
+def main(lang: str | None = None) -> None:
     """Velvet: play and study the Persona 5 board game (p5) and Persona VS (vs).
 
     \b
     Start with:   velvet play p5          (solo board game)
                   velvet play vs --seat human --seat random
     """
+    from velvet.i18n import set_language
+
+    set_language(lang)
 
 
 def _console() -> Console:
