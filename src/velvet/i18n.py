@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import json
 import os
 import re
 import struct
@@ -294,14 +295,90 @@ def localize(text: str, game: str) -> str:
     return pattern.sub(lambda m: names[m.group(1)], text)
 
 
+# -- the messages in the code ----------------------------------------------------------------
+
+PACKAGE = Path(__file__).resolve().parent
+STATIC = PACKAGE / "web" / "static"
+BROWSER_FILES = ("index.html", "i18n.js", "lobby.js", "table.js")
+"""The browser's files whose words go through ``t()`` (and ``data-i18n`` in the HTML)."""
+PYTHON_CALLS = {"_": 1, "N_": 1, "ngettext": 2}
+"""Functions whose first string arguments (that many) are messages."""
+_JS_CALL = re.compile(r'(?<![\w.$])(t|tn)\("((?:[^"\\]|\\.)*)"(?:,\s*"((?:[^"\\]|\\.)*)")?')
+_HTML_TEXT = re.compile(r"<[^>]*\bdata-i18n\b[^>]*>([^<]+)<")
+
+
+def python_files() -> list[Path]:
+    """The modules whose words go through ``_()``: this one and every front-end module
+    that imports it."""
+    found = [Path(__file__).resolve()]
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path != found[0] and "from velvet.i18n import" in path.read_text(encoding="utf-8"):
+            found.append(path)
+    return found
+
+
+def extract_python(path: Path) -> list[tuple[str, int]]:
+    """``(message, line)`` for every literal message of ``_()``, ``N_()``, ``ngettext()``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            count = PYTHON_CALLS.get(node.func.id, 0)
+            for arg in node.args[:count]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    out.append((arg.value, node.lineno))
+    return out
+
+
+def extract_browser(path: Path) -> list[tuple[str, int]]:
+    """``(message, line)`` for every literal message of ``t("...")`` / ``tn("...", "...")``
+    in a script, or every ``data-i18n`` element's text in a page."""
+    text = path.read_text(encoding="utf-8")
+    out = []
+    if path.suffix == ".html":
+        for m in _HTML_TEXT.finditer(text):
+            out.append((m.group(1).strip(), text.count("\n", 0, m.start()) + 1))
+        return out
+    for m in _JS_CALL.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        for literal in (m.group(2), m.group(3)):
+            if literal is not None:
+                out.append((json.loads(f'"{literal}"'), line))
+    return out
+
+
+def extract() -> dict[str, list[str]]:
+    """Every message of the code, with the ``file:line`` places it is used."""
+    found: dict[str, list[str]] = {}
+    places = [(p, extract_python(p)) for p in python_files()]
+    places += [(STATIC / name, extract_browser(STATIC / name)) for name in BROWSER_FILES]
+    for path, messages in places:
+        where = path.relative_to(PACKAGE).as_posix()
+        for message, line in messages:
+            found.setdefault(message, []).append(f"{where}:{line}")
+    return found
+
+
+def missing(lang: str) -> list[str]:
+    """The messages of the code that the catalogue of ``lang`` does not translate."""
+    have = parse_po(po_path(lang).read_text(encoding="utf-8"))
+    forms = {form for key in have for form in key.split("\x00")}
+    return [m for m in extract() if m not in forms]
+
+
 def main(argv: list[str]) -> int:
-    """``python -m velvet.i18n compile``: write the .mo files from the .po files."""
-    if argv != ["compile"]:
-        print("usage: python -m velvet.i18n compile", file=sys.stderr)
-        return 2
-    for path in compile_catalogues():
-        print(path)
-    return 0
+    """``python -m velvet.i18n compile`` writes the .mo files from the .po files;
+    ``python -m velvet.i18n missing`` lists the code's messages a catalogue lacks."""
+    if argv == ["compile"]:
+        for path in compile_catalogues():
+            print(path)
+        return 0
+    if argv == ["missing"]:
+        gaps = [(lang, m) for lang in LANGUAGES[1:] for m in missing(lang)]
+        for lang, message in gaps:
+            print(f"{lang}: {message!r}")
+        return 1 if gaps else 0
+    print("usage: python -m velvet.i18n compile | missing", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-// The words the page shows, in the player's language: t("English {name}", { name }) reads the
+// The words the page shows, in the player's language: t(englishText, params) reads the
 // catalogue the server serves (GET api/i18n/LANG: the terminal's gettext catalogue as JSON).
 // The language is the one picked in the header's menu (kept in this browser), else the
 // browser's own (navigator.language); English when the server has no catalogue for it.
