@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import importlib
 import json
 import os
 import re
@@ -203,14 +204,14 @@ def compile_catalogues() -> list[Path]:
     written = []
     for lang in LANGUAGES[1:]:
         po, mo = po_path(lang), po_path(lang).with_suffix(".mo")
-        try:
-            from babel.messages.mofile import write_mo
-            from babel.messages.pofile import read_po
+        try:  # imported by name: Babel is optional, and typed or not
+            mofile: Any = importlib.import_module("babel.messages.mofile")
+            pofile: Any = importlib.import_module("babel.messages.pofile")
         except ImportError:
             mo.write_bytes(compile_mo(parse_po(po.read_text(encoding="utf-8"), po.name)))
         else:
             with po.open("rb") as source, mo.open("wb") as target:
-                write_mo(target, read_po(source))
+                mofile.write_mo(target, pofile.read_po(source))
         written.append(mo)
     return written
 
