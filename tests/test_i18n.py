@@ -188,3 +188,18 @@ def test_the_api_serves_the_catalogue_and_english_for_an_unknown_language(tmp_pa
         assert unknown.json()["messages"] == {}
         page = client.get("/").text
         assert 'id="lang"' in page
+
+
+def test_the_games_set_up_words_the_lobby_shows_are_in_the_japanese_catalogue() -> None:
+    from velvet.server import games
+
+    have = i18n.parse_po(i18n.po_path("ja").read_text(encoding="utf-8"))
+    gaps = []
+    for entry in games.catalog(lambda *_: True):
+        names = i18n.card_names(entry["name"], "ja")
+        words = [entry["short_title"]]
+        for option in entry["options"]:
+            words += [option["label"], option["help"]]
+            words += [c["name"] for c in option["choices"] if c["name"] not in names]
+        gaps += [f"{entry['name']}: {word!r}" for word in words if word not in have]
+    assert not gaps, gaps

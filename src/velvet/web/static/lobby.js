@@ -164,8 +164,8 @@ function seatCounts(game) {
 }
 
 function gameLabel(game) {
-  if (game.cooperative) return `${game.short_title} (co-op, ${seatCounts(game)})`;
-  return `${game.short_title} (${seatCounts(game)} players)`;
+  if (game.cooperative) return t("{game} (co-op, {seats})", { game: t(game.short_title), seats: seatCounts(game) });
+  return t("{game} ({seats} players)", { game: t(game.short_title), seats: seatCounts(game) });
 }
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -174,7 +174,8 @@ const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 function optionControl(option, seat, gameName) {
   if (option.kind === "path") return el("input", { type: "file", accept: ".toml,text/plain", dataset: { file: "1" } });
   const fallback = option.defaults[seat ?? 0];
-  const shown = (c) => cardName(gameName, c.name);
+  // a card's name from the game's names table, other words (levels) from the catalogue
+  const shown = (c) => (cardName(gameName, c.name) !== c.name ? cardName(gameName, c.name) : t(c.name));
   const named = (id) => { const c = option.choices.find((x) => x.id === id); return c ? shown(c) : id; };
   if (!option.choices.length) return el("input", { placeholder: fallback ?? "", autocomplete: "off" });
   if (option.default !== null && !option.multiple) return select(option.choices.map((c) => [c.id, shown(c)]), option.default);
@@ -192,9 +193,9 @@ function optionFields(game) {
       for (let seat = 0; seat < seats; seat++) {
         const id = optionId(option, seat);
         controls[id] = optionControl(option, seat, game.name);
-        controls[id].title = option.help;
+        controls[id].title = t(option.help);
         controls[id].style.minWidth = "0"; // a long name is cut, not pushed past its column
-        fields.push(field(t("Player {number}'s {option}", { number: seat + 1, option: option.label }), controls[id], id));
+        fields.push(field(t("Player {number}'s {option}", { number: seat + 1, option: t(option.label) }), controls[id], id));
       }
       // per-seat lists side by side; files one under the other (a file's name needs the width)
       if (seats > 1 && option.kind !== "path") parts.push(el("div", { class: "row" }, ...fields));
@@ -202,10 +203,10 @@ function optionFields(game) {
     } else {
       const id = optionId(option, null);
       controls[id] = optionControl(option, null, game.name);
-      parts.push(field(capital(option.label), controls[id], id, option.help));
+      parts.push(field(capital(t(option.label)), controls[id], id, t(option.help)));
     }
   }
-  const node = el("fieldset", { class: "options", dataset: { game: game.name } }, el("legend", {}, game.short_title), ...parts);
+  const node = el("fieldset", { class: "options", dataset: { game: game.name } }, el("legend", {}, t(game.short_title)), ...parts);
   if (!game.options.length) node.hidden = true;
 
   // The request's `options` for `players` seats: a control left at its default is null
