@@ -284,6 +284,7 @@ def _run(
     pace: float | None = None,
     hints: HintOptions | None = None,
 ) -> None:
+    from velvet.i18n import _
     from velvet.ui.terminal import DEFAULT_PACE, Session, autosave_path, terminal_reader
 
     spec = spec or find_spec(game.name)
@@ -295,17 +296,21 @@ def _run(
     if state is None:
         state = game.new_state(config, seed)
         if secret:
-            console.print(
-                f"[dim]Seed SHA-256 {seed_digest(seed)} (the seed itself is shown when the "
-                "game ends, so anyone can check the shuffles)[/]"
-            )
+            said = _(
+                "Seed SHA-256 {digest} (the seed itself is shown when the game ends, so anyone "
+                "can check the shuffles)"
+            ).format(digest=seed_digest(seed))
+            console.print(f"[dim]{said}[/]")
         else:
-            console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
-    console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
+            said = _("Seed {seed} (pass --seed {seed} to play this game again)").format(seed=seed)
+            console.print(f"[dim]{said}[/]")
+    said = _("Type a number or an action's text; 'help' lists commands.")
+    console.print(f"[dim]{said}[/]")
     human = any(seat is None for seat in seats)
     autosave = autosave_path(record) if savable and human else None
     if autosave is not None:
-        console.print(f"[dim]The game is saved after every action to {autosave}.[/]")
+        said = _("The game is saved after every action to {path}.").format(path=autosave)
+        console.print(f"[dim]{said}[/]")
     session = Session(
         game,
         record,

@@ -191,10 +191,9 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
         stats = " ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS)
         persona = names.name(names.persona, p["persona"])
         if p["held"]:
-            party = ", ".join(names.name(names.shadow, x) for x in p["party"]) or "empty"
-            persona += f"; party: {party}; held: " + ", ".join(
-                names.name(names.shadow, x) for x in p["held"]
-            )
+            party = ", ".join(names.name(names.shadow, x) for x in p["party"]) or _("empty")
+            held = ", ".join(names.name(names.shadow, x) for x in p["held"])
+            persona += "; " + _("party: {party}; held: {held}").format(party=party, held=held)
         team.add_row(
             f"{player_name(i)} {names.name(names.thief, p['thief'])}"
             + (" *" if i == view["turn"] else ""),
