@@ -254,11 +254,14 @@ def catalogue(lang: str) -> dict[str, Any]:
 # -- card names ------------------------------------------------------------------------------
 
 
-@cache
 def card_names(game: str, lang: str | None = None) -> dict[str, str]:
     """English card name -> its name in ``lang`` (the active language by default), from the
     ``LANG.toml`` table of the folder the game's spec names (``GameSpec.names``)."""
-    lang = lang or language()
+    return _card_names(game, lang or language())
+
+
+@cache
+def _card_names(game: str, lang: str) -> dict[str, str]:
     if lang == DEFAULT:
         return {}
     from velvet.games import find_spec
