@@ -203,3 +203,16 @@ def test_the_games_set_up_words_the_lobby_shows_are_in_the_japanese_catalogue() 
             words += [c["name"] for c in option["choices"] if c["name"] not in names]
         gaps += [f"{entry['name']}: {word!r}" for word in words if word not in have]
     assert not gaps, gaps
+
+
+def test_every_translation_keeps_the_placeholders_of_its_english() -> None:
+    """A translation that drops ``{player}`` says the wrong thing, one that adds a name
+    makes ``str.format`` fail at the moment it is shown."""
+    placeholder = re.compile(r"\{(\w*)\}")
+    wrong = []
+    for key, value in i18n.parse_po(i18n.po_path("ja").read_text(encoding="utf-8")).items():
+        english = set(placeholder.findall(key))
+        for text in value if isinstance(value, list) else [value]:
+            if key and set(placeholder.findall(text)) != english:
+                wrong.append(key)
+    assert not wrong, wrong
