@@ -20,6 +20,15 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return folder
 
 
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test sees English words unless it asks for another language."""
+    from velvet import i18n
+
+    monkeypatch.setenv(i18n.ENV, "en")
+    monkeypatch.setattr(i18n, "_active", None)
+
+
 # --- processes, read from /proc (Linux) -----------------------------------------------------
 
 

@@ -214,13 +214,23 @@ class VelvetGroup(click.Group):
 
 @click.group(cls=VelvetGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="velvet")
-def main() -> None:
+@click.option(
+    "--lang",
+    metavar="LANG",
+    default=None,
+    help="Language of the words shown: en or ja (default: VELVET_LANG, then the locale; "
+    "an unknown one is English).",
+)
+def main(lang: str | None = None) -> None:
     """Velvet: play and study the Persona 5 board game (p5) and Persona VS (vs).
 
     \b
     Start with:   velvet play p5          (solo board game)
                   velvet play vs --seat human --seat random
     """
+    from velvet.i18n import set_language
+
+    set_language(lang)
 
 
 def _console() -> Console:
@@ -274,6 +284,7 @@ def _run(
     pace: float | None = None,
     hints: HintOptions | None = None,
 ) -> State[Any]:
+    from velvet.i18n import _
     from velvet.ui.terminal import DEFAULT_PACE, Session, autosave_path, terminal_reader
 
     spec = spec or find_spec(game.name)
@@ -285,17 +296,21 @@ def _run(
     if state is None:
         state = game.new_state(config, seed)
         if secret:
-            console.print(
-                f"[dim]Seed SHA-256 {seed_digest(seed)} (the seed itself is shown when the "
-                "game ends, so anyone can check the shuffles)[/]"
-            )
+            said = _(
+                "Seed SHA-256 {digest} (the seed itself is shown when the game ends, so anyone "
+                "can check the shuffles)"
+            ).format(digest=seed_digest(seed))
+            console.print(f"[dim]{said}[/]")
         else:
-            console.print(f"[dim]Seed {seed} (pass --seed {seed} to play this game again)[/]")
-    console.print("[dim]Type a number or an action's text; 'help' lists commands.[/]")
+            said = _("Seed {seed} (pass --seed {seed} to play this game again)").format(seed=seed)
+            console.print(f"[dim]{said}[/]")
+    said = _("Type a number or an action's text; 'help' lists commands.")
+    console.print(f"[dim]{said}[/]")
     human = any(seat is None for seat in seats)
     autosave = autosave_path(record) if savable and human else None
     if autosave is not None:
-        console.print(f"[dim]The game is saved after every action to {autosave}.[/]")
+        said = _("The game is saved after every action to {path}.").format(path=autosave)
+        console.print(f"[dim]{said}[/]")
     session = Session(
         game,
         record,

@@ -253,6 +253,10 @@ class GameSpec:
     (``p5.js``; a stylesheet of the same stem beside it is loaded with it), or None: the
     browser plays the game with its action buttons only. Published by ``GET /api/games``."""
 
+    names: Path | None = None
+    """A folder of ``LANG.toml`` tables (``[names]`` English card name = its name in that
+    language: ``ja.toml``) that ``velvet.i18n.card_names`` reads; None: names stay English."""
+
     rules_summary: str | None = None
     """``module:function`` of the rules summary ``velvet print`` adds to the cards,
     ``summary(game) -> [(heading, (line, ...)), ...]`` (short clauses with their rule IDs;

@@ -179,6 +179,7 @@ SPEC = GameSpec(
     ),
     make_config=make_config,
     board="p5.js",
+    names=Path(__file__).resolve().parent / "data" / "names",
     hidden_information=True,  # the shadow deck is face down and the dice unrolled
     hides_hands=False,  # co-operative: the players see each other's cards
     renderer="velvet.ui.p5_render",

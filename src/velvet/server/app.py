@@ -294,6 +294,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         found = await asyncio.to_thread(games.catalog, hub().pool.check)
         return [GameInfo.model_validate(entry) for entry in found]
 
+    @app.get("/api/i18n/{lang}")
+    async def messages(lang: str) -> dict[str, Any]:
+        """The message catalogue of ``lang`` (the terminal's, ``velvet.i18n``) for the
+        browser: ``messages``, ``plurals`` and each game's card ``names``; a language
+        without a catalogue gets English (``lang`` says which one was served)."""
+        from velvet.i18n import catalogue
+
+        return await asyncio.to_thread(catalogue, lang[:40])
+
     @app.get("/api/rooms", response_model=list[RoomInfo], responses=problems)
     async def lobby() -> list[RoomInfo]:
         """Listed rooms that are not over, newest first."""

@@ -30,7 +30,10 @@ from collections.abc import Sequence
 from velvet.engine.errors import VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.names import did_you_mean, fold, norm
+from velvet.i18n import N_, _
 
+WHATS = (N_("choice"), N_("card"))
+"""What the refusals below may name (``what``), in the catalogue."""
 SHOWN_CANDIDATES = 6
 """At most this many candidates are named when words fit several choices."""
 
@@ -50,10 +53,12 @@ def number_problem(text: str, choices: int) -> str | None:
         return None
     if word.isascii():
         if word.isdigit() and len(word) > 6:
-            return f"no action number {word[:12]}…: choose 1 to {choices}"
+            return _("no action number {number}…: choose 1 to {choices}").format(
+                number=word[:12], choices=choices
+            )
         return None
     if all(ch.isdigit() or ch.isspace() for ch in word):
-        return "type the number with the digits 0-9"
+        return _("type the number with the digits 0-9")
     return None
 
 
@@ -95,15 +100,15 @@ def pick(word: str, choices: Sequence[tuple[str, str]]) -> int | None:
         return None
     typed = fold(word).split()
     folded = " ".join(typed)
-    for i, (text, _) in enumerate(choices):
+    for i, (text, _label) in enumerate(choices):
         if fold(text) == folded or norm(text) == key:
             return i
     steps = (
-        [i for i, (_, label) in enumerate(choices) if key in label_forms(label)],
+        [i for i, (_text, label) in enumerate(choices) if key in label_forms(label)],
         [i for i, (text, _) in enumerate(choices) if _text_fits(typed, text)],
         [
             i
-            for i, (_, label) in enumerate(choices)
+            for i, (_text, label) in enumerate(choices)
             if len(key) >= 3 and any(form.startswith(key) for form in label_forms(label))
         ],
     )
@@ -118,11 +123,12 @@ def pick(word: str, choices: Sequence[tuple[str, str]]) -> int | None:
 def ambiguous(word: str, labels: Sequence[str], what: str = "choice") -> str:
     """The refusal of words that fit several choices (or cards), naming them."""
     shown = "; ".join(labels[:SHOWN_CANDIDATES])
-    more = f"; and {len(labels) - SHOWN_CANDIDATES} more" if len(labels) > SHOWN_CANDIDATES else ""
-    return (
-        f"'{one_line(word.strip(), 60)}' could be more than one {what} ({len(labels)}): "
-        f"{shown}{more}. Type more of it" + (", or its number" if what == "choice" else "")
-    )
+    extra = len(labels) - SHOWN_CANDIDATES
+    more = _("; and {count} more").format(count=extra) if extra > 0 else ""
+    said = _("'{word}' could be more than one {what} ({count}): {shown}{more}. Type more of it")
+    return said.format(
+        word=one_line(word.strip(), 60), what=_(what), count=len(labels), shown=shown, more=more
+    ) + (_(", or its number") if what == "choice" else "")
 
 
 def pick_name(word: str, entries: Sequence[Sequence[str]], what: str = "card") -> int:
@@ -133,7 +139,7 @@ def pick_name(word: str, entries: Sequence[Sequence[str]], what: str = "card") -
     key = norm(word)
     shown = one_line(word.strip(), 60)
     if not key:
-        raise InvalidAction(f"no {what} named '{shown}'")
+        raise InvalidAction(_("no {what} named '{name}'").format(what=_(what), name=shown))
     keys = [{norm(name) for name in names} - {""} for names in entries]
     named = [i for i, names in enumerate(entries) if names and norm(names[0]) == key]
     whole = [i for i, forms in enumerate(keys) if key in forms]
@@ -144,4 +150,5 @@ def pick_name(word: str, entries: Sequence[Sequence[str]], what: str = "card") -
         if len(found) > 1:
             raise InvalidAction(ambiguous(word, [entries[i][0] for i in found], what))
     hint = did_you_mean(word, [name for names in entries for name in names[:1]])
-    raise InvalidAction(f"no {what} named '{shown}'{hint or ' (Tab completes names)'}")
+    said = _("no {what} named '{name}'").format(what=_(what), name=shown)
+    raise InvalidAction(said + (hint or _(" (Tab completes names)")))

@@ -17,8 +17,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from velvet.engine.core import Event, player_name
+from velvet.engine.core import Event
 from velvet.engine.errors import VelvetError
+from velvet.i18n import N_, _, localize, ngettext
+from velvet.i18n import seat_name as player_name
 from velvet.p5.cards import RESOURCES, STATS, effect_text
 from velvet.p5.game import P5Game, load_p5_game
 from velvet.p5.odds import action_odds
@@ -27,14 +29,25 @@ from velvet.p5.views import P5View
 from velvet.p5.words import idle_note
 
 HIDES_HANDS = False  # the board game is co-operative and open
-_RES = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash"}
-_STAT_SHORT = {
-    "knowledge": "Kno",
-    "guts": "Gut",
-    "proficiency": "Pro",
-    "compassion": "Com",
-    "charm": "Cha",
+_RES_WORDS = {"stamina": N_("Stamina"), "sp": N_("SP"), "bullet": N_("Bullet"), "cash": N_("Cash")}
+_STAT_WORDS = {
+    "knowledge": N_("Kno"),
+    "guts": N_("Gut"),
+    "proficiency": N_("Pro"),
+    "compassion": N_("Com"),
+    "charm": N_("Cha"),
 }
+
+
+class _Words(dict[str, str]):
+    """Fixed words by key, in the active language when read."""
+
+    def __getitem__(self, key: str) -> str:
+        return _(super().__getitem__(key))
+
+
+_RES = _Words(_RES_WORDS)
+_STAT_SHORT = _Words(_STAT_WORDS)
 
 
 class _Names:
@@ -53,7 +66,7 @@ class _Names:
 
     def name(self, table: dict[str, Any], ident: str) -> str:
         card = table.get(ident)
-        return str(card.name) if card is not None else ident
+        return localize(str(card.name), self.game.name) if card is not None else ident
 
 
 def _tokens(counts: dict[str, int]) -> str:
@@ -73,9 +86,9 @@ def day_text(view: Mapping[str, Any]) -> str:
     """ "Day 3 of 28"; after the last day (the game lost by P5-END-2, when the day counter
     has gone one past it) the last day, never "Day 29 of 28". A difficulty level other
     than the rulebook's is named after it: "Day 3 of 24 · hard difficulty"."""
-    text = f"Day {min(view['day'], view['days'])} of {view['days']}"
+    text = _("Day {day} of {days}").format(day=min(view["day"], view["days"]), days=view["days"])
     level = view.get("difficulty")
-    return f"{text} · {level} difficulty" if level else text
+    return _("{day} · {level} difficulty").format(day=text, level=level) if level else text
 
 
 def render(view: P5View, game: P5Game | None = None) -> RenderableType:
@@ -87,13 +100,13 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
         where.setdefault(p["location"], []).append(f"P{i + 1}")
     head = Text(day_text(view), style="bold")
     if view["result"] == 1:
-        head.append("  — VICTORY", style="bold green")
+        head.append("  — " + _("VICTORY"), style="bold green")
     elif view["result"] == -1:
-        head.append("  — DEFEAT", style="bold red")
+        head.append("  — " + _("DEFEAT"), style="bold red")
 
-    locs = Table(title="Locations", expand=False)
-    for col in ("location", "confidant (checks)", "here", "effects"):
-        locs.add_column(col, overflow="fold")
+    locs = Table(title=_("Locations"), expand=False)
+    for col in (N_("location"), N_("confidant (checks)"), N_("here"), N_("effects")):
+        locs.add_column(_(col), overflow="fold")
     for loc in view["locations"]:
         card = names.loc.get(loc["id"])
         conf = loc["confidant"]
@@ -114,8 +127,10 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
     lines: list[RenderableType] = []
     lines.append(
         Text(
-            f"{names.name(names.palace, pal['id'])} — alert {pal['alert']}%  "
-            f"(inside: {' '.join(where.get('palace', [])) or 'nobody'})",
+            f"{names.name(names.palace, pal['id'])} — "
+            + _("alert {alert}%").format(alert=pal["alert"])
+            + "  "
+            + _("(inside: {who})").format(who=" ".join(where.get("palace", [])) or _("nobody")),
             style="bold",
         )
     )
@@ -123,22 +138,27 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
         if pal["boss"] is None:
             for row in palace.rows:
                 if row.alert <= pal["alert"]:
-                    text = effect_text(row.on_enter) or row.text or "no effect"
-                    lines.append(_indent(f"{row.alert}% row: On Palace Enter: {text}"))
+                    text = effect_text(row.on_enter) or row.text or _("no effect")
+                    row_text = _("{alert}% row: On Palace Enter: {effect}")
+                    lines.append(_indent(row_text.format(alert=row.alert, effect=text)))
         else:
             b = palace.boss
             g = names.game.at(view.get("difficulty", "standard"))  # a level may add to it
             full = dict(zip(RESOURCES, g.boss_health[g.palace_index[pal["id"]]], strict=True))
             lines.append(
                 Text(
-                    f"  BOSS {b.name} — weak {', '.join(b.weak) or 'none'} — met "
-                    f"{_remaining(pal['boss'], full)}",
+                    "  "
+                    + _("BOSS {boss} — weak {weak} — met {met}").format(
+                        boss=localize(b.name, names.game.name),
+                        weak=", ".join(b.weak) or _("none"),
+                        met=_remaining(pal["boss"], full),
+                    ),
                     style="bold red",
                 )
             )
-    shadows = Table(title="Revealed shadows")
-    for col in ("shadow", "weak", "met so far", "ability"):
-        shadows.add_column(col, overflow="fold")
+    shadows = Table(title=_("Revealed shadows"))
+    for col in (N_("shadow"), N_("weak"), N_("met so far"), N_("ability")):
+        shadows.add_column(_(col), overflow="fold")
     for sh in pal["shadows"]:
         sc = names.shadow.get(sh["id"])
         if sc is None:
@@ -146,28 +166,34 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
             continue
         ability = []
         if sc.on_enter:
-            ability.append(f"On Palace Enter: {effect_text(sc.on_enter)}")
+            ability.append(_("On Palace Enter: {effect}").format(effect=effect_text(sc.on_enter)))
         if sc.on_death:
-            ability.append(f"On Death: {effect_text(sc.on_death)}")
+            ability.append(_("On Death: {effect}").format(effect=effect_text(sc.on_death)))
         shadows.add_row(
-            sc.name,
+            names.name(names.shadow, sc.id),
             ", ".join(w.capitalize() for w in sc.weak) or "-",
             _remaining(sh["remaining"], dict(sc.health)),
             "; ".join(ability),
         )
     lines.append(shadows)
 
-    team = Table(title="Phantom Thieves")
-    for col in ("player", "stats", "fresh", "spent", "confidants", "persona / party"):
-        team.add_column(col, overflow="fold")
+    team = Table(title=_("Phantom Thieves"))
+    for col in (
+        N_("player"),
+        N_("stats"),
+        N_("fresh"),
+        N_("spent"),
+        N_("confidants"),
+        N_("persona / party"),
+    ):
+        team.add_column(_(col), overflow="fold")
     for i, p in enumerate(players):
         stats = " ".join(f"{_STAT_SHORT[s]} {p['stats'][s]}" for s in STATS)
         persona = names.name(names.persona, p["persona"])
         if p["held"]:
-            party = ", ".join(names.name(names.shadow, x) for x in p["party"]) or "empty"
-            persona += f"; party: {party}; held: " + ", ".join(
-                names.name(names.shadow, x) for x in p["held"]
-            )
+            party = ", ".join(names.name(names.shadow, x) for x in p["party"]) or _("empty")
+            held = ", ".join(names.name(names.shadow, x) for x in p["held"])
+            persona += "; " + _("party: {party}; held: {held}").format(party=party, held=held)
         team.add_row(
             f"{player_name(i)} {names.name(names.thief, p['thief'])}"
             + (" *" if i == view["turn"] else ""),
@@ -179,16 +205,26 @@ def render(view: P5View, game: P5Game | None = None) -> RenderableType:
         )
     decks = view["decks"]
     supply = Text(
-        f"Supply left: {_tokens(view['supply'])}   Decks: {decks['locations']} "
-        f"locations, {decks['confidants']} confidants, {decks['shadows']} shadows"
+        _(
+            "Supply left: {supply}   Decks: {locations} locations, {confidants} confidants, "
+            "{shadows} shadows"
+        ).format(
+            supply=_tokens(view["supply"]),
+            locations=decks["locations"],
+            confidants=decks["confidants"],
+            shadows=decks["shadows"],
+        )
     )
     d = view["decision"]
     if "draft" in d:
-        draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or "nobody"
-        supply.append(f"\nDraft party: {draft} (confirm with done; P5-ARSENE-3)")
-    who = player_name(d["player"]) if d["player"] is not None else "nobody"
-    decision = Text(f"Now: {who} — {d['text']}", style="bold cyan")
-    return Group(head, locs, Panel(Group(*lines), title="Palace"), team, supply, decision)
+        draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or _("nobody")
+        supply.append(
+            "\n" + _("Draft party: {draft} (confirm with done; P5-ARSENE-3)").format(draft=draft)
+        )
+    who = player_name(d["player"]) if d["player"] is not None else _("nobody")
+    now = _("Now: {who} — {what}").format(who=who, what=localize(d["text"], names.game.name))
+    decision = Text(now, style="bold cyan")
+    return Group(head, locs, Panel(Group(*lines), title=_("Palace")), team, supply, decision)
 
 
 def _card_lines(names: _Names, ident: str, prefix: str = "") -> list[str]:
@@ -201,7 +237,7 @@ def _card_lines(names: _Names, ident: str, prefix: str = "") -> list[str]:
 
 
 def _left(remaining: Mapping[str, int]) -> str:
-    return " + ".join(f"{n} {_RES[k]}" for k, n in remaining.items() if n) or "nothing"
+    return " + ".join(f"{n} {_RES[k]}" for k, n in remaining.items() if n) or _("nothing")
 
 
 def _indent(text: str, style: str = "") -> RenderableType:
@@ -223,18 +259,20 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         where.setdefault(p["location"], []).append(player_name(i))
     out: list[RenderableType] = []
     head = Text(day_text(view), style="bold")
-    head.append(f" · {names.name(names.palace, pal['id'])} · alert {pal['alert']} %")
-    head.append(f" · in the palace: {', '.join(where.get('palace', [])) or 'nobody'}")
+    head.append(f" · {names.name(names.palace, pal['id'])} · ")
+    head.append(_("alert {alert} %").format(alert=pal["alert"]))
+    inside = ", ".join(where.get("palace", [])) or _("nobody")
+    head.append(" · " + _("in the palace: {who}").format(who=inside))
     if view["result"] == 1:
-        head.append(" · VICTORY", style="bold green")
+        head.append(" · " + _("VICTORY"), style="bold green")
     elif view["result"] == -1:
-        head.append(" · DEFEAT", style="bold red")
+        head.append(" · " + _("DEFEAT"), style="bold red")
     out.append(head)
     decider = view["decision"].get("player")
     for i, p in enumerate(view["players"]):
         loc = p["location"]
-        at = {"off": "not yet out", "palace": "in the palace"}.get(
-            loc, f"at {names.name(names.loc, loc)}"
+        at = {"off": _("not yet out"), "palace": _("in the palace")}.get(
+            loc, _("at {location}").format(location=names.name(names.loc, loc))
         )
         line = Text(f"{player_name(i)} ", style="bold")
         line.append(f"{names.name(names.thief, p['thief'])}, {at} · ")
@@ -246,35 +284,52 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
             party = [names.name(names.shadow, x) for x in p["party"]]
             with_party = f" + {', '.join(party)}" if party else ""
             known = len(p["confidants"])
-            confidants = f" · {known} confidant{'s' if known > 1 else ''}" if known else ""
+            confidants = (
+                " · " + ngettext("{n} confidant", "{n} confidants", known).format(n=known)
+                if known
+                else ""
+            )
+            tokens = _("fresh: {fresh} · spent: {spent}").format(
+                fresh=_tokens(p["fresh"]), spent=spent
+            )
             out.append(
                 _indent(
-                    f"fresh: {_tokens(p['fresh'])} · spent: {spent} · {persona}{with_party}"
-                    f"{confidants} ('board': skills)",
+                    f"{tokens} · {persona}{with_party}{confidants} " + _("('board': skills)"),
                     style="dim",
                 )
             )
             continue
-        out.append(_indent(f"fresh: {_tokens(p['fresh'])} · spent: {spent}"))
+        out.append(
+            _indent(
+                _("fresh: {fresh} · spent: {spent}").format(fresh=_tokens(p["fresh"]), spent=spent)
+            )
+        )
         skills = _card_lines(names, p["persona"], "Skill — ")
-        out.append(_indent(f"{persona}: " + (" · ".join(skills) or "no skills")))
+        out.append(_indent(f"{persona}: " + (" · ".join(skills) or _("no skills"))))
         for sh in p["party"]:
             for ability in _card_lines(names, sh, "Persona ability"):
                 what = ability.split("— ", 1)[-1]
-                out.append(_indent(f"party {names.name(names.shadow, sh)}: {what}"))
+                who = names.name(names.shadow, sh)
+                out.append(_indent(_("party {shadow}: {what}").format(shadow=who, what=what)))
         if p["held"]:
             held = ", ".join(names.name(names.shadow, x) for x in p["held"] if x not in p["party"])
             if held:
-                out.append(_indent(f"held (not in the party): {held}", style="dim"))
+                out.append(
+                    _indent(_("held (not in the party): {held}").format(held=held), style="dim")
+                )
         for c in p["confidants"]:
             ability = "; ".join(_card_lines(names, c, "Ability — "))
-            out.append(_indent(f"confidant {names.name(names.conf, c)}: {ability}"))
+            who = names.name(names.conf, c)
+            out.append(_indent(_("confidant {who}: {ability}").format(who=who, ability=ability)))
     for sh in pal["shadows"]:
-        weak = "".join(_card_lines(names, sh["id"], "Weak to: ")) or "nothing"
+        weak = "".join(_card_lines(names, sh["id"], "Weak to: ")) or _("nothing")
         out.append(
             Text(
-                f"Shadow {names.name(names.shadow, sh['id'])} — weak to {weak} — "
-                f"left to pay: {_left(sh['remaining'])}",
+                _("Shadow {shadow} — weak to {weak} — left to pay: {left}").format(
+                    shadow=names.name(names.shadow, sh["id"]),
+                    weak=weak,
+                    left=_left(sh["remaining"]),
+                ),
                 style="red",
             )
         )
@@ -283,22 +338,26 @@ def compact(view: dict[str, Any], game: P5Game | None = None) -> RenderableType:
         b = palace.boss
         left = {k: int(v) for k, v in pal["boss"].items()}
         boss = Text(
-            f"BOSS {b.name} — weak to {', '.join(w.capitalize() for w in b.weak) or 'nothing'}"
-            f" — left to pay: {_left(left)}",
+            _("BOSS {boss} — weak to {weak} — left to pay: {left}").format(
+                boss=localize(b.name, names.game.name),
+                weak=", ".join(w.capitalize() for w in b.weak) or _("nothing"),
+                left=_left(left),
+            ),
             style="bold red",
         )
         text = effect_text(b.on_enter)
         if text:
-            boss.append(f"\n  On Palace Enter: {text}")
+            boss.append("\n  " + _("On Palace Enter: {effect}").format(effect=text))
         if b.text:
             boss.append(f"\n  {b.text}")
         out.append(boss)
     d = view["decision"]
     if "draft" in d:
-        draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or "nobody"
-        out.append(Text(f"Draft party: {draft} (confirm with done)"))
-    who = player_name(d["player"]) if d.get("player") is not None else "nobody"
-    out.append(Text(f"Now: {who} — {d['text']}", style="bold cyan"))
+        draft = ", ".join(names.name(names.shadow, x) for x in d["draft"]) or _("nobody")
+        out.append(Text(_("Draft party: {draft} (confirm with done)").format(draft=draft)))
+    who = player_name(d["player"]) if d.get("player") is not None else _("nobody")
+    now = _("Now: {who} — {what}").format(who=who, what=localize(d["text"], names.game.name))
+    out.append(Text(now, style="bold cyan"))
     return Group(*out)
 
 

@@ -42,17 +42,18 @@ from velvet.engine.core import (
     State,
     canonical_json,
     choose_by_text,
-    player_name,
 )
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
 from velvet.engine.names import norm as _norm
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
+from velvet.i18n import N_, _, localize, ngettext
+from velvet.i18n import seat_name as player_name
 from velvet.ui.choose import InvalidAction, number_problem, pick, pick_name
 from velvet.ui.renderers import Renderer, renderer_for
 
-HELP = (
+HELP = N_(
     "Type an action's number, its text form or its words ('visit Weapons Shop'); Tab "
     "completes. Other commands: 'info NAME' or '?NAME' describes a card, 'more' shows the "
     "next page of choices, 'log' shows every event so far ('log 20': the last 20), "
@@ -235,9 +236,11 @@ def terminal_reader(words: Callable[[], list[str]]) -> InputFn | None:
 def input_problem(text: str) -> str | None:
     """Why a prompt line cannot be an action or a command, or None."""
     if len(text) > MAX_LINE:
-        return f"the line is too long ({len(text)} characters; at most {MAX_LINE})"
+        return _("the line is too long ({length} characters; at most {most})").format(
+            length=len(text), most=MAX_LINE
+        )
     if any(not ch.isprintable() for ch in text.strip()):
-        return "the line holds control characters"
+        return _("the line holds control characters")
     return None
 
 
@@ -245,7 +248,7 @@ def _card_names(info: CardInfo) -> tuple[str, ...]:
     """What ``info NAME`` takes for a card: its display name (first), its id, the id
     without its kind, and the name before and inside brackets."""
     name = info.name
-    before, _, inside = name.partition(" (")
+    before, _sep, inside = name.partition(" (")
     return (name, info.id, info.id.split(":")[-1], before, inside.rstrip(")"))
 
 
@@ -319,7 +322,7 @@ class Session:
     def said(self, events: list[Event], viewer: int | None) -> list[str]:
         """The sentences for ``events`` as ``viewer`` may see them (``game.event_for``)."""
         lines = (self.game.event_text(self.game.event_for(e, viewer)) for e in events)
-        return [line for line in lines if line]
+        return [localize(line, self.game.name) for line in lines if line]
 
     def show_events(self, events: list[Event], viewer: int | None) -> None:
         for line in self.said(events, viewer):
@@ -338,7 +341,7 @@ class Session:
         self.last_view = view
 
     def choice_label(self, action: Any) -> str:
-        label = self.state.action_label(action)
+        label = localize(self.state.action_label(action), self.game.name)
         odds = self.renderer.odds(self.state, action) if self.renderer.odds else []
         return f"{label} ({', '.join(odds)})" if odds else label
 
@@ -372,7 +375,8 @@ class Session:
             pages[-1].append(row)
             used += height
         self.page = page % len(pages)
-        self.console.print(f"[bold]{player_name(player)}: your choices[/]")
+        heading = _("{player}: your choices").format(player=player_name(player))
+        self.console.print(f"[bold]{escape(heading)}[/]")
         table = Table(show_header=False, box=None, pad_edge=False)
         table.add_column(style="dim", no_wrap=True)
         table.add_column(justify="right", style="bold cyan", no_wrap=True)
@@ -381,10 +385,10 @@ class Session:
             table.add_row(kind, str(number), escape(self.choice_label(action)))
         self.console.print(table)
         if len(pages) > 1:
-            self.console.print(
-                f"[dim]Choices {pages[self.page][0][1]}-{pages[self.page][-1][1]} of {len(rows)}:"
-                " 'more' shows the next page.[/]"
+            line = _("Choices {first}-{last} of {total}: 'more' shows the next page.").format(
+                first=pages[self.page][0][1], last=pages[self.page][-1][1], total=len(rows)
             )
+            self.console.print(f"[dim]{escape(line)}[/]")
 
     def board_height(self) -> int:
         """Lines the compact board takes at this width (0 before one is shown)."""
@@ -447,7 +451,8 @@ class Session:
             mark = "•" if move.mover == viewer else "▸"
             said = self.said(move.events, viewer)
             if not said and move.bot:
-                said = [f"{player_name(move.mover)} ({move.bot}): {move.label}"]
+                label = localize(move.label, self.game.name)
+                said = [f"{player_name(move.mover)} ({move.bot}): {label}"]
             out += [f"{mark} {line}" for line in said]
         return out
 
@@ -481,9 +486,10 @@ class Session:
         if 1 < len(shown) < len(lines):  # the first row says how many more 'log' has
             shown = shown[1:]
             earlier = len(lines) - len(shown)
-            shown = [f"… since your last choice, {earlier} earlier: 'log' shows them", *shown]
+            more = _("… since your last choice, {earlier} earlier: 'log' shows them")
+            shown = [more.format(earlier=earlier), *shown]
         elif len(shown) < room:  # all of it fits, and a heading too
-            shown = ["Since your last choice:", *shown]
+            shown = [_("Since your last choice:"), *shown]
         for line in shown:
             self.console.print(
                 Text(f"  {line}", style="magenta" if line.startswith("▸") else "dim"),
@@ -500,13 +506,14 @@ class Session:
         if what:
             if not (what.isascii() and what.isdigit() and 0 < int(what[:6]) <= MAX_LOG_LINES):
                 self.error(
-                    f"log takes a number of lines from 1 to {MAX_LOG_LINES}, not "
-                    f"'{one_line(what, 20)}'"
+                    _("log takes a number of lines from 1 to {most}, not '{what}'").format(
+                        most=MAX_LOG_LINES, what=one_line(what, 20)
+                    )
                 )
                 return
             lines = lines[-int(what) :]
         if not lines:
-            self.console.print("Nothing has happened yet.")
+            self.console.print(_("Nothing has happened yet."))
             return
         drawn = [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
         rows = [len(self.console.render_lines(d, pad=False)) for d in drawn]
@@ -522,7 +529,9 @@ class Session:
             if at < len(drawn):
                 try:
                     answer = self.ask(
-                        f"-- {len(drawn) - at} more lines: Enter for more, q to stop -- "
+                        _("-- {left} more lines: Enter for more, q to stop -- ").format(
+                            left=len(drawn) - at
+                        )
                     )
                 except (EOFError, KeyboardInterrupt, UnicodeDecodeError):
                     break
@@ -539,10 +548,17 @@ class Session:
         if self.last_human is not None and self.last_human != player:
             kept = self.clear_all()
             self.console.print(
-                Panel(f"Pass the screen to {player_name(player)}, then press Enter.", style="bold")
+                Panel(
+                    escape(
+                        _("Pass the screen to {player}, then press Enter.").format(
+                            player=player_name(player)
+                        )
+                    ),
+                    style="bold",
+                )
             )
             if kept:
-                self.console.print(f"[yellow]Warning:[/] {escape(kept)}")
+                self.console.print(f"[yellow]{escape(_('Warning:'))}[/] {escape(kept)}")
             self.read_line("")
             self.clear_all()
         self.last_human = player
@@ -558,13 +574,13 @@ class Session:
             self.console.file.write(CLEAR_SCROLLBACK)
             self.console.file.flush()
             return None
-        where = f"this terminal (TERM={term})" if term else "this terminal"
+        where = _("this terminal (TERM={term})").format(term=term) if term else _("this terminal")
         if not self.console.is_terminal:
-            where = "this output (not a terminal)"
-        return (
-            f"{where} may keep {player_name(self.last_human or 0)}'s screen in its "
-            "scroll-back: clear it (see docs/terminal.md) before passing"
-        )
+            where = _("this output (not a terminal)")
+        return _(
+            "{where} may keep {player}'s screen in its scroll-back: clear it "
+            "(see docs/terminal.md) before passing"
+        ).format(where=where, player=player_name(self.last_human or 0))
 
     def bot_turn(self, player: int, bot: Bot) -> None:
         legal = self.state.legal_actions()
@@ -576,7 +592,7 @@ class Session:
         said = self.said(events, self.screen_seat())
         if not said:
             who = f"{player_name(player)} ({bot.name})"
-            said = [f"{who}: {label}"]
+            said = [f"{who}: {localize(label, self.game.name)}"]
         for line in said:  # the events speak in the third person ('their main')
             self.console.print(f"  [magenta]▸[/] {escape(line)}")
         if self.pace > 0:
@@ -626,35 +642,43 @@ class Session:
 
     def thinking(self, what: str) -> None:
         """Say that a search is running (it may take a few seconds)."""
-        self.console.print(f"[dim]Thinking… ({escape(what)})[/]")
+        self.console.print(f"[dim]{escape(_('Thinking… ({what})').format(what=what))}[/]")
 
     def show_hints(self, player: int, budget: Budget | None) -> None:
         """The hard bot's top three choices for ``player``, from its view only."""
         from velvet.bots.hints import hints
 
         used = budget or self.hint_budget or Budget(count=800)
-        self.thinking(f"the hard bot's search, {_budget_words(used)}, from your view")
+        self.thinking(
+            _("the hard bot's search, {budget}, from your view").format(budget=_budget_words(used))
+        )
         try:
             found = hints(self.state, player, used)
         except VelvetError as error:
-            self.error(f"no hint: {error}")
+            self.error(_("no hint: {error}").format(error=error))
             return
         if not found:
-            self.error("no hint: the search found no choice")
+            self.error(_("no hint: the search found no choice"))
             return
-        self.console.print(f"[bold]Hints for {player_name(player)}[/] (best first):")
+        heading = _("Hints for {player}").format(player=player_name(player))
+        self.console.print(f"[bold]{escape(heading)}[/] {escape(_('(best first):'))}")
         table = Table(show_header=False, box=None, pad_edge=False)
         table.add_column(justify="right", style="bold cyan", no_wrap=True)
         table.add_column(overflow="fold")
         for rank, hint in enumerate(found, start=1):
             number = next((i for i, a in enumerate(self.shown, 1) if a == hint.action), None)
-            where = f"choice {number}: " if number is not None else ""
+            where = _("choice {number}: ").format(number=number) if number is not None else ""
+            assumes = forecast_assumes(hint.bot, len(self.seats), self.game.name)
+            label = localize(hint.label, self.game.name)
             table.add_row(
                 f"{rank}.",
-                f"{escape(where + hint.label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
-                f"to win {forecast_assumes(hint.bot, len(self.seats), self.game.name)}; "
-                f"{hint.visits} simulations"
-                f"\n[dim]why: {escape(hint.reason)}[/]",
+                f"{escape(where + label)} — [bold]{hint.win:.0%}[/] ± {hint.margin:.0%} "
+                + escape(
+                    _("to win {assumes}; {visits} simulations").format(
+                        assumes=assumes, visits=hint.visits
+                    )
+                )
+                + f"\n[dim]{escape(_('why: {reason}').format(reason=hint.reason))}[/]",
             )
         self.console.print(table)
         note = spread_note(self.game.name)
@@ -668,30 +692,46 @@ class Session:
         forecast = forecaster(self.game.name)
         if forecast is None:
             self.error(
-                f"the game '{self.game.name}' offers no forecast "
-                "(P5 has one: the chance to beat the boss in time)"
+                _(
+                    "the game '{game}' offers no forecast "
+                    "(P5 has one: the chance to beat the boss in time)"
+                ).format(game=self.game.name)
             )
             return
         from velvet.bots.hints import assumed_bot
 
         bot = assumed_bot(self.game.name)
-        self.thinking(f"playing {games} games from your view with the {bot} bot")
+        self.thinking(
+            _("playing {games} games from your view with the {bot} bot").format(
+                games=games, bot=bot
+            )
+        )
         try:
             outlook = forecast(self.state, player, games, bot)
         except VelvetError as error:
-            self.error(f"no forecast: {error}")
+            self.error(_("no forecast: {error}").format(error=error))
             return
+        said = _(
+            "{rate} to beat the boss by day {days} {assumes}: 95 % interval {low}–{high}, "
+            "margin ± {margin}; {games} games from this position."
+        ).format(
+            rate=f"{outlook.rate:.0%}",
+            days=outlook.days,
+            assumes=forecast_assumes(outlook.bot, len(self.seats), self.game.name),
+            low=f"{outlook.low:.0%}",
+            high=f"{outlook.high:.0%}",
+            margin=f"{outlook.margin:.0%}",
+            games=outlook.games,
+        )
+        note = spread_note(self.game.name)
         self.console.print(
-            f"[bold]Forecast[/]: {outlook.rate:.0%} to beat the boss by day {outlook.days} "
-            f"{forecast_assumes(outlook.bot, len(self.seats), self.game.name)}: 95 % interval "
-            f"{outlook.low:.0%}–{outlook.high:.0%}, margin ± {outlook.margin:.0%}; "
-            f"{outlook.games} games from this position. {FORECAST_VS_HINT}"
-            + (f" {spread_note(self.game.name)}" if spread_note(self.game.name) else "")
+            f"[bold]{escape(_('Forecast'))}[/]: {escape(said)} {escape(_(FORECAST_VS_HINT))}"
+            + (f" {escape(note)}" if note else "")
         )
 
     def error(self, message: str) -> None:
         """One line, ``error: …``, in the one voice of the front end."""
-        self.console.print(f"[red]error:[/] {escape(one_line(message))}")
+        self.console.print(f"[red]{escape(_('error:'))}[/] {escape(one_line(message))}")
 
     def resolve(self, text: str) -> Any:
         """The legal action ``text`` names: its number on screen, its text form, or its words.
@@ -727,7 +767,7 @@ class Session:
         except (EOFError, KeyboardInterrupt) as error:
             raise QuitGame from error
         except UnicodeDecodeError:
-            self.error("the line is not UTF-8 text")
+            self.error(_("the line is not UTF-8 text"))
             return None
         problem = input_problem(text)
         if problem is not None:
@@ -750,8 +790,8 @@ class Session:
             exists = os.path.lexists(path) and path.is_file()
         except (OSError, ValueError):
             exists = False
-        if exists and not self.confirm(f"{escape(name)} exists. Replace it?"):
-            self.console.print("Not saved.")
+        if exists and not self.confirm(_("{name} exists. Replace it?").format(name=escape(name))):
+            self.console.print(_("Not saved."))
             return False
         try:
             if finished:
@@ -759,7 +799,7 @@ class Session:
             else:
                 save_game(path, self.record, self.state, overwrite=exists)
         except VelvetError as error:
-            self.error(f"could not save: {error}")
+            self.error(_("could not save: {error}").format(error=error))
             return False
         return True
 
@@ -772,7 +812,8 @@ class Session:
             save_game(self.autosave, self.record, self.state)
         except (VelvetError, OSError) as error:
             reason = error.strerror if isinstance(error, OSError) else str(error)
-            self.console.print(f"[yellow]Autosave off:[/] {escape(one_line(str(reason)))}")
+            off = escape(_("Autosave off:"))
+            self.console.print(f"[yellow]{off}[/] {escape(one_line(str(reason)))}")
             self.autosave = None
             self.autosaved = False
             return
@@ -815,11 +856,13 @@ class Session:
                 self.state = state
                 self.forget_after(at)
                 self.last_view = None
-                self.console.print(f"Taken back: {len(taken)} action(s).")
+                self.console.print(_("Taken back: {n} action(s).").format(n=len(taken)))
                 return
         self.error(
-            "nothing to undo: no move of yours since the last dice, draw or hidden card "
-            "or another player's move (those cannot be taken back)"
+            _(
+                "nothing to undo: no move of yours since the last dice, draw or hidden card "
+                "or another player's move (those cannot be taken back)"
+            )
         )
 
     def command(self, text: str, player: int) -> bool:
@@ -832,20 +875,21 @@ class Session:
             words = ["info", text.strip()[1:]]
             verb = "info"
         if verb in ("help", "?"):
-            self.console.print(escape(HELP))
+            self.console.print(escape(_(HELP)))
         elif verb == "quit":
             raise QuitGame
         elif verb in ("card", "info"):
             if len(words) < 2:
-                self.error("info needs a card's name: info NAME (or ?NAME)")
+                self.error(_("info needs a card's name: info NAME (or ?NAME)"))
                 return True
             try:
                 info = self.find_card(words[1].strip())
             except InvalidAction as error:
                 self.error(str(error))
                 return True
-            body = "\n".join(escape(line) for line in info.lines)
-            self.console.print(Panel(body, title=escape(f"{info.name} ({info.kind})")))
+            body = "\n".join(escape(localize(line, self.game.name)) for line in info.lines)
+            title = f"{localize(info.name, self.game.name)} ({info.kind})"
+            self.console.print(Panel(body, title=escape(title)))
         elif verb == "board":
             self.show_board(player, full=True)
             self.show_actions(player, self.state.legal_actions())
@@ -857,7 +901,11 @@ class Session:
             try:
                 budget = Budget.parse(words[1]) if len(words) > 1 else None
             except ConfigError as error:
-                self.error(f"hint takes a budget like 'hint 2s' or 'hint 3000': {error}")
+                self.error(
+                    _("hint takes a budget like 'hint 2s' or 'hint 3000': {error}").format(
+                        error=error
+                    )
+                )
                 return True
             self.show_hints(player, budget)
         elif verb == "forecast":
@@ -866,46 +914,51 @@ class Session:
                 1 <= int(games[:6]) <= MAX_FORECAST_GAMES
             ):
                 self.error(
-                    f"forecast takes a number of games from 1 to {MAX_FORECAST_GAMES}, "
-                    f"not '{one_line(games, 20)}'"
+                    _("forecast takes a number of games from 1 to {most}, not '{what}'").format(
+                        most=MAX_FORECAST_GAMES, what=one_line(games, 20)
+                    )
                 )
                 return True
             self.show_forecast(player, int(games))
         elif verb == "undo":
             self.undo(player)
         elif verb in ("save", "load") and not self.savable:
-            self.error("a game started from a position cannot be saved or loaded")
+            self.error(_("a game started from a position cannot be saved or loaded"))
         elif verb == "save":
             if len(words) < 2:
-                self.error("save needs a file name: save FILE")
+                self.error(_("save needs a file name: save FILE"))
                 return True
             name = words[1].strip()
             if self.save_to(name):
                 where = escape(name)
-                self.console.print(f"Saved to {where}. Resume with: velvet resume {where}")
+                self.console.print(
+                    _("Saved to {where}. Resume with: velvet resume {where}").format(where=where)
+                )
         elif verb == "load":
             if len(words) < 2:
-                self.error("load needs a file name: load FILE")
+                self.error(_("load needs a file name: load FILE"))
                 return True
             name = words[1].strip()
             if self.record.actions and not self.confirm(
-                "Loading leaves this game (it stays in its autosave only if one is on). Load?"
+                _("Loading leaves this game (it stays in its autosave only if one is on). Load?")
             ):
-                self.console.print("Not loaded.")
+                self.console.print(_("Not loaded."))
                 return True
             try:
                 record, state = load_game(Path(name), self.game_for or (lambda _: self.game))
             except VelvetError as error:
-                self.error(f"could not load: {error}")
+                self.error(_("could not load: {error}").format(error=error))
                 return True
             if record.game != self.game.name:
-                self.error(f"could not load: it is a game of '{record.game[:40]}'")
+                self.error(
+                    _("could not load: it is a game of '{game}'").format(game=record.game[:40])
+                )
                 return True
             self.record, self.state = record, state
             self.history, self.seen = played_moves(self.game, record), {}
             self.undo_points.clear()
             self.last_view = None
-            self.console.print(f"Loaded {escape(name)}.")
+            self.console.print(_("Loaded {name}.").format(name=escape(name)))
         else:
             return False
         return True
@@ -928,7 +981,7 @@ class Session:
                 if (self.record, len(self.record.actions)) != done:
                     self.save_autosave()
         except (QuitGame, KeyboardInterrupt):
-            self.console.print("\nLeaving the game.")
+            self.console.print("\n" + _("Leaving the game."))
             self.offer_save()
             return self.state
         except VelvetError:
@@ -956,12 +1009,15 @@ class Session:
         with contextlib.suppress(ConfigError):  # no public view: a spectator sees no board
             self.show_board(self.screen_seat())
         self.show_recap(self.screen_seat())
-        seed = f", seed {self.record.seed}" if self.savable else ""
+        count = len(self.record.actions)
+        done = ngettext("{n} action", "{n} actions", count).format(n=count)
+        if self.savable:
+            done = _("{actions}, seed {seed}").format(actions=done, seed=self.record.seed)
         self.console.print(
             Panel(
-                f"[bold]Game over[/]: {self.state.outcome_text()}\n"
-                f"{len(self.record.actions)} actions{seed}.",
-                title="The end",
+                f"[bold]{escape(_('Game over'))}[/]: "
+                f"{escape(localize(self.state.outcome_text(), self.game.name))}\n{escape(done)}.",
+                title=escape(_("The end")),
                 style="green",
             )
         )
@@ -975,46 +1031,51 @@ class Session:
         """
         if not self.savable:
             return
-        what = "game record (for velvet replay)" if finished else "game (to resume later)"
-        question = f"Save the {what} to a file? Name, or Enter to skip: "
-        for _ in range(3):
+        question = (
+            _("Save the game record (for velvet replay) to a file? Name, or Enter to skip: ")
+            if finished
+            else _("Save the game (to resume later) to a file? Name, or Enter to skip: ")
+        )
+        for _attempt in range(3):
             try:
                 name = self.ask(question).strip()
             except (EOFError, KeyboardInterrupt):
                 break
             except UnicodeDecodeError:
-                self.error("the line is not UTF-8 text")
+                self.error(_("the line is not UTF-8 text"))
                 continue
             if name.lower() in ("", "n", "no"):
                 break
             if name.lower() in ("y", "yes"):
-                question = "File name (Enter to skip): "
+                question = _("File name (Enter to skip): ")
                 continue
             if self.save_to(name, finished=finished):
-                self.console.print(f"Saved to {escape(name)}.")
+                self.console.print(_("Saved to {name}.").format(name=escape(name)))
                 return
         if finished:
             return
         if self.autosave is not None and self.autosaved:
-            self.console.print(f"The game stays in {escape(str(self.autosave))}: velvet resume")
+            self.console.print(
+                _("The game stays in {path}: velvet resume").format(path=escape(str(self.autosave)))
+            )
         elif self.autosave is not None:
-            self.console.print("Not saved: no move was made, so there is no autosave.")
+            self.console.print(_("Not saved: no move was made, so there is no autosave."))
 
 
 FORECAST_BOT = "easy"
 """The default of ``velvet.bots.hints.ASSUMED_BOT``; the forecast's games are played by the
 game's ``chance_bot`` (``velvet.bots.hints.assumed_bot``), the play a hint's chance assumes
 too (the hard bot would take minutes a game)."""
-FORECAST_VS_HINT = "The hints assume the same play, after their move."
+FORECAST_VS_HINT = N_("The hints assume the same play, after their move.")
 
 
 def _budget_words(budget: Budget) -> str:
     if budget.seconds is not None:
-        return f"{budget.seconds:g} s"
-    return f"{budget.count} simulations"
+        return _("{seconds} s").format(seconds=f"{budget.seconds:g}")
+    return _("{count} simulations").format(count=budget.count)
 
 
-REPLAY_HELP = (
+REPLAY_HELP = N_(
     "Enter or n: next action · b: back one · a number: go to that action · "
     "seat N: that seat's view · q: stop"
 )
@@ -1041,7 +1102,10 @@ def replay(
     before: State[Any] | None = None
     for state, text, events in record.steps(game):
         if text is None or before is None:
-            console.print(f"[bold]{game.name}[/] seed {record.seed}, {len(record.actions)} actions")
+            head = _("seed {seed}, {count} actions").format(
+                seed=record.seed, count=len(record.actions)
+            )
+            console.print(f"[bold]{game.name}[/] {head}")
             states.append(state.clone())
             before = state.clone()
             continue
@@ -1058,7 +1122,7 @@ def replay(
     if step:
         viewer = _walk(states, steps, renderer, game, console, viewer, ask)
     console.print(_board(renderer, game, final.view(viewer)))
-    console.print(Panel(escape(final.outcome_text()), title="Result"))
+    console.print(Panel(escape(localize(final.outcome_text(), game.name)), title=_("Result")))
     return final
 
 
@@ -1068,7 +1132,8 @@ def _step_lines(game: Game[Any], step: tuple[str, list[Event]], viewer: int) -> 
     if not label:
         return []
     lines = (game.event_text(game.event_for(e, viewer)) for e in events)
-    return [escape(label)] + [f"   • {escape(line)}" for line in lines if line]
+    said = [f"   • {escape(localize(line, game.name))}" for line in lines if line]
+    return [escape(localize(label, game.name)), *said]
 
 
 def _board(renderer: Renderer, game: Game[Any], view: Any) -> Any:
@@ -1089,9 +1154,10 @@ def _walk(
     last = len(states) - 1
     seats = len(states[0].returns())
     at = 0
-    console.print(f"[dim]{REPLAY_HELP}[/]")
+    console.print(f"[dim]{escape(_(REPLAY_HELP))}[/]")
     while True:
-        console.rule(f"action {at} of {last} · {player_name(viewer)}'s view", style="dim")
+        where = _("action {at} of {last} · {player}'s view")
+        console.rule(where.format(at=at, last=last, player=player_name(viewer)), style="dim")
         for line in _step_lines(game, steps[at], viewer):
             console.print(line)
         console.print(_board(renderer, game, states[at].view(viewer)))
@@ -1111,7 +1177,9 @@ def _walk(
             at = max(0, at - 1)
         elif answer.isascii() and answer.isdigit() and len(answer) < 7:
             if int(answer) > last:
-                console.print(f"[red]error:[/] no action {answer}: this game has 0 to {last}")
+                wrong = _("no action {number}: this game has 0 to {last}")
+                wrong = wrong.format(number=answer, last=last)
+                console.print(f"[red]{escape(_('error:'))}[/] {escape(wrong)}")
                 continue
             at = int(answer)
         elif answer.startswith("seat ") and answer[5:].strip() in {
@@ -1119,4 +1187,5 @@ def _walk(
         }:
             viewer = int(answer[5:].strip()) - 1
         else:
-            console.print(f"[red]error:[/] not a replay command. {REPLAY_HELP}")
+            wrong = _("not a replay command.")
+            console.print(f"[red]{escape(_('error:'))}[/] {escape(wrong)} {escape(_(REPLAY_HELP))}")

@@ -17,7 +17,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from velvet.engine.core import Event, player_name
+from velvet.engine.core import Event
+from velvet.i18n import N_, _, localize, ngettext
+from velvet.i18n import seat_name as player_name
 from velvet.vs.game import MODES, VsGame, load_vs_game
 from velvet.vs.state import VsState
 from velvet.vs.views import VsView
@@ -26,51 +28,52 @@ from velvet.vs.words import card_name, mod_text
 HIDES_HANDS = True
 
 STEP_LABELS = {
-    "planning": "Planning Step",
-    "declare": "Skill Step — declare a skill",
-    "react-declaration": "Skill Step — declaration React window",
-    "resolve": "Skill Step — resolution",
-    "order": "Skill Step — ordering damage modifiers",
-    "react-resolution": "Skill Step — resolution React window",
-    "end-skill": "Skill Step — end",
-    "over": "Game over",
+    "planning": N_("Planning Step"),
+    "declare": N_("Skill Step — declare a skill"),
+    "react-declaration": N_("Skill Step — declaration React window"),
+    "resolve": N_("Skill Step — resolution"),
+    "order": N_("Skill Step — ordering damage modifiers"),
+    "react-resolution": N_("Skill Step — resolution React window"),
+    "end-skill": N_("Skill Step — end"),
+    "over": N_("Game over"),
 }
-SLOT_LABELS = ("main", "sub 1", "sub 2")
+SLOT_LABELS = (N_("main"), N_("sub 1"), N_("sub 2"))
 PENDING = {
-    "pay": "pay a cost (choose the cards)",
-    "promote": "choose a sub to become the new main",
-    "target": "choose a target",
-    "discard": "choose a card to discard",
-    "search": "choose a card from the deck",
-    "recover": "choose a card from the discard pile",
+    "pay": N_("pay a cost (choose the cards)"),
+    "promote": N_("choose a sub to become the new main"),
+    "target": N_("choose a target"),
+    "discard": N_("choose a card to discard"),
+    "search": N_("choose a card from the deck"),
+    "recover": N_("choose a card from the discard pile"),
 }
 
 
 def pending_text(view: VsView, game: VsGame | None = None) -> str:
     """Who decides what, in words."""
     if view["winner"] != -1:
-        return "nobody: the game is over"
+        return _("nobody: the game is over")
     who = player_name(view["current_player"])
     if view["frames"]:
         frame = view["frames"][-1]
         kind = frame[0]
-        text = f"{who} must {PENDING.get(kind, kind)}"
+        text = _("{who} must {what}").format(who=who, what=_(PENDING.get(kind, kind)))
         if kind == "pay" and game is not None:
-            _, _, card, _, left, extra = frame
-            text += f" for {card_name(game, card)}: {left} left"
+            card, left, extra = frame[2], frame[4], frame[5]
+            name = localize(card_name(game, card), game.name)
+            text += _(" for {card}: {left} left").format(card=name, left=left)
             if extra:
-                text += f", first a persona named {extra}"
+                text += _(", first a persona named {name}").format(name=localize(extra, game.name))
         return text
     step = view["step"]
     if step == "planning":
-        return f"{who} plans (summon, fuse, change, supports) or ends the step"
+        return _("{who} plans (summon, fuse, change, supports) or ends the step").format(who=who)
     if step == "declare":
-        return f"{who} declares a skill or none"
+        return _("{who} declares a skill or none").format(who=who)
     if step.startswith("react"):
-        return f"{who} (defending) may play one React or pass"
+        return _("{who} (defending) may play one React or pass").format(who=who)
     if step == "order":
-        return f"{who} orders the damage modifiers"
-    return f"{who} to act"
+        return _("{who} orders the damage modifiers").format(who=who)
+    return _("{who} to act").format(who=who)
 
 
 def _player_panel(view: VsView, game: VsGame, p: int) -> Panel:
@@ -78,26 +81,33 @@ def _player_panel(view: VsView, game: VsGame, p: int) -> Panel:
     table.add_column(style="bold")
     table.add_column()
     hp = view["hp"][p]
-    table.add_row("HP", Text(str(hp), style="bold red" if hp <= 10 else "bold green"))
+    table.add_row(_("HP"), Text(str(hp), style="bold red" if hp <= 10 else "bold green"))
     for slot, stack in enumerate(view["field"][p]):
-        table.add_row(SLOT_LABELS[slot], Text(_persona_words(game, stack) if stack else "—"))
-    table.add_row("hand", f"{view['hand_sizes'][p]} cards")
-    table.add_row("deck", f"{view['deck_sizes'][p]} cards")
+        table.add_row(_(SLOT_LABELS[slot]), Text(_persona_words(game, stack) if stack else "—"))
+    table.add_row(_("hand"), _cards(view["hand_sizes"][p]))
+    table.add_row(_("deck"), _cards(view["deck_sizes"][p]))
     discard = view["discard"][p]
+    top = localize(card_name(game, discard[-1]), game.name) if discard else ""
     table.add_row(
-        "discard",
-        f"{len(discard)} cards" + (f" (top: {card_name(game, discard[-1])})" if discard else ""),
+        _("discard"),
+        _cards(len(discard)) + (_(" (top: {card})").format(card=top) if discard else ""),
     )
-    you = " (you)" if p == view["viewer"] else ""
-    turn = " — their turn" if view["turn"] == p else ""
-    title = f"{player_name(p)}{you}: {card_name(game, view['player_cards'][p])}{turn}"
+    you = _(" (you)") if p == view["viewer"] else ""
+    turn = _(" — their turn") if view["turn"] == p else ""
+    name = localize(card_name(game, view["player_cards"][p]), game.name)
+    title = f"{player_name(p)}{you}: {name}{turn}"
     return Panel(table, title=Text(title), expand=True)
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def _mods(game: VsGame, mods: list[list[Any]]) -> str:
     """ "-2 (Tetrakarn), x2 (Desperado)" from a view's [mode, amount, card id] rows."""
     return ", ".join(
-        f"{mod_text(MODES[int(m)], int(a))} ({card_name(game, str(src))})" for m, a, src in mods
+        f"{mod_text(MODES[int(m)], int(a))} ({localize(card_name(game, str(src)), game.name)})"
+        for m, a, src in mods
     )
 
 
@@ -114,10 +124,12 @@ def _seat_shown(view: VsView) -> int:
 
 def _headline(view: VsView, dash: str) -> str:
     """'Turn 3 · Player 2's Planning Step', or 'Turn 22 · Game over' (no one's step)."""
-    step = STEP_LABELS.get(view["step"], view["step"])
+    step = _(STEP_LABELS.get(view["step"], view["step"]))
+    turn = _("Turn {number}").format(number=view["turn_no"])
     if view["step"] == "over":
-        return f"Turn {view['turn_no']}{dash}{step}"
-    return f"Turn {view['turn_no']}{dash}{player_name(view['turn'])}'s {step}"
+        return f"{turn}{dash}{step}"
+    whose = _("{player}'s {step}").format(player=player_name(view["turn"]), step=step)
+    return f"{turn}{dash}{whose}"
 
 
 def render(view: VsView, game: VsGame) -> RenderableType:
@@ -128,33 +140,41 @@ def render(view: VsView, game: VsGame) -> RenderableType:
         head += " (1 MORE)"
     parts.append(Text(head, style="bold"))
     if view["skill"] is not None:
-        _, ident, k = view["skill"]
+        ident, k = view["skill"][1], view["skill"][2]
         info = game.describe_card(ident)
         skill = info.data["skills"][k]
-        parts.append(
-            Text(f"Declared: {skill['name']} ({skill['type']}, {skill['damage']}) of {info.name}")
+        said = _("Declared: {skill} ({kind}, {damage}) of {card}").format(
+            skill=skill["name"],
+            kind=skill["type"],
+            damage=skill["damage"],
+            card=localize(info.name, game.name),
         )
+        parts.append(Text(said))
     for mods, label in (
-        (_live_rmods(view), "React modifiers"),
-        (view["tmods"], "this turn's modifiers"),
+        (_live_rmods(view), N_("React modifiers")),
+        (view["tmods"], N_("this turn's modifiers")),
     ):
         if mods:
-            parts.append(Text(f"{label}: {_mods(game, mods)}"))
+            parts.append(Text(f"{_(label)}: {_mods(game, mods)}"))
     if view["negated"] and view["skill"] is not None:
-        parts.append(Text("The skill's damage is negated."))
+        parts.append(Text(_("The skill's damage is negated.")))
     me = _seat_shown(view)
     parts.append(_player_panel(view, game, 1 - me))
     parts.append(_player_panel(view, game, me))
     if view["viewer"] is not None:  # a spectator holds no hand
-        hand = Table(title=f"Your hand ({len(view['hand'])})", show_lines=False)
-        hand.add_column("name", style="bold")
-        hand.add_column("kind")
-        hand.add_column("text")
+        hand = Table(
+            title=_("Your hand ({count})").format(count=len(view["hand"])), show_lines=False
+        )
+        hand.add_column(_("name"), style="bold")
+        hand.add_column(_("kind"))
+        hand.add_column(_("text"))
         for ident in view["hand"]:
             info = game.describe_card(ident)
-            hand.add_row(Text(info.name), Text(info.kind), Text(" ".join(info.lines)))
+            hand.add_row(
+                Text(localize(info.name, game.name)), Text(info.kind), Text(" ".join(info.lines))
+            )
         parts.append(hand)
-    parts.append(Text("Pending: " + pending_text(view, game), style="cyan"))
+    parts.append(Text(_("Pending: ") + pending_text(view, game), style="cyan"))
     return Group(*parts)
 
 
@@ -166,11 +186,12 @@ def _persona_words(game: VsGame, stack: list[str]) -> str:
     words = [
         line.rstrip(".") for line in info.lines if not line.startswith(("Cost ", "VS starter"))
     ]
-    text = f"{info.name} — " + "; ".join(words)
+    text = f"{localize(info.name, game.name)} — " + "; ".join(words)
     for ident in reversed(stack[:-1]):
         under = game.describe_card(ident)
         powers = [line.rstrip(".") for line in under.lines if line.startswith(POWERS)]
-        text += f" — fused under it: {under.name}" + (": " + "; ".join(powers) if powers else "")
+        fused = _(" — fused under it: {card}").format(card=localize(under.name, game.name))
+        text += fused + (": " + "; ".join(powers) if powers else "")
     return text
 
 
@@ -182,12 +203,15 @@ def answered(view: VsView, game: VsGame) -> str:
     """The declared skill a React window answers, in words ('' when none is declared)."""
     if view["skill"] is None:
         return ""
-    _, ident, k = view["skill"]
+    ident, k = view["skill"][1], view["skill"][2]
     info = game.describe_card(ident)
     skill = info.data["skills"][k]
-    return (
-        f"{skill['name']} ({skill['type']}, {skill['damage']} damage) of {info.name}, "
-        f"declared by {player_name(view['turn'])}"
+    return _("{skill} ({kind}, {damage} damage) of {card}, declared by {player}").format(
+        skill=skill["name"],
+        kind=skill["type"],
+        damage=skill["damage"],
+        card=localize(info.name, game.name),
+        player=player_name(view["turn"]),
     )
 
 
@@ -205,38 +229,48 @@ def compact(view: VsView, game: VsGame) -> RenderableType:
     out.append(Text(head, style="bold"))
     me = _seat_shown(view)
     for p in (1 - me, me):
-        you = " (you)" if p == view["viewer"] else ""
+        you = _(" (you)") if p == view["viewer"] else ""
         hp = view["hp"][p]
-        line = Text(f"{player_name(p)}{you} {card_name(game, view['player_cards'][p])}: ")
-        line.append(f"HP {hp}", style="bold red" if hp <= 10 else "bold green")
+        name = localize(card_name(game, view["player_cards"][p]), game.name)
+        line = Text(f"{player_name(p)}{you} {name}: ")
+        line.append(_("HP {hp}").format(hp=hp), style="bold red" if hp <= 10 else "bold green")
         line.append(
-            f" · hand {view['hand_sizes'][p]} · deck {view['deck_sizes'][p]}"
-            f" · discard {len(view['discard'][p])}"
+            _(" · hand {hand} · deck {deck} · discard {discard}").format(
+                hand=view["hand_sizes"][p],
+                deck=view["deck_sizes"][p],
+                discard=len(view["discard"][p]),
+            )
         )
         out.append(line)
         for slot, stack in enumerate(view["field"][p]):
             if stack:
-                out.append(_indent(f"{SLOT_LABELS[slot]}: {_persona_words(game, stack)}"))
+                out.append(_indent(f"{_(SLOT_LABELS[slot])}: {_persona_words(game, stack)}"))
         if not any(view["field"][p]):
-            out.append(_indent("no persona on the field", style="dim"))
+            out.append(_indent(_("no persona on the field"), style="dim"))
     declared = answered(view, game)
     if declared:
-        out.append(Text(f"Declared: {declared}", style="yellow"))
+        out.append(Text(_("Declared: {what}").format(what=declared), style="yellow"))
     for mods, label in (
-        (_live_rmods(view), "React modifiers"),
-        (view["tmods"], "this turn's modifiers"),
+        (_live_rmods(view), N_("React modifiers")),
+        (view["tmods"], N_("this turn's modifiers")),
     ):
         if mods:
-            out.append(Text(f"{label}: {_mods(game, mods)}"))
+            out.append(Text(f"{_(label)}: {_mods(game, mods)}"))
     if view["negated"] and view["skill"] is not None:
-        out.append(Text("The skill's damage is negated."))
+        out.append(Text(_("The skill's damage is negated.")))
     if view["viewer"] is not None:  # a spectator holds no hand
-        hand = [card_name(game, c) for c in view["hand"]]
-        out.append(Text(f"Your hand ({len(hand)}): {', '.join(hand) or 'empty'}"))
+        hand = [localize(card_name(game, c), game.name) for c in view["hand"]]
+        out.append(
+            Text(
+                _("Your hand ({count}): {cards}").format(
+                    count=len(hand), cards=", ".join(hand) or _("empty")
+                )
+            )
+        )
     pending = pending_text(view, game)
     if view["step"].startswith("react") and declared:
-        pending += f", answering {declared}"
-    out.append(Text("Now: " + pending, style="bold cyan"))
+        pending += _(", answering {what}").format(what=declared)
+    out.append(Text(_("Now: ") + pending, style="bold cyan"))
     return Group(*out)
 
 

@@ -220,6 +220,7 @@ SPEC = GameSpec(
     ),
     make_config=make_config,
     board="vs.js",
+    names=Path(__file__).resolve().parent / "data" / "names",
     hidden_information=True,
     hides_hands=True,
     private=("hand",),

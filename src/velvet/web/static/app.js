@@ -13,6 +13,7 @@ import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 import { gameEntry } from "./catalog.js";
 import { showOffer, showDeclined } from "./rematch.js";
+import { loadLanguage, installLanguageMenu } from "./i18n.js";
 
 const page = {
   connection: null,
@@ -293,6 +294,8 @@ function openRoom(main, room, invite) {
   connection.open();
 }
 
+await loadLanguage();
+installLanguageMenu(document.getElementById("lang"));
 installLook(document.getElementById("look"));
 installPopovers(() => page.cards);
 installAccount();

@@ -7,6 +7,7 @@ import { toast } from "./table.js";
 import { PROTOCOL_VERSION, socketUrl } from "./net.js";
 import { loadGames } from "./catalog.js";
 import { renderFinder } from "./seeks.js";
+import { t, cardName } from "./i18n.js";
 
 const STORE = "velvet.seats";
 // --- remembered seats (localStorage) ---------------------------------------------------
@@ -85,7 +86,7 @@ async function copy(text, input) {
     input?.select();
     document.execCommand?.("copy");
   }
-  toast("Link copied.", "info");
+  toast(t("Link copied."), "info");
 }
 
 // --- the page ------------------------------------------------------------------------------
@@ -93,7 +94,7 @@ async function copy(text, input) {
 export function renderLobby(main) {
   const form = createForm();
   const result = el("section", { class: "created", "aria-live": "polite" });
-  const rooms = el("section", { class: "rooms" }, el("h2", {}, "Open rooms"), el("p", {}, "Loading…"));
+  const rooms = el("section", { class: "rooms" }, el("h2", {}, t("Open rooms")), el("p", {}, t("Loading…")));
   let mine = mySeats();
   main.replaceChildren(
     el(
@@ -102,10 +103,10 @@ export function renderLobby(main) {
       el(
         "section",
         { class: "create" },
-        el("h2", {}, "New game"),
+        el("h2", {}, t("New game")),
         form.node,
-        el("p", { class: "learn-link" }, "New to the games? ", el("a", { href: "learn" }, "Learn them"), " in short lessons."),
-        el("p", { class: "daily-link" }, el("a", { class: "button", href: "daily" }, "Daily challenge"), " — one set-up a day, the same for everyone, and its leaderboard."),
+        el("p", { class: "learn-link" }, t("New to the games? "), el("a", { href: "learn" }, t("Learn them")), t(" in short lessons.")),
+        el("p", { class: "daily-link" }, el("a", { class: "button", href: "daily" }, t("Daily challenge")), t(" — one set-up a day, the same for everyone, and its leaderboard.")),
       ),
       el("div", { class: "lobby-right" }, renderFinder(el("section", { class: "finder" })), result, mine, rooms),
     ),
@@ -164,20 +165,22 @@ function seatCounts(game) {
 }
 
 function gameLabel(game) {
-  if (game.cooperative) return `${game.short_title} (co-op, ${seatCounts(game)})`;
-  return `${game.short_title} (${seatCounts(game)} players)`;
+  if (game.cooperative) return t("{game} (co-op, {seats})", { game: t(game.short_title), seats: seatCounts(game) });
+  return t("{game} ({seats} players)", { game: t(game.short_title), seats: seatCounts(game) });
 }
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // One option's control for one seat (seat null: an option that is not per seat).
-function optionControl(option, seat) {
+function optionControl(option, seat, gameName) {
   if (option.kind === "path") return el("input", { type: "file", accept: ".toml,text/plain", dataset: { file: "1" } });
   const fallback = option.defaults[seat ?? 0];
-  const named = (id) => option.choices.find((c) => c.id === id)?.name ?? id;
+  // a card's name from the game's names table, other words (levels) from the catalogue
+  const shown = (c) => (cardName(gameName, c.name) !== c.name ? cardName(gameName, c.name) : t(c.name));
+  const named = (id) => { const c = option.choices.find((x) => x.id === id); return c ? shown(c) : id; };
   if (!option.choices.length) return el("input", { placeholder: fallback ?? "", autocomplete: "off" });
-  if (option.default !== null && !option.multiple) return select(option.choices.map((c) => [c.id, c.name]), option.default);
-  return select([["", fallback ? `Default: ${named(fallback)}` : "Default"], ...option.choices.map((c) => [c.id, c.name])], "");
+  if (option.default !== null && !option.multiple) return select(option.choices.map((c) => [c.id, shown(c)]), option.default);
+  return select([["", fallback ? t("Default: {name}", { name: named(fallback) }) : t("Default")], ...option.choices.map((c) => [c.id, shown(c)])], "");
 }
 
 // The fields of a game's options: {node, read(players) -> options, controls: {id: control}}.
@@ -190,21 +193,21 @@ function optionFields(game) {
       const fields = [];
       for (let seat = 0; seat < seats; seat++) {
         const id = optionId(option, seat);
-        controls[id] = optionControl(option, seat);
-        controls[id].title = option.help;
+        controls[id] = optionControl(option, seat, game.name);
+        controls[id].title = t(option.help);
         controls[id].style.minWidth = "0"; // a long name is cut, not pushed past its column
-        fields.push(field(`Player ${seat + 1}'s ${option.label}`, controls[id], id));
+        fields.push(field(t("Player {number}'s {option}", { number: seat + 1, option: t(option.label) }), controls[id], id));
       }
       // per-seat lists side by side; files one under the other (a file's name needs the width)
       if (seats > 1 && option.kind !== "path") parts.push(el("div", { class: "row" }, ...fields));
       else parts.push(...fields);
     } else {
       const id = optionId(option, null);
-      controls[id] = optionControl(option, null);
-      parts.push(field(capital(option.label), controls[id], id, option.help));
+      controls[id] = optionControl(option, null, game.name);
+      parts.push(field(capital(t(option.label)), controls[id], id, t(option.help)));
     }
   }
-  const node = el("fieldset", { class: "options", dataset: { game: game.name } }, el("legend", {}, game.short_title), ...parts);
+  const node = el("fieldset", { class: "options", dataset: { game: game.name } }, el("legend", {}, t(game.short_title)), ...parts);
   if (!game.options.length) node.hidden = true;
 
   // The request's `options` for `players` seats: a control left at its default is null
@@ -233,11 +236,11 @@ function optionFields(game) {
 }
 
 function seatSelects(game, bots, keep) {
-  const people = [["human", "A person"], ...bots.map((b) => [b, `Bot: ${b}`])];
+  const people = [["human", t("A person")], ...bots.map((b) => [b, t("Bot: {bot}", { bot: b })])];
   const low = Math.min(...game.players);
   const selects = [];
   for (let seat = 0; seat < Math.max(...game.players); seat++) {
-    const choices = seat < low ? people : [...people, ["none", low === 1 ? "Nobody (solo)" : "Nobody"]];
+    const choices = seat < low ? people : [...people, ["none", low === 1 ? t("Nobody (solo)") : t("Nobody")]];
     const fallback = seat === 0 ? "human" : bots.includes("normal") ? "normal" : people[people.length - 1][0];
     const kept = keep[seat];
     selects.push(select(choices, choices.some(([v]) => v === kept) ? kept : fallback));
@@ -250,7 +253,7 @@ function createForm() {
   const seatRow = el("div", { class: "row seats" });
   const optionsBox = el("div", { class: "game-options" });
   const cards = el("input", { type: "file", accept: ".toml,text/plain", multiple: true });
-  const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: "none", inputmode: "numeric" });
+  const timer = el("input", { type: "number", min: "5", max: "86400", placeholder: t("none"), inputmode: "numeric" });
   const listed = el("input", { type: "checkbox", checked: true });
   const hotseat = el("input", { type: "checkbox" });
   const undo = el("input", { type: "checkbox", checked: true });
@@ -259,31 +262,31 @@ function createForm() {
     "div",
     { class: "field check" },
     rated,
-    el("label", { for: "rated" }, "Rated: between two signed-in people; the result changes both ratings (Glicko-2, on the leaderboard)"),
+    el("label", { for: "rated" }, t("Rated: between two signed-in people; the result changes both ratings (Glicko-2, on the leaderboard)")),
     el("p", { class: "field-error", id: "rated-error", hidden: true }),
   );
   rated.setAttribute("aria-describedby", "rated-error");
-  const hints = select([["auto", "On, except between two people"], ["on", "On"], ["off", "Off"]], "auto");
+  const hints = select([["auto", t("On, except between two people")], ["on", t("On")], ["off", t("Off")]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
-  const submit = el("button", { type: "submit", class: "primary" }, "Create the room");
+  const submit = el("button", { type: "submit", class: "primary" }, t("Create the room"));
 
   const node = el(
     "form",
     { class: "create-form", novalidate: true },
-    field("Game", game, "game"),
+    field(t("Game"), game, "game"),
     seatRow,
     optionsBox,
     el(
       "details",
       { class: "more" },
-      el("summary", {}, "More options"),
-      field("Custom card files (TOML, up to 2)", cards, "cards", "They extend or replace the built-in cards."),
-      field("Seconds per decision", timer, "turn_timer", "When they run out a bot makes that one move."),
-      el("div", { class: "field check" }, listed, el("label", { for: "listed" }, "Show this room in the lobby")),
-      el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, "One screen: every seat is played from this browser (everyone sees that the room is one-screen)")),
-      el("div", { class: "field check" }, undo, el("label", { for: "undo" }, "Allow undo (with two people, only when both agree)")),
+      el("summary", {}, t("More options")),
+      field(t("Custom card files (TOML, up to 2)"), cards, "cards", t("They extend or replace the built-in cards.")),
+      field(t("Seconds per decision"), timer, "turn_timer", t("When they run out a bot makes that one move.")),
+      el("div", { class: "field check" }, listed, el("label", { for: "listed" }, t("Show this room in the lobby"))),
+      el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, t("One screen: every seat is played from this browser (everyone sees that the room is one-screen)"))),
+      el("div", { class: "field check" }, undo, el("label", { for: "undo" }, t("Allow undo (with two people, only when both agree)"))),
       ratedRow,
-      field("Hints", hints, "hints", "A Hint button shows the hard bot's three best choices, each with its chance to win if you play on like the easy bot, and why (and a Forecast where the game has one)."),
+      field(t("Hints"), hints, "hints", t("A Hint button shows the hard bot's three best choices, each with its chance to win if you play on like the easy bot, and why (and a Forecast where the game has one).")),
     ),
     general,
     submit,
@@ -293,7 +296,7 @@ function createForm() {
   undo.id = "undo";
   rated.id = "rated";
   // The form comes once the server has said which games it plays.
-  const waiting = el("p", { class: "form-loading", role: "status" }, "Loading the games…");
+  const waiting = el("p", { class: "form-loading", role: "status" }, t("Loading the games…"));
   const api = { node: waiting, onCreated: null };
 
   let catalog = [];
@@ -308,7 +311,7 @@ function createForm() {
     if (!chosen) return;
     clear(); // an error shown for the game left behind goes with it
     seats = seatSelects(chosen, chosen.bots, seats.map((s) => s.value));
-    seatRow.replaceChildren(...seats.map((s, i) => field(`Seat ${i + 1}`, s, `seat_${i + 1}`)));
+    seatRow.replaceChildren(...seats.map((s, i) => field(t("Seat {number}", { number: i + 1 }), s, `seat_${i + 1}`)));
     options = built[chosen.name] ||= optionFields(chosen);
     optionsBox.replaceChildren(options.node);
     ratedRow.hidden = Boolean(chosen.cooperative) || Math.max(...chosen.players) < 2; // a rated game is between two people
@@ -332,12 +335,12 @@ function createForm() {
       }
       game.replaceChildren(...games.map((g) => el("option", { value: g.name, selected: g.name === last }, gameLabel(g))));
       const rivals = games.filter((g) => !g.cooperative && Math.max(...g.players) > 1).map((g) => g.short_title);
-      if (rivals.length) hints.options[0].textContent = `On, except ${rivals.join(" or ")} between two people`;
+      if (rivals.length) hints.options[0].textContent = t("On, except {rivals} between two people", { rivals: rivals.join(t(" or ")) });
       showGame();
       waiting.replaceWith(node);
     })
     .catch((error) => {
-      waiting.textContent = `The games could not be loaded (${error.message}); reload the page to try again.`;
+      waiting.textContent = t("The games could not be loaded ({error}); reload the page to try again.", { error: error.message });
       waiting.setAttribute("role", "alert");
     });
 
@@ -374,19 +377,19 @@ function createForm() {
     if (timer.value) body.turn_timer = Number(timer.value);
     if (hints.value !== "auto") body.hints = hints.value;
     try {
-      if (cards.files.length > 2) return show("cards: at most 2 custom card files", "cards");
+      if (cards.files.length > 2) return show(t("cards: at most 2 custom card files"), "cards");
       const files = [...cards.files];
       if (files.length) body.cards = await Promise.all(files.map((f) => f.text()));
       const picked = await options.read(who.length);
       if (Object.keys(picked).length) body.options = picked;
     } catch (error) {
-      return show(`a file could not be read: ${error.message}`, null);
+      return show(t("a file could not be read: {error}", { error: error.message }), null);
     }
     submit.disabled = true;
     try {
       const answer = await fetch("api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      const data = await answer.json().catch(() => ({ message: `the server answered ${answer.status}` }));
-      if (!answer.ok) return show(data.message || `the server answered ${answer.status}`, fieldOfError(data, chosen));
+      const data = await answer.json().catch(() => ({ message: t("the server answered {status}", { status: answer.status }) }));
+      if (!answer.ok) return show(data.message || t("the server answered {status}", { status: answer.status }), fieldOfError(data, chosen));
       // One screen: this browser claims every seat now. Otherwise it claims none here: its
       // own seat is claimed when "Play as" opens it; the others' invites are to be sent.
       if (body.hotseat) {
@@ -397,7 +400,7 @@ function createForm() {
       }
       api.onCreated?.(data, body.game, who, Boolean(body.hotseat));
     } catch (error) {
-      show(`the server could not be reached (${error.message})`, null);
+      show(t("the server could not be reached ({error})", { error: error.message }), null);
     } finally {
       submit.disabled = false;
     }
@@ -407,49 +410,49 @@ function createForm() {
 
 function showCreated(box, created, game, seats, oneScreen) {
   const rows = created.invites.map((invite, index) => {
-    const input = el("input", { readonly: true, value: invite.url, "aria-label": `${invite.name}'s invite link`, class: "link" });
+    const input = el("input", { readonly: true, value: invite.url, "aria-label": t("{player}'s invite link", { player: invite.name }), class: "link" });
     if (oneScreen) {
       // Claimed by this browser already: the invite is spent, so it is not shown.
       return el("li", {}, el("strong", {}, invite.name),
-        el("span", { class: "link-row" }, el("small", {}, "This browser's seat"),
-          el("a", { class: "button primary", href: seatHref(created.room, invite.seat) }, `Play as ${invite.name}`)));
+        el("span", { class: "link-row" }, el("small", {}, t("This browser's seat")),
+          el("a", { class: "button primary", href: seatHref(created.room, invite.seat) }, t("Play as {player}", { player: invite.name }))));
     }
     // One screen: every seat is this browser's already. Otherwise only the first person's
     // seat is opened here; another seat's invite goes to its player (opened here, it would
     // be this browser's, and the friend would be told it was already used).
     const play = index === 0
-        ? el("a", { class: "button primary", href: joinHref(created.room, invite.token) }, `Play as ${invite.name}`)
-        : el("small", { class: "invite-note" }, "Send it; do not open it yourself");
+        ? el("a", { class: "button primary", href: joinHref(created.room, invite.token) }, t("Play as {player}", { player: invite.name }))
+        : el("small", { class: "invite-note" }, t("Send it; do not open it yourself"));
     return el(
       "li",
       {},
       el("strong", {}, invite.name),
       el("span", { class: "link-row" }, input,
-        el("button", { type: "button", onclick: () => copy(invite.url, input) }, "Copy"),
+        el("button", { type: "button", onclick: () => copy(invite.url, input) }, t("Copy")),
         play),
     );
   });
-  const watch = el("input", { readonly: true, value: created.spectate, "aria-label": "Spectator link", class: "link" });
-  const bots = seats.map((s, i) => (s === "human" ? null : el("li", {}, el("strong", {}, `Player ${i + 1}`), ` is played by the ${s} bot.`)));
+  const watch = el("input", { readonly: true, value: created.spectate, "aria-label": t("Spectator link"), class: "link" });
+  const bots = seats.map((s, i) => (s === "human" ? null : el("li", {}, el("strong", {}, t("Player {number}", { number: i + 1 })), t(" is played by the {bot} bot.", { bot: s }))));
   const say = oneScreen
-    ? "One screen: every seat is played from this browser (the lobby and the other players see that the room is one-screen)."
-    : "Each link opens one seat, once: the first browser (or velvet join) to open it keeps the seat. Keep yours, send the other to a friend; if someone else opened it first, your friend is told it was already used.";
+    ? t("One screen: every seat is played from this browser (the lobby and the other players see that the room is one-screen).")
+    : t("Each link opens one seat, once: the first browser (or velvet join) to open it keeps the seat. Keep yours, send the other to a friend; if someone else opened it first, your friend is told it was already used.");
   box.replaceChildren(
-    el("h2", {}, `Room ${created.room} (${game.toUpperCase()}) is ready`),
+    el("h2", {}, t("Room {room} ({game}) is ready", { room: created.room, game: game.toUpperCase() })),
     el("p", {}, say),
     el("ul", { class: "invites" }, ...rows, ...bots,
-      el("li", {}, el("strong", {}, "Spectators"), el("span", { class: "link-row" }, watch,
-        el("button", { type: "button", onclick: () => copy(created.spectate, watch) }, "Copy"),
-        el("a", { class: "button", href: joinHref(created.room, null) }, "Watch")))),
+      el("li", {}, el("strong", {}, t("Spectators")), el("span", { class: "link-row" }, watch,
+        el("button", { type: "button", onclick: () => copy(created.spectate, watch) }, t("Copy")),
+        el("a", { class: "button", href: joinHref(created.room, null) }, t("Watch"))))),
   );
   box.querySelector("a.primary")?.focus();
 }
 
 function mySeats() {
   const seats = savedSeats();
-  const box = el("section", { class: "mine" }, el("h2", {}, "Your games"));
+  const box = el("section", { class: "mine" }, el("h2", {}, t("Your games")));
   if (!seats.length) {
-    box.append(el("p", {}, "Rooms you create or join in this browser are listed here to rejoin."));
+    box.append(el("p", {}, t("Rooms you create or join in this browser are listed here to rejoin.")));
     return box;
   }
   const byRoom = new Map();
@@ -462,11 +465,11 @@ function mySeats() {
     const item = el(
       "li",
       {},
-      el("span", { class: "room-name" }, `${(entries[0].game || "").toUpperCase()} room ${room}`),
+      el("span", { class: "room-name" }, t("{game} room {room}", { game: (entries[0].game || "").toUpperCase(), room })),
       ...entries
         .sort((a, b) => a.seat - b.seat)
-        .map((s) => el("a", { class: "button", href: seatHref(room, s.seat) }, `Rejoin as Player ${s.seat + 1}`)),
-      el("button", { type: "button", class: "quiet", onclick: () => { forgetRoom(room); item.remove(); } }, "Forget"),
+        .map((s) => el("a", { class: "button", href: seatHref(room, s.seat) }, t("Rejoin as Player {number}", { number: s.seat + 1 }))),
+      el("button", { type: "button", class: "quiet", onclick: () => { forgetRoom(room); item.remove(); } }, t("Forget")),
     );
     list.append(item);
     if (list.children.length <= 12) markFinished(item, room, entries[0].seat);
@@ -485,8 +488,8 @@ async function markFinished(item, room, seat) {
   }
   const href = `join/${encodeURIComponent(room)}?replay&seat=${seat}`;
   item.querySelector(".room-name")?.after(
-    el("span", { class: "badge" }, "finished"),
-    el("a", { class: "button", href }, "Watch the replay"),
+    el("span", { class: "badge" }, t("finished")),
+    el("a", { class: "button", href }, t("Watch the replay")),
   );
 }
 
@@ -496,19 +499,19 @@ async function loadRooms(box) {
     const answer = await fetch("api/rooms");
     rooms = answer.ok ? await answer.json() : [];
   } catch {
-    box.replaceChildren(el("h2", {}, "Open rooms"), el("p", {}, "The server could not be reached."));
+    box.replaceChildren(el("h2", {}, t("Open rooms")), el("p", {}, t("The server could not be reached.")));
     return;
   }
   const list = el("ul", { class: "room-list" });
   for (const room of rooms.slice(0, 30)) {
-    const person = (s) => (s.connected ? "a person (here)" : s.claimed ? "a person (away)" : "invite not used yet");
-    const seats = room.seats.map((s) => `${s.name}: ${s.who === "human" ? person(s) : `bot ${s.who}`}`).join(" · ");
+    const person = (s) => (s.connected ? t("a person (here)") : s.claimed ? t("a person (away)") : t("invite not used yet"));
+    const seats = room.seats.map((s) => `${s.name}: ${s.who === "human" ? person(s) : t("bot {bot}", { bot: s.who })}`).join(" · ");
     list.append(
-      el("li", {}, el("span", { class: "room-name" }, `${room.game.toUpperCase()} room ${room.room}`),
-        room.hotseat ? el("span", { class: "badge one-screen", title: "Every seat is played from one browser" }, "one screen") : null,
-        el("small", {}, ` move ${room.version} · ${seats} `),
-        el("a", { class: "button", href: joinHref(room.room, null) }, "Watch")),
+      el("li", {}, el("span", { class: "room-name" }, t("{game} room {room}", { game: room.game.toUpperCase(), room: room.room })),
+        room.hotseat ? el("span", { class: "badge one-screen", title: t("Every seat is played from one browser") }, t("one screen")) : null,
+        el("small", {}, ` ${t("move {number}", { number: room.version })} · ${seats} `),
+        el("a", { class: "button", href: joinHref(room.room, null) }, t("Watch"))),
     );
   }
-  box.replaceChildren(el("h2", {}, "Open rooms"), rooms.length ? list : el("p", {}, "No open rooms. Create one above."));
+  box.replaceChildren(el("h2", {}, t("Open rooms")), rooms.length ? list : el("p", {}, t("No open rooms. Create one above.")));
 }

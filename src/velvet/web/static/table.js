@@ -4,6 +4,7 @@
 // allows) the Hint and Forecast buttons with their answers.
 
 import { el } from "./dom.js";
+import { t, localizeNames, seatName } from "./i18n.js";
 
 const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
 
@@ -52,19 +53,19 @@ export class Table {
   build() {
     this.title = el("h1", { class: "title" }, "Room");
     // Who plays each seat, in the server's words (an account's name, Guest, Bot (hard)).
-    this.players = el("ul", { class: "players", "aria-label": "Players" });
+    this.players = el("ul", { class: "players", "aria-label": t("Players") });
     this.turn = el("span", { class: "turn" });
     this.who = el("button", { type: "button", class: "who", "aria-live": "polite", onclick: () => this.actions.querySelector("button")?.focus() });
-    this.timer = el("span", { class: "timer", "aria-label": "time left for this decision" });
+    this.timer = el("span", { class: "timer", "aria-label": t("time left for this decision") });
     this.seatBox = el("span", { class: "seats" });
     this.tools = el("span", { class: "tools" });
     this.banner = el("div", { class: "banner", hidden: true, role: "status" });
-    this.boardRoot = el("div", { class: "board", id: "board", "aria-label": "Board" });
+    this.boardRoot = el("div", { class: "board", id: "board", "aria-label": t("Board") });
     this.actions = el("ol", { class: "action-list" });
     this.hintBar = el("div", { class: "hint-bar", hidden: true });
     // One live region, kept across redraws, so a screen reader hears "thinking" and the answer.
     this.hintPanel = el("div", { class: "hint-panel", "aria-live": "polite", hidden: true });
-    this.actionsTitle = el("h2", {}, "Actions");
+    this.actionsTitle = el("h2", {}, t("Actions"));
     this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions" });
     this.root.replaceChildren(
       el(
@@ -80,7 +81,7 @@ export class Table {
             "aside",
             { class: "side" },
             el("section", { class: "actions", "aria-labelledby": "actions-title" }, this.actionsTitle, this.hintBar, this.hintPanel, this.actions),
-            el("section", { class: "log" }, el("h2", {}, "Game log"), this.logList),
+            el("section", { class: "log" }, el("h2", {}, t("Game log")), this.logList),
           ),
         ),
       ),
@@ -88,7 +89,7 @@ export class Table {
     this.actionsTitle.id = "actions-title";
     this.actionsTitle.tabIndex = -1; // the keyboard's place while waiting for the other side
     this.layout = this.root.querySelector(".layout");
-    this.replayRoot = el("section", { class: "replay-panel", hidden: true, "aria-label": "Replay of this game" });
+    this.replayRoot = el("section", { class: "replay-panel", hidden: true, "aria-label": t("Replay of this game") });
     this.layout.after(this.replayRoot);
   }
 
@@ -98,7 +99,7 @@ export class Table {
     const query = seat === null ? "" : `?seat=${seat}`;
     const answer = await fetch(`api/rooms/${encodeURIComponent(this.welcome.room)}/replay${query}`);
     const data = await answer.json().catch(() => ({}));
-    if (!answer.ok) throw new Error(data.message || `the server answered ${answer.status}`);
+    if (!answer.ok) throw new Error(data.message || t("the server answered {status}", { status: answer.status }));
     return data.frames;
   }
 
@@ -107,7 +108,7 @@ export class Table {
   async openReplay() {
     if (!this.board || this.replaying) return;
     this.replaying = true;
-    const close = el("button", { type: "button", class: "close-replay", onclick: () => this.closeReplay() }, "Back to the table");
+    const close = el("button", { type: "button", class: "close-replay", onclick: () => this.closeReplay() }, t("Back to the table"));
     const holder = el("div", { class: "replay-holder" }, el("p", { class: "loading" }, "Loading the replay…"));
     this.replayRoot.replaceChildren(el("div", { class: "replay-head" }, el("h2", {}, "Replay"), close), holder);
     this.replayRoot.hidden = false;
@@ -134,7 +135,7 @@ export class Table {
       this.replayRoot.scrollIntoView({ block: "start" });
       holder.querySelector(".replay")?.focus({ preventScroll: true });
     } catch (error) {
-      holder.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `The replay could not be loaded: ${error.message}`));
+      holder.replaceChildren(el("p", { class: "board-missing", role: "alert" }, t("The replay could not be loaded: {error}", { error: error.message })));
     }
   }
 
@@ -245,7 +246,7 @@ export class Table {
 
   name(seat) {
     const info = this.welcome?.seats?.find((s) => s.seat === seat);
-    return info ? info.name : `Player ${seat + 1}`;
+    return info ? seatName(info.name) : t("Player {number}", { number: seat + 1 });
   }
 
   render() {
@@ -253,17 +254,17 @@ export class Table {
     const { state, welcome } = this;
     const seat = this.seat();
     const game = welcome.game.toUpperCase();
-    this.title.textContent = `${game} · room ${welcome.room}`;
+    this.title.textContent = t("{game} · room {room}", { game, room: welcome.room });
     this.turn.textContent = this.stepText();
     if (state.status === "over" || state.to_move === null) {
-      this.who.textContent = "Game over";
+      this.who.textContent = t("Game over");
     } else if (state.to_move === seat) {
-      this.who.textContent = state.legal.length ? "Your decision" : "Your seat is played by a bot";
+      this.who.textContent = state.legal.length ? t("Your decision") : t("Your seat is played by a bot");
     } else {
       const info = welcome.seats.find((s) => s.seat === state.to_move);
       const bot = info && info.who !== "human" ? ` (${info.who})` : "";
       const person = info?.player ? `${info.player} (${this.name(state.to_move)})` : this.name(state.to_move);
-      this.who.textContent = `${person}${bot} decides`;
+      this.who.textContent = t("{player} decides", { player: `${person}${bot}` });
     }
     this.renderPlayers();
     this.who.classList.toggle("mine", state.to_move === seat && state.legal.length > 0);
@@ -291,11 +292,11 @@ export class Table {
         el(
           "li",
           { class: s.seat === deciding ? "player deciding" : "player", dataset: { seat: String(s.seat) } },
-          el("span", { class: "seat-name" }, `${s.name}:`),
+          el("span", { class: "seat-name" }, `${seatName(s.name)}:`),
           " ",
           el("strong", { class: "player-name" }, s.display_name || s.name),
-          s.seat === seat ? el("span", { class: "you" }, " (you)") : null,
-          s.seat === deciding ? el("span", { class: "visually-hidden" }, " — deciding") : null,
+          s.seat === seat ? el("span", { class: "you" }, t(" (you)")) : null,
+          s.seat === deciding ? el("span", { class: "visually-hidden" }, t(" — deciding")) : null,
         ),
       ),
     );
@@ -341,7 +342,7 @@ export class Table {
       }
     }
     const view = this.state.view || {};
-    return [view.turn_no ? `Turn ${view.turn_no}` : "", view.step || ""].filter(Boolean).join(" · ");
+    return [view.turn_no ? t("Turn {number}", { number: view.turn_no }) : "", view.step || ""].filter(Boolean).join(" · ");
   }
 
   renderTools() {
@@ -349,37 +350,37 @@ export class Table {
     const tools = [];
     const asker = this.state.undo_asked ?? null;
     if (this.state.status !== "over" && seat !== null && asker === seat) {
-      tools.push(el("span", { class: "badge undo-wait", role: "status" }, "Undo asked: waiting for the other player"));
+      tools.push(el("span", { class: "badge undo-wait", role: "status" }, t("Undo asked: waiting for the other player")));
     } else if (this.state.undo && this.state.status !== "over" && seat !== null) {
       // Alone (or against bots) it takes back at once; with another person it asks them,
       // and when they asked, it agrees.
       const people = (this.welcome.seats || []).filter((s) => s.who === "human").length;
-      const label = asker !== null ? `↶ Allow ${this.name(asker)}'s undo` : people > 1 ? "↶ Ask to undo" : "↶ Undo";
-      const title = asker !== null ? `${this.name(asker)} asks to take back their last move (Ctrl+Z or U agrees)` : "Take back your last move (Ctrl+Z or U)";
+      const label = asker !== null ? t("↶ Allow {player}'s undo", { player: this.name(asker) }) : people > 1 ? t("↶ Ask to undo") : t("↶ Undo");
+      const title = asker !== null ? t("{player} asks to take back their last move (Ctrl+Z or U agrees)", { player: this.name(asker) }) : t("Take back your last move (Ctrl+Z or U)");
       tools.push(el("button", { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title, onclick: () => this.undo() }, label));
     }
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
-        el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, "Resign"),
+        el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, t("Resign")),
       );
     }
     this.tools.replaceChildren(...tools);
     const seats = this.options.seats || [];
     if (seats.length > 1 || (seats.length === 1 && seat === null)) {
-      const select = el("select", { "aria-label": "Play as", class: "seat-picker" });
+      const select = el("select", { "aria-label": t("Play as"), class: "seat-picker" });
       for (const s of seats) {
-        select.append(el("option", { value: String(s.seat), selected: s.seat === seat }, `Play as ${this.name(s.seat)}`));
+        select.append(el("option", { value: String(s.seat), selected: s.seat === seat }, t("Play as {player}", { player: this.name(s.seat) })));
       }
-      select.append(el("option", { value: "", selected: seat === null }, "Watch"));
+      select.append(el("option", { value: "", selected: seat === null }, t("Watch")));
       select.addEventListener("change", () => this.options.onSeat?.(select.value));
       this.seatBox.replaceChildren(select);
     } else {
-      this.seatBox.replaceChildren(...(seat === null ? [el("span", { class: "badge" }, "Spectator")] : []));
+      this.seatBox.replaceChildren(...(seat === null ? [el("span", { class: "badge" }, t("Spectator"))] : []));
     }
   }
 
   confirmResign() {
-    if (window.confirm("Resign this game? The other side wins.")) this.options.onResign();
+    if (window.confirm(t("Resign this game? The other side wins."))) this.options.onResign();
   }
 
   renderBanner() {
@@ -390,7 +391,7 @@ export class Table {
     }
     const seat = this.seat();
     const returns = over.result?.returns || [];
-    let headline = "The game is over";
+    let headline = t("The game is over");
     if (seat !== null && returns.length > seat) {
       // Shared results (P5 is played together; a VS draw) say so; otherwise the best wins.
       const mine = returns[seat];
@@ -398,21 +399,21 @@ export class Table {
       // A shared loss or win with others is a co-op one (P5: one resigns, all lose).
       const together = others.length === 1 ? "both" : "all";
       if (others.every((r) => r === mine)) {
-        if (mine <= 0) headline = others.length ? `You ${together} lose (co-op)` : "You lose";
-        else if (others.length && mine < 1) headline = "A draw";
-        else headline = others.length ? `You ${together} win (co-op)!` : "You win!";
+        if (mine <= 0) headline = others.length ? (together === "both" ? t("You both lose (co-op)") : t("You all lose (co-op)")) : t("You lose");
+        else if (others.length && mine < 1) headline = t("A draw");
+        else headline = others.length ? (together === "both" ? t("You both win (co-op)!") : t("You all win (co-op)!")) : t("You win!");
       }
-      else headline = mine > Math.max(...others) ? "You win!" : "You lose";
+      else headline = mine > Math.max(...others) ? t("You win!") : t("You lose");
     }
-    const buttons = [el("a", { class: "button", href: "./" }, "Back to the lobby")];
+    const buttons = [el("a", { class: "button", href: "./" }, t("Back to the lobby"))];
     if (this.board) {
-      buttons.unshift(el("button", { type: "button", class: "watch-replay", onclick: () => this.openReplay() }, "Watch the replay"));
+      buttons.unshift(el("button", { type: "button", class: "watch-replay", onclick: () => this.openReplay() }, t("Watch the replay")));
     }
-    if (seat !== null) buttons.unshift(el("button", { type: "button", onclick: () => this.options.onRematch() }, "Rematch"));
+    if (seat !== null) buttons.unshift(el("button", { type: "button", onclick: () => this.options.onRematch() }, t("Rematch")));
     if (this.over?.record) {
       const blob = new Blob([JSON.stringify(this.over.record, null, 1)], { type: "application/json" });
-      buttons.push(el("a", { class: "button quiet", href: URL.createObjectURL(blob), download: `velvet-${this.welcome.room}.json` }, "Download the record"));
-      buttons.push(el("a", { class: "button quiet review-game", href: `review?room=${encodeURIComponent(this.welcome.room)}` }, "Review this game"));
+      buttons.push(el("a", { class: "button quiet", href: URL.createObjectURL(blob), download: `velvet-${this.welcome.room}.json` }, t("Download the record")));
+      buttons.push(el("a", { class: "button quiet review-game", href: `review?room=${encodeURIComponent(this.welcome.room)}` }, t("Review this game")));
     }
     this.banner.replaceChildren(
       el("strong", {}, headline),
@@ -452,7 +453,7 @@ export class Table {
     hidePopover();
     const keepFocus = document.activeElement?.dataset?.ref;
     if (!this.board) {
-      const text = this.boardError || "Loading the board…";
+      const text = this.boardError || t("Loading the board…");
       this.boardRoot.replaceChildren(el("p", { class: "board-missing", role: "note" }, text));
       return;
     }
@@ -591,11 +592,11 @@ export class Table {
   renderActions() {
     const legal = this.state.legal;
     const seat = this.seat();
-    this.actionsTitle.textContent = legal.length ? `Your actions (${legal.length})` : "Actions";
+    this.actionsTitle.textContent = legal.length ? t("Your actions ({count})", { count: legal.length }) : t("Actions");
     if (!legal.length) {
-      let text = "Waiting for the other side.";
-      if (seat === null) text = "You are watching: spectators see no hand and make no moves.";
-      else if (this.state.status === "over") text = "No more moves.";
+      let text = t("Waiting for the other side.");
+      if (seat === null) text = t("You are watching: spectators see no hand and make no moves.");
+      else if (this.state.status === "over") text = t("No more moves.");
       this.actions.replaceChildren(el("li", { class: "idle" }, text));
       return;
     }
@@ -614,7 +615,7 @@ export class Table {
               onclick: () => this.act(action.text),
             },
             KEYS[i] ? el("kbd", { "aria-hidden": "true" }, KEYS[i]) : el("span", { class: "nokey" }),
-            el("span", { class: "label" }, action.label),
+            el("span", { class: "label" }, localizeNames(this.welcome.game, action.label)),
             action.note ? el("small", { class: "note" }, action.note) : null,
           ),
         ),
@@ -636,7 +637,7 @@ export class Table {
     }
     if (!this.canAsk(kind)) return;
     if (!this.options.onHint?.(kind)) {
-      toast("Not connected: ask again when the connection is back.", "info");
+      toast(t("Not connected: ask again when the connection is back."), "info");
       return;
     }
     this.hint = { kind, version: this.state.version, status: "thinking", data: null };
@@ -668,7 +669,7 @@ export class Table {
     const version = this.state?.version ?? -1;
     if (this.hint?.status === "moved" && msg.code === "hint_stale") {
       // The answer for the old decision was dropped by the server: a new one may be asked.
-      this.hint = { kind, version, status: "error", data: { message: `the game moved on before the ${kind} came; ask again` } };
+      this.hint = { kind, version, status: "error", data: { message: t("the game moved on before the {what} came; ask again", { what: t(kind) }) } };
     } else {
       this.hint = { kind, version, status: "error", data: msg };
     }
@@ -689,15 +690,15 @@ export class Table {
     if (this.canAsk("hint")) {
       const cancels = pending === "hint";
       buttons.push(
-        el("button", { type: "button", class: "hint-button", "aria-keyshortcuts": cancels ? "H Escape" : "H", "aria-pressed": cancels ? "true" : "false", title: cancels ? "Cancel the hint being worked out (H or Esc)" : "The hard bot's three best choices for you, with their chance to win and why (H)", disabled: busy && !cancels, onclick: () => this.askHint("hint") },
-          el("kbd", { "aria-hidden": "true" }, "H"), "Hint"),
+        el("button", { type: "button", class: "hint-button", "aria-keyshortcuts": cancels ? "H Escape" : "H", "aria-pressed": cancels ? "true" : "false", title: cancels ? t("Cancel the hint being worked out (H or Esc)") : t("The hard bot's three best choices for you, with their chance to win and why (H)"), disabled: busy && !cancels, onclick: () => this.askHint("hint") },
+          el("kbd", { "aria-hidden": "true" }, "H"), t("Hint")),
       );
     }
     if (this.canAsk("forecast")) {
       const cancels = pending === "forecast";
       buttons.push(
-        el("button", { type: "button", class: "forecast-button", "aria-keyshortcuts": cancels ? "F Escape" : "F", "aria-pressed": cancels ? "true" : "false", title: cancels ? "Cancel the forecast being worked out (F or Esc)" : "Your chance to beat the boss in time, from games played from here (F)", disabled: busy && !cancels, onclick: () => this.askHint("forecast") },
-          el("kbd", { "aria-hidden": "true" }, "F"), "Forecast"),
+        el("button", { type: "button", class: "forecast-button", "aria-keyshortcuts": cancels ? "F Escape" : "F", "aria-pressed": cancels ? "true" : "false", title: cancels ? t("Cancel the forecast being worked out (F or Esc)") : t("Your chance to beat the boss in time, from games played from here (F)"), disabled: busy && !cancels, onclick: () => this.askHint("forecast") },
+          el("kbd", { "aria-hidden": "true" }, "F"), t("Forecast")),
       );
     }
     const hadFocus = this.hintBar.contains(document.activeElement) ? document.activeElement.className : null;
@@ -716,17 +717,17 @@ export class Table {
   hintBody(hint) {
     const what = hint.kind === "forecast" ? "forecast" : "hint";
     if (hint.status === "thinking") {
-      const doing = hint.kind === "forecast" ? "Playing games from your view…" : "Thinking… (the hard bot's search, from your view only)";
-      const cancel = el("button", { type: "button", class: "quiet hint-cancel", "aria-keyshortcuts": "Escape", onclick: () => this.cancelHint() }, "Cancel ", el("kbd", { "aria-hidden": "true" }, "Esc"));
+      const doing = hint.kind === "forecast" ? t("Playing games from your view…") : t("Thinking… (the hard bot's search, from your view only)");
+      const cancel = el("button", { type: "button", class: "quiet hint-cancel", "aria-keyshortcuts": "Escape", onclick: () => this.cancelHint() }, t("Cancel "), el("kbd", { "aria-hidden": "true" }, "Esc"));
       return [el("p", { class: "hint-thinking" }, el("span", { class: "spinner", "aria-hidden": "true" }), doing, " ", cancel)];
     }
-    if (hint.status === "moved") return [el("p", { class: "hint-note" }, `The game moved on before the ${what} came; you can ask again in a moment.`)];
-    if (hint.status === "error") return [el("p", { class: "hint-note", role: "alert" }, `No ${what}: ${hint.data.message}`)];
-    const close = el("button", { type: "button", class: "quiet hint-close", "aria-label": `Close the ${what}`, onclick: () => { this.hint = null; this.renderHints(); this.hintBar.querySelector("button")?.focus(); } }, "×");
+    if (hint.status === "moved") return [el("p", { class: "hint-note" }, t("The game moved on before the {what} came; you can ask again in a moment.", { what: t(what) }))];
+    if (hint.status === "error") return [el("p", { class: "hint-note", role: "alert" }, t("No {what}: {error}", { what: t(what), error: hint.data.message }))];
+    const close = el("button", { type: "button", class: "quiet hint-close", "aria-label": t("Close the {what}", { what: t(what) }), onclick: () => { this.hint = null; this.renderHints(); this.hintBar.querySelector("button")?.focus(); } }, "×");
     if (hint.kind === "forecast") {
       const f = hint.data;
       return [
-        el("div", { class: "hint-head" }, el("strong", {}, "Forecast"), close),
+        el("div", { class: "hint-head" }, el("strong", {}, t("Forecast")), close),
         el("p", { class: "forecast" },
           el("strong", { class: "forecast-rate" }, percent(f.rate)),
           ` chance to beat the boss by day ${f.days} if every seat plays like the ${f.bot} bot${f.bot_is ? ` (${f.bot_is})` : ""}`,
@@ -739,7 +740,7 @@ export class Table {
       const known = this.state.legal.some((a) => a.text === h.action);
       list.append(
         el("li", {},
-          el("button", { type: "button", class: "hint-choice", dataset: { action: h.action }, disabled: !known, title: "Show this choice among your actions (it is not played)", onclick: () => this.showChoice(h.action) },
+          el("button", { type: "button", class: "hint-choice", dataset: { action: h.action }, disabled: !known, title: t("Show this choice among your actions (it is not played)"), onclick: () => this.showChoice(h.action) },
             el("span", { class: "hint-rank", "aria-hidden": "true" }, `${i + 1}`),
             el("span", { class: "hint-label" }, h.label),
             el("span", { class: "hint-win" }, `${percent(h.win)} ± ${percent(h.margin)}`),
@@ -749,7 +750,7 @@ export class Table {
     });
     return [
       el("div", { class: "hint-head" }, el("strong", {}, `Hint: best first, with the chance to win if every seat plays on like the ${hint.data.bot || "easy"} bot${hint.data.bot_is ? ` (${hint.data.bot_is})` : ""}`), close),
-      hint.data.hints.length ? list : el("p", { class: "hint-note" }, "The search found no choice to suggest."),
+      hint.data.hints.length ? list : el("p", { class: "hint-note" }, t("The search found no choice to suggest.")),
       ...(hint.data.hints[0]?.spread ? [el("p", { class: "hint-meta" }, `These chances rank the moves within their margins; as this game's own chance each is good to ± ${percent(hint.data.hints[0].spread)} only (positions the search values alike are won that differently, measured).${this.canAsk("forecast") ? " The forecast plays the games out: where it differs, it is the sharper one." : ""}`)] : []),
     ];
   }
@@ -774,7 +775,7 @@ export class Table {
   }
 
   renderLog() {
-    const items = this.log.slice(-150).map((entry) => el("li", { class: `ev ev-${entry.kind}` }, entry.text));
+    const items = this.log.slice(-150).map((entry) => el("li", { class: `ev ev-${entry.kind}` }, localizeNames(this.welcome.game, entry.text)));
     this.logList.replaceChildren(...items);
     this.logList.scrollTop = this.logList.scrollHeight;
   }
