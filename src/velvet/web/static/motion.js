@@ -1,0 +1,139 @@
+// Motion that explains: a queue of small Web Animations, one step after another, each
+// showing what one engine event moved (a card flying in, a gauge taking a hit, a number
+// popping). The log stays the source of truth: nothing here is the only place a fact is
+// said, and every added node is aria-hidden.
+//
+//   play(steps)   queue steps [{kind, node, from?, text?, tone?}] after what is running
+//   cancel()      stop everything at once (the board is about to be drawn again)
+//   idle()        a promise for the end of what is queued
+//   scale()       the duration factor from the Look menu's Motion setting; 0: none
+//
+// Kinds: "fly" (node comes from the rect `from`), "hit" (a shake and a flash), "pop"
+// (text rises over node and fades), "pulse", "glow", "fall" (node sinks and greys).
+// Under prefers-reduced-motion or with Motion "Off" nothing is animated at all.
+// Only transform, opacity and filter are animated, so the compositor does the work.
+
+const SCALES = { slow: 1.7, normal: 1, fast: 0.5, off: 0 };
+const BASE_MS = { fly: 420, hit: 360, pop: 700, pulse: 320, glow: 420, fall: 600 };
+const OVERLAP = 0.55; // the next step starts when this share of the one before has run
+
+let running = [];
+let clock = 0; // ms from now at which the next step starts
+let clockAt = 0;
+let played = 0;
+
+const reduced = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** How long the motion takes relative to normal: 0 when nothing may move. */
+export function scale() {
+  if (reduced()) return 0;
+  let word = document.documentElement.dataset.motion;
+  if (!word) {
+    try {
+      word = JSON.parse(localStorage.getItem("velvet.look") || "{}").motion;
+    } catch {
+      word = "normal";
+    }
+  }
+  return SCALES[word] ?? 1;
+}
+
+function centreShift(from, node) {
+  const to = node.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  const s = to.width ? Math.max(0.3, Math.min(1.5, from.width / to.width)) : 1;
+  return `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${s.toFixed(2)})`;
+}
+
+function popNode(node, text, tone) {
+  const at = node.getBoundingClientRect();
+  const tag = document.createElement("span");
+  tag.className = `mo-pop${tone ? ` mo-${tone}` : ""}`;
+  tag.setAttribute("aria-hidden", "true");
+  tag.textContent = text;
+  // CSSOM, not a style attribute: allowed by the page's CSP
+  Object.assign(tag.style, { position: "absolute", zIndex: "40", pointerEvents: "none", fontWeight: "900", fontStyle: "italic", fontSize: "1.6rem", textShadow: "0 2px 0 #000, 0 0 6px #000" });
+  tag.style.left = `${(at.left + at.width / 2 + window.scrollX).toFixed(1)}px`;
+  tag.style.top = `${(at.top + at.height / 3 + window.scrollY).toFixed(1)}px`;
+  document.body.append(tag);
+  return tag;
+}
+
+function frames(step) {
+  switch (step.kind) {
+    case "fly":
+      return step.from
+        ? [{ transform: centreShift(step.from, step.node), opacity: 0.4 }, { transform: "translate(0, 0) scale(1.06)", opacity: 1, offset: 0.8 }, { transform: "none", opacity: 1 }]
+        : [{ transform: "translateY(40px) scale(.7)", opacity: 0 }, { transform: "none", opacity: 1 }];
+    case "hit":
+      return [
+        { transform: "none", filter: "none" },
+        { transform: "translateX(-7px)", filter: "brightness(1.8) saturate(1.6)", offset: 0.2 },
+        { transform: "translateX(6px)", offset: 0.45 },
+        { transform: "translateX(-3px)", offset: 0.7 },
+        { transform: "none", filter: "none" },
+      ];
+    case "pop":
+      return [
+        { transform: "translate(-50%, 0) scale(.6)", opacity: 0 },
+        { transform: "translate(-50%, -14px) scale(1.15)", opacity: 1, offset: 0.25 },
+        { transform: "translate(-50%, -44px) scale(1)", opacity: 0 },
+      ];
+    case "pulse":
+      return [{ transform: "none" }, { transform: "scale(1.12)", offset: 0.4 }, { transform: "none" }];
+    case "glow":
+      return [{ filter: "none" }, { filter: "drop-shadow(0 0 10px #ffd25a) brightness(1.25)", offset: 0.4 }, { filter: "none" }];
+    case "fall":
+      return [{ transform: "none", filter: "none" }, { transform: "translateY(10px) rotate(-2deg)", filter: "grayscale(1) brightness(.6)" }];
+    default:
+      return null;
+  }
+}
+
+/** Queue steps after those running; returns how many were animated. */
+export function play(steps) {
+  const k = scale();
+  if (!k || typeof Element.prototype.animate !== "function") return 0;
+  const now = performance.now();
+  clock = Math.max(0, clock - (now - clockAt)); // what is left of the queue
+  clockAt = now;
+  let count = 0;
+  for (const step of steps) {
+    if (!step || !step.node || !step.node.isConnected) continue;
+    const target = step.kind === "pop" ? popNode(step.node, step.text || "", step.tone) : step.node;
+    const keys = frames(step);
+    if (!keys) continue;
+    const duration = (BASE_MS[step.kind] || 400) * k;
+    const anim = target.animate(keys, { duration, delay: clock, easing: step.kind === "fly" ? "cubic-bezier(.2,.8,.2,1)" : "ease-out", fill: "both" });
+    const done = () => {
+      if (step.kind === "pop") target.remove();
+      else if (step.kind !== "fall") anim.cancel(); // leave no fill behind: the board is as drawn
+      running = running.filter((a) => a !== anim);
+    };
+    anim.finished.then(done, done);
+    running.push(anim);
+    clock += duration * OVERLAP;
+    count += 1;
+    played += 1;
+  }
+  return count;
+}
+
+/** Stop everything: the elements go back to the board as it is drawn. */
+export function cancel() {
+  for (const anim of running) anim.cancel();
+  running = [];
+  clock = 0;
+  for (const tag of document.querySelectorAll(".mo-pop")) tag.remove();
+}
+
+/** A promise for the end of everything queued so far. */
+export function idle() {
+  return Promise.allSettled(running.map((a) => a.finished)).then(() => undefined);
+}
+
+/** What has been animated since the page opened, and what still runs (for tests). */
+export function stats() {
+  return { played, running: running.length };
+}
