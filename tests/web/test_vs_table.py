@@ -1,6 +1,7 @@
-"""The VS table in the browser: a whole game played by clicking the table on a phone, where
-each decision and what it acts on fit one screen; the table's screenshots at 1280×720 and
-390×844; a 20-event animation without a long task; and axe finds no serious violation.
+"""The VS table in the browser: a whole game played by clicking the table; on a phone each
+decision and what it acts on fit one screen; the table's screenshots at 1280×720 and
+390×844; a 20-event animation without a long task (> 50 ms), and none under reduced
+motion; axe finds no serious violation on the table.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tests.web.test_accessibility import _axe, serious_violations
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
+
+
 @pytest.fixture(scope="module")
 def axe() -> Any:
     return _axe()
@@ -76,6 +79,15 @@ def _click_table(tab: Tab, action: dict[str, Any]) -> bool:
     return True
 
 
+def _still(tab: Tab) -> None:
+    """The motion over and the page at its top, for a screenshot."""
+    tab.page.mouse.move(0, 0)
+    tab.page.evaluate(
+        "async () => { const m = await import(new URL('static/motion.js', document.baseURI));"
+        " await m.idle(); scrollTo(0, 0); }"
+    )
+
+
 def _fits(tab: Tab, ref: str) -> str:
     """'' when the actions panel and the element ``ref`` are both in the first screen,
     with the element not under the panel; else what is out."""
@@ -97,17 +109,16 @@ def _fits(tab: Tab, ref: str) -> str:
     return str(out)
 
 
-def test_a_whole_game_plays_by_tapping_the_table_on_a_phone(
+def test_on_a_phone_each_decision_and_what_it_acts_on_fit_one_screen(
     server: WebServer, browser: Any, axe: Any, shots: Path
 ) -> None:
+    """30 decisions tapped on the table (a tap opens the card's menu, a second plays)."""
     tab = _open(browser, server, PHONE)
     page = tab.page
-    page.evaluate("localStorage.setItem('velvet.look', JSON.stringify({motion: 'fast'}))")
-    started = time.monotonic()
-    moves = targeted = on_table = 0
+    targeted = on_table = 0
     misfits: list[str] = []
     snapped = False
-    while True:
+    for _ in range(30):
         state = _my_turn(tab)
         if state["status"] == "over":
             break
@@ -119,7 +130,7 @@ def test_a_whole_game_plays_by_tapping_the_table_on_a_phone(
         fielded = page.locator(".vs-table .side-top .vs-field .vc").count()
         if not snapped and fielded and state["view"]["turn_no"] >= 4:
             snapped = True
-            page.mouse.move(0, 0)
+            _still(tab)
             page.screenshot(path=str(shots / "vs-table-390x844.png"))
             page.screenshot(path=str(shots / "vs-table-full-390x844.png"), full_page=True)
             tab.no_sideways_scroll()
@@ -127,34 +138,31 @@ def test_a_whole_game_plays_by_tapping_the_table_on_a_phone(
         targeted += bool(action["targets"])
         on_table += _click_table(tab, action)
         tab.wait_version(state["version"] + 1)
-        moves += 1
-        assert moves < 400, "the game did not end"
-        assert time.monotonic() - started < 60, f"too slow: {moves} moves"
-    page.locator(".banner").wait_for(state="visible")
-    assert snapped
-    # every move that acts on something was made by clicking that thing on the table
-    assert on_table == targeted >= moves // 2, (on_table, targeted, moves)
-    assert len(misfits) <= moves // 10, misfits[:8]
+    assert snapped, f"no turn 4 with the rival's field full: {state['view']}"
+    assert on_table == targeted >= 10, (on_table, targeted)
+    assert len(misfits) <= 2, misfits
     tab.close()
 
 
-def test_the_table_on_a_desktop_animates_twenty_events_without_a_long_task(
+def test_a_whole_game_plays_by_clicking_the_table_and_twenty_events_animate_smoothly(
     server: WebServer, browser: Any, axe: Any, shots: Path
 ) -> None:
     tab = _open(browser, server, DESKTOP)
     page = tab.page
-    for _ in range(40):  # until both fields hold a persona and someone took damage
+    started = time.monotonic()
+    moves = targeted = on_table = 0
+    while True:  # until both fields hold a persona and someone took damage
         state = _my_turn(tab)
-        if state["status"] == "over":
-            break
         view = state["view"]
         if all(view["field"][p][0] for p in (0, 1)) and min(view["hp"]) < 30 and view["hand"]:
             break
+        assert state["status"] != "over" and moves < 60, "no moment for the screenshot"
         action = _pick(state["legal"])
-        _click_table(tab, action)
+        targeted += bool(action["targets"])
+        on_table += _click_table(tab, action)
         tab.wait_version(state["version"] + 1)
-    page.mouse.move(0, 0)
-    page.wait_for_timeout(400)  # the last move's motion
+        moves += 1
+    _still(tab)
     page.screenshot(path=str(shots / "vs-table-1280x720.png"))
     page.screenshot(path=str(shots / "vs-table-full-1280x720.png"), full_page=True)
     assert not serious_violations(axe, page)
@@ -182,22 +190,24 @@ def test_the_table_on_a_desktop_animates_twenty_events_without_a_long_task(
           ];
           const events = [...kinds, ...kinds].map(([kind, data]) => ({kind, data, text: kind}));
           const long = [];
-          const seen = new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration)));
+          const t0 = performance.now();
+          const seen = new PerformanceObserver(
+            (list) => long.push(...list.getEntries().map((e) => [e.duration, e.startTime - t0])));
           seen.observe({type: 'longtask'});
           document.documentElement.dataset.motion = 'normal';
-          const t0 = performance.now();
           const steps = vs.motionSteps(root, ctx, events);
           const played = motion.play(steps);
           await motion.idle();
           await new Promise((r) => setTimeout(r, 100));
           seen.disconnect();
-          return {events: events.length, steps: steps.length, played, long, ms: performance.now() - t0};
+          const ms = performance.now() - t0;
+          return {events: events.length, steps: steps.length, played, long, ms};
         }"""
     )
     assert result["events"] == 20
     assert result["played"] == result["steps"] >= 20, result
     assert result["ms"] > 1000, result  # it did run, one step after another
-    assert not [d for d in result["long"] if d > 50], result
+    assert not [d for d, _ in result["long"] if d > 50], result
     # none under reduced motion
     page.emulate_media(reduced_motion="reduce")
     none = page.evaluate(
@@ -207,6 +217,17 @@ def test_the_table_on_a_desktop_animates_twenty_events_without_a_long_task(
         }"""
     )
     assert none == 0
+
+    while state["status"] != "over":  # the rest of the game, by clicking the table
+        action = _pick(state["legal"])
+        targeted += bool(action["targets"])
+        on_table += _click_table(tab, action)
+        tab.wait_version(state["version"] + 1)
+        moves += 1
+        assert moves < 400, "the game did not end"
+        assert time.monotonic() - started < 75, f"too slow: {moves} moves"
+        state = _my_turn(tab)
+    page.locator(".banner").wait_for(state="visible")
+    # every move that acts on something was made by clicking that thing on the table
+    assert on_table == targeted >= moves // 2, (on_table, targeted, moves)
     tab.close()
-
-

@@ -38,16 +38,14 @@ export function scale() {
   return SCALES[word] ?? 1;
 }
 
-function centreShift(from, node) {
-  const to = node.getBoundingClientRect();
+function centreShift(from, to) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   const s = to.width ? Math.max(0.3, Math.min(1.5, from.width / to.width)) : 1;
   return `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${s.toFixed(2)})`;
 }
 
-function popNode(node, text, tone) {
-  const at = node.getBoundingClientRect();
+function popNode(at, text, tone) {
   const tag = document.createElement("span");
   tag.className = `mo-pop${tone ? ` mo-${tone}` : ""}`;
   tag.setAttribute("aria-hidden", "true");
@@ -56,15 +54,15 @@ function popNode(node, text, tone) {
   Object.assign(tag.style, { position: "absolute", zIndex: "40", pointerEvents: "none", fontWeight: "900", fontStyle: "italic", fontSize: "1.6rem", textShadow: "0 2px 0 #000, 0 0 6px #000" });
   tag.style.left = `${(at.left + at.width / 2 + window.scrollX).toFixed(1)}px`;
   tag.style.top = `${(at.top + at.height / 3 + window.scrollY).toFixed(1)}px`;
-  document.body.append(tag);
   return tag;
 }
 
-function frames(step) {
+// The keyframes of a step; `box` is its node's rect (null: only asking whether the kind exists).
+function frames(step, box) {
   switch (step.kind) {
     case "fly":
-      return step.from
-        ? [{ transform: centreShift(step.from, step.node), opacity: 0.4 }, { transform: "translate(0, 0) scale(1.06)", opacity: 1, offset: 0.8 }, { transform: "none", opacity: 1 }]
+      return step.from && box
+        ? [{ transform: centreShift(step.from, box), opacity: 0.4 }, { transform: "translate(0, 0) scale(1.06)", opacity: 1, offset: 0.8 }, { transform: "none", opacity: 1 }]
         : [{ transform: "translateY(40px) scale(.7)", opacity: 0 }, { transform: "none", opacity: 1 }];
     case "hit":
       return [
@@ -83,7 +81,7 @@ function frames(step) {
     case "pulse":
       return [{ transform: "none" }, { transform: "scale(1.12)", offset: 0.4 }, { transform: "none" }];
     case "glow":
-      return [{ filter: "none" }, { filter: "drop-shadow(0 0 10px #ffd25a) brightness(1.25)", offset: 0.4 }, { filter: "none" }];
+      return [{ filter: "none" }, { filter: "brightness(1.45) saturate(1.3)", offset: 0.4 }, { filter: "none" }];
     case "fall":
       return [{ transform: "none", filter: "none" }, { transform: "translateY(10px) rotate(-2deg)", filter: "grayscale(1) brightness(.6)" }];
     default:
@@ -98,12 +96,17 @@ export function play(steps) {
   const now = performance.now();
   clock = Math.max(0, clock - (now - clockAt)); // what is left of the queue
   clockAt = now;
-  let count = 0;
-  for (const step of steps) {
-    if (!step || !step.node || !step.node.isConnected) continue;
-    const target = step.kind === "pop" ? popNode(step.node, step.text || "", step.tone) : step.node;
-    const keys = frames(step);
-    if (!keys) continue;
+  // Read every rect first, then write: one layout for the whole queue, not one a step.
+  const live = steps.filter((step) => step && step.node && step.node.isConnected && frames(step, null) !== null);
+  const boxes = live.map((step) => step.node.getBoundingClientRect());
+  const pops = document.createDocumentFragment();
+  const plans = live.map((step, i) => {
+    const target = step.kind === "pop" ? popNode(boxes[i], step.text || "", step.tone) : step.node;
+    if (step.kind === "pop") pops.append(target);
+    return [step, target, frames(step, boxes[i])];
+  });
+  document.body.append(pops);
+  for (const [step, target, keys] of plans) {
     const duration = (BASE_MS[step.kind] || 400) * k;
     const anim = target.animate(keys, { duration, delay: clock, easing: step.kind === "fly" ? "cubic-bezier(.2,.8,.2,1)" : "ease-out", fill: "both" });
     const done = () => {
@@ -114,10 +117,9 @@ export function play(steps) {
     anim.finished.then(done, done);
     running.push(anim);
     clock += duration * OVERLAP;
-    count += 1;
     played += 1;
   }
-  return count;
+  return plans.length;
 }
 
 /** Stop everything: the elements go back to the board as it is drawn. */

@@ -112,7 +112,7 @@ function playerBar(ctx, seat) {
   const bar = el(
     "div",
     { class: `pbar${v.turn === seat ? " active" : ""}` },
-    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
+    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, ctx.compact && you ? "You" : `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
     gauge,
   );
   const piles = el(
