@@ -140,7 +140,7 @@ function nameBar(name, cost, costWord) {
 }
 
 /** " vc-long" for a name whose longest word would break on a small face: set a size smaller. */
-const longName = (name) => (Math.max(0, ...String(name || "").split(/\s+/).map((w) => w.length)) >= 9 ? " vc-long" : "");
+const longName = (name) => (Math.max(0, ...String(name || "").split(/\s+/).map((w) => w.length)) >= 8 ? " vc-long" : "");
 
 const kindBar = (...parts) => el("div", { class: "vc-kind" }, ...spaced(parts));
 
