@@ -38,13 +38,13 @@ def _create(server: WebServer, **body: Any) -> dict[str, Any]:
 def _pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
     for prefix in PREFERRED:
         for action in legal:
-            if action["label"].startswith(prefix) and action["targets"]:
+            if action["label"].startswith(prefix):
                 return action
-    return next((a for a in legal if a["targets"]), legal[0])
+    return legal[0]
 
 
 def _open(browser: Any, server: WebServer, viewport: dict[str, int]) -> Tab:
-    created = _create(server, seats=["human", "easy"], first="1")
+    created = _create(server, seats=["human", "greedy"], first="1")
     tab = Tab(browser, viewport)
     tab.page.goto(created["invites"][0]["url"])
     tab.page.wait_for_selector(".vs-table .pbar")

@@ -21,6 +21,13 @@ let running = [];
 let clock = 0; // ms from now at which the next step starts
 let clockAt = 0;
 let played = 0;
+let layered = [];
+
+// The queue is over: its movers go back to the page's layer, once, all together.
+function settle() {
+  for (const node of layered) node.style.willChange = "";
+  layered = [];
+}
 
 const reduced = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -107,15 +114,22 @@ export function play(steps) {
   });
   document.body.append(pops);
   // every mover on its own layer from the start: no repaint of the page when one begins
-  for (const [, target] of plans) target.style.willChange = "transform, opacity";
+  for (const [, target] of plans) {
+    target.style.willChange = "transform, opacity";
+    layered.push(target);
+  }
   for (const [step, target, keys] of plans) {
     const duration = (BASE_MS[step.kind] || 400) * k;
-    const anim = target.animate(keys, { duration, delay: clock, easing: step.kind === "fly" ? "cubic-bezier(.2,.8,.2,1)" : "ease-out", fill: "both" });
+    // A fly or a pop holds its start while it waits its turn (the card is not yet there,
+    // the number not yet shown); the others start from the board as drawn, so they hold
+    // nothing (a later step on the same node must not override an earlier one while it
+    // waits). None leaves a fill behind, but a fall stays where it fell.
+    const fill = { fly: "backwards", pop: "backwards", fall: "both" }[step.kind] || "none";
+    const anim = target.animate(keys, { duration, delay: clock, easing: step.kind === "fly" ? "cubic-bezier(.2,.8,.2,1)" : "ease-out", fill });
     const done = () => {
       if (step.kind === "pop") target.remove();
-      else if (step.kind !== "fall") anim.cancel(); // leave no fill behind: the board is as drawn
-      if (!target.getAnimations().some((a) => a !== anim && a.playState !== "finished")) target.style.willChange = "";
       running = running.filter((a) => a !== anim);
+      if (!running.length) settle();
     };
     anim.finished.then(done, done);
     running.push(anim);
@@ -130,6 +144,7 @@ export function cancel() {
   for (const anim of running) anim.cancel();
   running = [];
   clock = 0;
+  settle();
   for (const tag of document.querySelectorAll(".mo-pop")) tag.remove();
 }
 
