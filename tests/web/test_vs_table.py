@@ -43,6 +43,11 @@ def _pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
     return legal[0]
 
 
+def _pick_on_table(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """As _pick, among the actions that act on something when there are any."""
+    return _pick([a for a in legal if a["targets"]] or legal)
+
+
 def _open(browser: Any, server: WebServer, viewport: dict[str, int]) -> Tab:
     created = _create(server, seats=["human", "greedy"], first="1")
     tab = Tab(browser, viewport)
@@ -170,7 +175,7 @@ def test_on_a_phone_each_decision_and_what_it_acts_on_fit_one_screen(
         state = _my_turn(tab)
         if state["status"] == "over":
             break
-        action = _pick(state["legal"])
+        action = _pick_on_table(state["legal"])
         if action["targets"]:
             why = _fits(tab, action["targets"][0])
             if why:
