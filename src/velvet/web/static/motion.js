@@ -125,7 +125,8 @@ export function play(steps) {
     // nothing (a later step on the same node must not override an earlier one while it
     // waits). None leaves a fill behind, but a fall stays where it fell.
     const fill = { fly: "backwards", pop: "backwards", fall: "both" }[step.kind] || "none";
-    const anim = target.animate(keys, { duration, delay: clock, easing: step.kind === "fly" ? "cubic-bezier(.2,.8,.2,1)" : "ease-out", fill });
+    // the id names the step's kind (document.getAnimations() shows what moves, for tests)
+    const anim = target.animate(keys, { id: step.kind, duration, delay: clock, easing: step.kind === "fly" ? "cubic-bezier(.2,.8,.2,1)" : "ease-out", fill });
     const done = () => {
       if (step.kind === "pop") target.remove();
       running = running.filter((a) => a !== anim);

@@ -111,7 +111,7 @@ function playerBar(ctx, seat) {
   );
   const bar = el(
     "div",
-    { class: `pbar${v.turn === seat ? " active" : ""}` },
+    { class: `pbar${v.turn === seat && v.step !== "over" ? " active" : ""}` },
     el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, ctx.compact && you ? "You" : `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
     gauge,
   );
@@ -143,7 +143,7 @@ function side(ctx, seat, where) {
   const field = el("div", { class: "vs-field" }, ...[1, 0, 2].map((slot) => slotView(ctx, seat, slot)));
   return el(
     "section",
-    { class: `side-p side-${where}${ctx.view.turn === seat ? " is-turn" : ""}`, "aria-label": `${ctx.names(seat)}${ctx.seat === seat ? " (you)" : ""}` },
+    { class: `side-p side-${where}${ctx.view.turn === seat && ctx.view.step !== "over" ? " is-turn" : ""}${ctx.view.hp[seat] <= 0 ? " is-out" : ""}`, "aria-label": `${ctx.names(seat)}${ctx.seat === seat ? " (you)" : ""}` },
     ...(where === "top" ? [rail, field] : [field, rail]),
   );
 }
