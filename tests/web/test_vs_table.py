@@ -231,7 +231,22 @@ def test_a_whole_game_plays_by_clicking_the_table_and_twenty_events_animate_smoo
     assert result["played"] == result["steps"] >= 20, result
     assert result["ms"] > 1000, result  # it did run, one step after another
     assert not _long(result), runs
-    # none under reduced motion
+    # the Look menu's speed scales it; Off, or reduced motion, animates nothing
+    speeds = page.evaluate(
+        """async () => {
+          const motion = await import(new URL('static/motion.js', document.baseURI));
+          const node = document.querySelector('.hp-gauge');
+          const out = {};
+          for (const speed of ['slow', 'normal', 'fast', 'off']) {
+            document.documentElement.dataset.motion = speed;
+            out[speed] = [motion.scale(), motion.play([{kind: 'pulse', node}])];
+            motion.cancel();
+          }
+          document.documentElement.dataset.motion = 'normal';
+          return out;
+        }"""
+    )
+    assert speeds == {"slow": [1.7, 1], "normal": [1, 1], "fast": [0.5, 1], "off": [0, 0]}
     page.emulate_media(reduced_motion="reduce")
     none = page.evaluate(
         """async () => {
