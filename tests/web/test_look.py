@@ -128,9 +128,12 @@ def test_a_summoned_card_flies_in_unless_motion_is_off_or_reduced(
         if e["kind"] == "summon"
     ]
     assert summoned, "a summon is an event"
+    # look.js's CSS animation "mv-fly", or a board's own Web Animation "fly" (motion.js),
+    # started at the frame after the state was drawn
     flying = page.evaluate(
-        "() => document.getAnimations().filter(a => a.animationName === 'mv-fly')"
-        ".map(a => a.effect.target.dataset.card)"
+        "() => new Promise(r => requestAnimationFrame(() => r(document.getAnimations()"
+        ".filter(a => a.animationName === 'mv-fly' || a.id === 'fly')"
+        ".map(a => a.effect.target.dataset.card))))"
     )
     if moves:
         assert summoned[0] in flying, flying

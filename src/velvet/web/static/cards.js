@@ -139,6 +139,9 @@ function nameBar(name, cost, costWord) {
   );
 }
 
+/** " vc-long" for a name whose longest word would break on a small face: set a size smaller. */
+const longName = (name) => (Math.max(0, ...String(name || "").split(/\s+/).map((w) => w.length)) >= 8 ? " vc-long" : "");
+
 const kindBar = (...parts) => el("div", { class: "vc-kind" }, ...spaced(parts));
 
 function weakLine(types) {
@@ -191,7 +194,7 @@ function vsPersona(info, size, attrs) {
   const named = d.extra_cost_name ? el("p", { class: "vc-words" }, `Also costs a persona named ${d.extra_cost_name}`) : null;
   return face(
     info,
-    `vc-vs-persona vc-frame-${frame}`,
+    `vc-vs-persona vc-frame-${frame}${longName(info.name)}`,
     "vc-dark",
     attrs,
     size,
@@ -217,7 +220,7 @@ function vsSpell(info, size, attrs) {
   const condition = rule.includes(",") && !d.vs_type ? rule.slice(rule.indexOf(",") + 1).trim() : "";
   return face(
     info,
-    react ? "vc-vs-react" : "vc-vs-support",
+    `${react ? "vc-vs-react" : "vc-vs-support"}${longName(info.name)}`,
     react ? "vc-red" : "vc-light",
     attrs,
     size,

@@ -296,7 +296,8 @@ export function lookAtState(msg, seat) {
   if (!board) return;
   const hp = hpNow(board);
   const moved = [];
-  if (fresh && moving()) {
+  // a board that animates its own events (data-motion="own", through motion.js) is left alone
+  if (fresh && moving() && board.dataset.motion !== "own") {
     events.forEach((e, i) => {
       const how = MOVES[e.kind];
       const target = how ? how(board, e.data || {}, events, seat) : null;

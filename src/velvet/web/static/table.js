@@ -66,7 +66,7 @@ export class Table {
     // One live region, kept across redraws, so a screen reader hears "thinking" and the answer.
     this.hintPanel = el("div", { class: "hint-panel", "aria-live": "polite", hidden: true });
     this.actionsTitle = el("h2", {}, t("Actions"));
-    this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions" });
+    this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": t("Game log") }); // focusable: it scrolls
     this.root.replaceChildren(
       el(
         "section",

@@ -2,9 +2,15 @@
 // and the skill being answered. Everything an action can name carries data-ref
 // (docs/web.md): hand:<i>, field:<seat>:<slot>, stack:<seat>:<slot>:<depth>,
 // deck:<seat>, discard:<seat>, player:<seat>.
+//
+// The table: the rival's rail (name, HP gauge, piles) at the far edge and their field
+// facing yours across the middle line, where the skill in play and the last damage sit;
+// your field, your rail and your hand fanned at the near edge (vs.css). The engine's
+// events of a new state animate in order through motion.js (docs/web.md, "The VS table").
 
 import { cardBack, cardFace } from "./cards.js";
 import { el, icon, typeTag } from "./dom.js";
+import { cancel as cancelMotion, play as playMotion } from "./motion.js";
 
 const SLOTS = ["Main", "Sub 1", "Sub 2"];
 const SLOT_CODES = ["m", "s1", "s2"];
@@ -48,12 +54,14 @@ function slotView(ctx, seat, slot) {
       "div",
       { class: `slot slot-${SLOT_CODES[slot]}` },
       el("span", { class: "slot-name" }, SLOTS[slot]),
-      el("div", { class: "empty", "data-ref": ref, "aria-label": `${label}: empty` }, el("span", { class: "empty-text" }, "empty")),
+      el("div", { class: "empty", "data-ref": ref, "aria-label": `${label}: empty` }, el("span", { class: "empty-text" }, ctx.compact ? `${SLOTS[slot]} empty` : "empty")),
     );
   }
   const top = stack[stack.length - 1];
   const node = el("div", { class: `slot slot-${SLOT_CODES[slot]}` }, el("span", { class: "slot-name" }, SLOTS[slot]));
-  node.append(personaCard(ctx, top, { "data-ref": ref, "aria-label": `${label}: ${cardName(ctx, top)}` }, slot === 0 ? "full" : "compact"));
+  const size = ctx.compact ? (slot === 0 ? "compact" : "mini") : slot === 0 ? "full" : "compact";
+  node.append(personaCard(ctx, top, { "data-ref": ref, "aria-label": `${label}: ${cardName(ctx, top)}` }, size));
+  if (stack.length > 1) node.append(el("span", { class: "stack-n", "aria-hidden": "true" }, `×${stack.length}`));
   if (stack.length > 1) {
     const under = stack.slice(0, -1);
     node.append(
@@ -103,8 +111,8 @@ function playerBar(ctx, seat) {
   );
   const bar = el(
     "div",
-    { class: `pbar${v.turn === seat ? " active" : ""}` },
-    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
+    { class: `pbar${v.turn === seat && v.step !== "over" ? " active" : ""}` },
+    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, ctx.compact && you ? "You" : `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
     gauge,
   );
   const piles = el(
@@ -112,7 +120,7 @@ function playerBar(ctx, seat) {
       { class: "piles" },
       cardBack("Deck", v.deck_sizes[seat], { class: "pile pile-deck vc-pile vc-deck", "data-ref": `deck:${seat}`, "aria-label": `${whose} deck: ${v.deck_sizes[seat]} cards` }),
       discardPile,
-      el("span", { class: "pile pile-hand" }, icon("hand"), el("span", { class: "vc-pile-n" }, String(v.hand_sizes[seat])), el("span", { class: "vc-pile-word" }, " in hand")),
+      el("span", { class: "pile pile-hand", "data-seat": String(seat) }, icon("hand"), el("span", { class: "vc-pile-n" }, String(v.hand_sizes[seat])), el("span", { class: "vc-pile-word" }, " in hand")),
   );
   return [bar, piles];
 }
@@ -128,13 +136,15 @@ function discardList(ctx, seat) {
   );
 }
 
+// One player's half of the table. The rival's rail is at the far edge and yours at the
+// near one, so that the two fields face each other across the middle line.
 function side(ctx, seat, where) {
+  const rail = el("div", { class: "rail" }, ...playerBar(ctx, seat));
+  const field = el("div", { class: "vs-field" }, ...[1, 0, 2].map((slot) => slotView(ctx, seat, slot)));
   return el(
     "section",
-    { class: `side-p side-${where}`, "aria-label": `${ctx.names(seat)}${ctx.seat === seat ? " (you)" : ""}` },
-    playerBar(ctx, seat),
-    el("div", { class: "vs-field" }, ...[0, 1, 2].map((slot) => slotView(ctx, seat, slot))),
-    discardList(ctx, seat),
+    { class: `side-p side-${where}${ctx.view.turn === seat && ctx.view.step !== "over" ? " is-turn" : ""}${ctx.view.hp[seat] <= 0 ? " is-out" : ""}`, "aria-label": `${ctx.names(seat)}${ctx.seat === seat ? " (you)" : ""}` },
+    ...(where === "top" ? [rail, field] : [field, rail]),
   );
 }
 
@@ -186,8 +196,8 @@ function centre(ctx) {
   const damage = (ctx.events || []).filter((e) => ["damage", "no_damage", "heal", "weakness", "one_more"].includes(e.kind));
   for (const e of damage.slice(-3)) rows.push(el("p", { class: `last ev-${e.kind}` }, e.text));
   if (v.winner >= 0 && v.winner <= 1) rows.push(el("p", { class: "winner" }, `${ctx.names(v.winner)} wins.`));
-  if (!rows.length) return null; // the step is in the table's header
-  return el("div", { class: "centre" }, ...rows);
+  // the middle line stays when there is nothing to say (the step is in the table's header)
+  return el("div", { class: `centre${rows.length ? "" : " is-quiet"}` }, ...rows);
 }
 
 // Your hand, fanned: each card overlaps the next by a little over a third, so every
@@ -197,7 +207,7 @@ function handView(ctx) {
   if (ctx.seat === null) return null; // spectators see no hand
   const n = v.hand.length;
   const cards = v.hand.map((id, i) => {
-    const node = personaCard(ctx, id, { "data-ref": `hand:${i}`, "aria-label": cardName(ctx, id) });
+    const node = personaCard(ctx, id, { "data-ref": `hand:${i}`, "aria-label": cardName(ctx, id) }, ctx.compact ? "compact" : "full");
     const tilt = n > 1 ? ((i - (n - 1) / 2) * 6) / Math.max(1, n - 1) : 0; // -3° … 3°
     node.style.setProperty("--tilt", `${tilt.toFixed(2)}deg`);
     node.style.setProperty("--i", String(i));
@@ -211,10 +221,126 @@ function handView(ctx) {
   );
 }
 
+function discards(ctx, me, rival) {
+  const lists = [discardList(ctx, me), discardList(ctx, rival)].filter(Boolean);
+  return lists.length ? el("div", { class: "discards" }, ...lists) : null;
+}
+
 export function renderBoard(root, ctx) {
+  cancelMotion(); // the elements it moved are about to go
   const me = ctx.seat ?? 0;
   const rival = 1 - me;
   ctx.compact = window.innerWidth < 700;
-  root.classList.add("vs-board");
-  root.append(...[side(ctx, rival, "top"), centre(ctx), side(ctx, me, "bottom"), handView(ctx)].filter(Boolean));
+  root.classList.add("vs-board", "vs-table");
+  root.dataset.motion = "own"; // this board animates its own events (motion.js)
+  root.append(...[side(ctx, rival, "top"), centre(ctx), side(ctx, me, "bottom"), handView(ctx), discards(ctx, me, rival)].filter(Boolean));
+  const fresh = typeof ctx.version === "number" && seen.version !== null && ctx.version > seen.version && seen.room === location.pathname;
+  const events = fresh ? ctx.events || [] : [];
+  seen.version = typeof ctx.version === "number" ? ctx.version : null;
+  seen.room = location.pathname;
+  const before = seen.rects;
+  requestAnimationFrame(() => {
+    if (!root.isConnected) return;
+    if (events.length) animate(root, ctx, events, before);
+    seen.rects = rects(root);
+  });
+}
+
+// --- motion: the events of a new state, in order ------------------------------------------
+// Where things were at the last drawing (page coordinates), so that a card played from the
+// hand flies from where it was; and the version last drawn, so that a redraw of the same
+// state (a hint, a resize) moves nothing.
+const seen = { version: null, room: null, rects: { hand: new Map(), refs: new Map() } };
+
+function pageRect(node) {
+  const r = node.getBoundingClientRect();
+  return { left: r.left + window.scrollX, top: r.top + window.scrollY, width: r.width, height: r.height };
+}
+
+function rects(root) {
+  const hand = new Map();
+  for (const node of root.querySelectorAll(".hand-cards > [data-card]")) {
+    const id = node.dataset.card;
+    if (!hand.has(id)) hand.set(id, []);
+    hand.get(id).push(pageRect(node));
+  }
+  const refs = new Map();
+  for (const node of root.querySelectorAll(".pile-hand, [data-ref^='deck:'], [data-ref^='discard:']")) {
+    refs.set(node.dataset.ref || `hand-pile:${node.dataset.seat}`, pageRect(node));
+  }
+  return { hand, refs };
+}
+
+const toViewport = (r) => (r ? { left: r.left - window.scrollX, top: r.top - window.scrollY, width: r.width, height: r.height } : null);
+
+/** The motion steps for a state's events (exported for the board's own tests). */
+export function motionSteps(root, ctx, events, before = { hand: new Map(), refs: new Map() }) {
+  const q = (sel) => root.querySelector(sel);
+  const slotNode = (p, code) => q(`[data-ref="field:${p}:${Math.max(0, SLOT_CODES.indexOf(code))}"]`);
+  const gauge = (p) => q(`.side-${p === (ctx.seat ?? 0) ? "bottom" : "top"} .hp-gauge`);
+  const handPile = (p) => q(`.pile-hand[data-seat="${p}"]`);
+  const from = (p, card) => {
+    const mine = before.hand.get(card);
+    if (p === ctx.seat && mine?.length) return toViewport(mine.shift());
+    return toViewport(before.refs.get(`hand-pile:${p}`)) || handPile(p)?.getBoundingClientRect() || null;
+  };
+  const steps = [];
+  for (const e of events) {
+    const d = e.data || {};
+    const p = d.player;
+    switch (e.kind) {
+      case "summon":
+      case "fuse": {
+        const node = slotNode(p, d.slot);
+        steps.push({ kind: "fly", node, from: from(p, d.card) });
+        if (e.kind === "fuse") steps.push({ kind: "glow", node });
+        break;
+      }
+      case "skill":
+        steps.push({ kind: "pulse", node: slotNode(p, d.slot) });
+        break;
+      case "damage":
+        steps.push({ kind: "hit", node: gauge(p) }, { kind: "pop", node: gauge(p), text: `−${d.amount}`, tone: "damage" });
+        if (d.hp === 0) steps.push({ kind: "fall", node: q(`.side-${p === (ctx.seat ?? 0) ? "bottom" : "top"} .vs-field`) });
+        break;
+      case "heal":
+        steps.push({ kind: "glow", node: gauge(p) }, { kind: "pop", node: gauge(p), text: `+${d.amount}`, tone: "heal" });
+        break;
+      case "weakness":
+        steps.push({ kind: "pop", node: slotNode(p, "m"), text: "Weak!", tone: "weak" });
+        break;
+      case "one_more":
+        steps.push({ kind: "pop", node: slotNode(p, "m"), text: "1 more!", tone: "weak" });
+        break;
+      case "negate":
+      case "no_damage":
+        steps.push({ kind: "pop", node: gauge(p), text: e.kind === "negate" ? "Negated" : "No damage", tone: "none" });
+        break;
+      case "draw": {
+        const deck = q(`[data-ref="deck:${p}"]`);
+        steps.push({ kind: "pulse", node: deck });
+        if (p === ctx.seat) {
+          const cards = [...root.querySelectorAll(".hand-cards > [data-card]")].slice(-Math.max(1, d.count || 1));
+          for (const node of cards) steps.push({ kind: "fly", node, from: deck?.getBoundingClientRect() || null });
+        } else steps.push({ kind: "pulse", node: handPile(p) });
+        break;
+      }
+      case "destroy":
+      case "bounce":
+      case "discard":
+        steps.push({ kind: "pulse", node: q(e.kind === "bounce" ? `.pile-hand[data-seat="${p}"]` : `[data-ref="discard:${p}"]`) });
+        break;
+      case "game_over":
+        if (d.winner === 0 || d.winner === 1) steps.push({ kind: "pop", node: gauge(d.winner), text: "Victory", tone: "heal" });
+        break;
+      default:
+        break;
+    }
+  }
+  return steps.filter((s) => s.node);
+}
+
+function animate(root, ctx, events, before) {
+  const steps = motionSteps(root, ctx, events, { hand: new Map([...before.hand].map(([k, v]) => [k, [...v]])), refs: before.refs });
+  root.dataset.moved = String(playMotion(steps));
 }
