@@ -35,6 +35,7 @@ from velvet.learn.review import (
     new_pool,
     positions,
 )
+from velvet.server.problems import problem
 from velvet.server.protocol import ErrorCode
 
 SERVER_SECONDS = 0.3
@@ -89,7 +90,7 @@ def read_record(body: Any) -> GameRecord:
 
 
 def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    return problem(code, message, status)
 
 
 def make_router(reviewer: Reviewer | None = None) -> APIRouter:
