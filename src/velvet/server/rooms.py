@@ -30,6 +30,18 @@ from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
+from velvet.server.notices import (
+    Entry,
+    MoveEntry,
+    Notice,
+    RematchDeclined,
+    RematchMade,
+    RematchNotice,
+    RematchOffered,
+    UndoAsked,
+    UndoEntry,
+    read_entry,
+)
 from velvet.server.protocol import (
     ActionOut,
     CreateRoom,
@@ -122,30 +134,9 @@ class Conn:
             self.outbox.put_nowait(None)
 
 
-UNDO_PREFIX = "!undo "
-"""A committed entry ``!undo N`` takes the moves after the first N back (never an action's text)."""
-
-
 def undo_entry(keep: int) -> str:
-    return f"{UNDO_PREFIX}{keep}"
-
-
-ASK_PREFIX = "!ask "
-"""A bus notice ``!ask SEAT`` (never committed): ``SEAT`` asked at that version to take its
-last move back, so every process holding the room shows the request."""
-
-
-OFFER_PREFIX, DECLINE_PREFIX, MADE_PREFIX = "!offer ", "!decline ", "!rematch "
-"""Bus notices (never committed) of a rematch offered by SEAT, declined by SEAT, or made
-(the new room's id), so that every process holding the room tells its sockets."""
-REMATCH_NOTICES = (OFFER_PREFIX, DECLINE_PREFIX, MADE_PREFIX)
-
-
-def undo_kept(text: str) -> int | None:
-    """N of an ``!undo N`` entry; None for a move."""
-    if not text.startswith(UNDO_PREFIX):
-        return None
-    return int(text[len(UNDO_PREFIX) :])
+    """The stored text of an undo back to ``keep`` moves (``UndoEntry``)."""
+    return UndoEntry(keep).text()
 
 
 @dataclass
@@ -287,16 +278,16 @@ class Room:
         self.entries += 1
         return Event("undo", {"player": seat, "count": len(taken), "after": keep})
 
-    def apply_entry(self, text: str) -> list[Event]:
+    def apply_entry(self, entry: Entry) -> list[Event]:
         """Apply a committed entry read back (a move, or an undo) to the room."""
-        keep = undo_kept(text)
-        if keep is not None:
+        if isinstance(entry, UndoEntry):
+            keep = entry.keep
             if not self.barrier <= keep < len(self.actions):
                 raise ConfigError(f"room {self.row.id}: an undo to move {keep} cannot be made")
             return [self.take_back(keep, self.state_after(keep))]
         before = self.state.clone()  # kept as the snapshot before this move
-        events = self.state.apply_unchecked(choose_by_text(self.state, text))
-        self.push(text, before)
+        events = self.state.apply_unchecked(choose_by_text(self.state, entry.action))
+        self.push(entry.action, before)
         return events
 
     @property
@@ -919,7 +910,9 @@ class Hub:
             if finished is not None:
                 self._ended(room)
         if self.bus.commit_channel is None:  # else the commit has announced it
-            await self.bus.publish(room.row.id, number, finished is not None, str(action))
+            await self.bus.publish(
+                room.row.id, number, finished is not None, MoveEntry(str(action))
+            )
         self._kick(room)
 
     async def undo(self, room: Room, seat: int, version: int, conn: Conn) -> None:
@@ -964,7 +957,7 @@ class Hub:
             if asked:
                 room.undo_asked = (seat, room.version)
                 self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
-                notice = (room.version, f"{ASK_PREFIX}{seat}")
+                notice: tuple[int, Notice] = (room.version, UndoAsked(seat))
             else:
                 room.undo_asked = None
                 taken = await self._commit_undo(room, seat, keep, conn)
@@ -980,7 +973,7 @@ class Hub:
 
     async def _commit_undo(
         self, room: Room, seat: int, keep: int, conn: Conn
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, UndoEntry] | None:
         """Commit and apply ``seat``'s undo back to ``keep`` moves (under the room's lock).
 
         Returns the version and entry committed, or None when it was refused (told to
@@ -990,11 +983,11 @@ class Hub:
         except VelvetError as failure:
             conn.send(ErrorMsg(code="nothing_to_undo", message=f"cannot undo: {failure}"))
             return None
-        entry = undo_entry(keep)
+        entry = UndoEntry(keep)
         number = room.version + 1
         try:
             await asyncio.wrap_future(
-                self.storage.submit_move(room.row.id, number, seat, entry, None)
+                self.storage.submit_move(room.row.id, number, seat, entry.text(), None)
             )
         except Conflict:
             await self._catch_up(room)
@@ -1005,7 +998,7 @@ class Hub:
             return None
         event = room.take_back(keep, state)
         room.row.version = number
-        self._announce(room, [event], mover=conn, action=entry)
+        self._announce(room, [event], mover=conn, action=entry.text())
         return number, entry
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -1239,11 +1232,11 @@ class Hub:
                     room.rematch_offer = conn.seat
                     for c in room.conns:
                         c.send(RematchOfferMsg(seat=conn.seat))
-                    notice = (room.version, f"{OFFER_PREFIX}{conn.seat}")
+                    notice: Notice | None = RematchOffered(conn.seat)
                 else:
                     notice = None
                 if notice is not None:
-                    await self.bus.publish(room.row.id, notice[0], True, notice[1])
+                    await self.bus.publish(room.row.id, room.version, True, notice)
                     return
                 refusal = self.limiter.refusal(conn.address)
                 if refusal is not None:
@@ -1281,7 +1274,7 @@ class Hub:
             room.row.rematch = new_id
             room.rematch_offer = None
             await self._tell_rematch(room, new_id, now)
-        await self.bus.publish(room.row.id, room.version, True, f"{MADE_PREFIX}{new_id}")
+        await self.bus.publish(room.row.id, room.version, True, RematchMade(new_id))
         await self.started(new_id)
 
     async def _tell_rematch(self, room: Room, new_id: str, old: Sequence[SeatRow]) -> None:
@@ -1298,6 +1291,7 @@ class Hub:
 
     async def decline_rematch(self, room: Room, conn: Conn) -> None:
         """``rematch_decline``: turn down the other seat's rematch offer."""
+        assert conn.seat is not None  # spectators are refused before
         offer = room.rematch_offer
         if offer is None or offer == conn.seat:
             conn.send(ErrorMsg(code="no_offer", message="there is no rematch offer to decline"))
@@ -1305,42 +1299,44 @@ class Hub:
         room.rematch_offer = None
         for c in room.conns:
             c.send(RematchDeclinedMsg(seat=conn.seat))
-        await self.bus.publish(room.row.id, room.version, True, f"{DECLINE_PREFIX}{conn.seat}")
+        await self.bus.publish(room.row.id, room.version, True, RematchDeclined(conn.seat))
 
-    async def _heard_rematch(self, room: Room, text: str) -> None:
+    async def _heard_rematch(self, room: Room, said: RematchNotice) -> None:
         """Another process's seat offered, declined or made the rematch of ``room``."""
-        kind, _, value = text.partition(" ")
-        if kind == OFFER_PREFIX.strip() and value.isdigit():
-            if room.rematch_offer == int(value):
+        if isinstance(said, RematchOffered):
+            if room.rematch_offer == said.seat:
                 return  # this process's own offer
-            room.rematch_offer = int(value)
+            room.rematch_offer = said.seat
             for c in room.conns:
-                c.send(RematchOfferMsg(seat=int(value)))
-        elif kind == DECLINE_PREFIX.strip() and value.isdigit() and room.rematch_offer is not None:
-            room.rematch_offer = None
-            for c in room.conns:
-                c.send(RematchDeclinedMsg(seat=int(value)))
-        elif kind == MADE_PREFIX.strip() and value and room.row.rematch != value:
-            room.row.rematch, room.rematch_offer = value, None
+                c.send(RematchOfferMsg(seat=said.seat))
+        elif isinstance(said, RematchDeclined):
+            if room.rematch_offer is not None:
+                room.rematch_offer = None
+                for c in room.conns:
+                    c.send(RematchDeclinedMsg(seat=said.seat))
+        elif room.row.rematch != said.room:
+            room.row.rematch, room.rematch_offer = said.room, None
             old = await asyncio.to_thread(self.storage.seats_of, room.row.id)
-            await self._tell_rematch(room, value, old)
+            await self._tell_rematch(room, said.room, old)
 
     async def catch_up(
-        self, room_id: str, version: int, over: bool, action: str | None = None
+        self, room_id: str, version: int, over: bool, said: Notice | None = None
     ) -> None:
         """A process changed ``room_id``: replay the moves this one has not seen.
 
-        A notice of the one move this process lacks carries that move: it is applied
-        as it comes (the notice is sent after the commit); anything else is read from
-        the database.
+        A notice of the one entry this process lacks carries that entry (a move or an
+        undo): it is applied as it comes (the notice is sent after the commit); anything
+        else is read from the database. An undo asked and a rematch's notices are told
+        to the room's sockets.
         """
         room = self.rooms.get(room_id)
-        if room is not None and action is not None and action.startswith(ASK_PREFIX):
-            await self._heard_ask(room, version, action[len(ASK_PREFIX) :])
+        if room is not None and isinstance(said, UndoAsked):
+            await self._heard_ask(room, version, said.seat)
             return
-        if room is not None and action is not None and action.startswith(REMATCH_NOTICES):
-            await self._heard_rematch(room, action)
+        if room is not None and isinstance(said, RematchOffered | RematchDeclined | RematchMade):
+            await self._heard_rematch(room, said)
             return
+        entry = said if isinstance(said, MoveEntry | UndoEntry) else None
 
         def seen() -> bool:
             assert room is not None
@@ -1351,15 +1347,14 @@ class Hub:
         async with room.lock:
             if seen():  # this process's own move, announced before its commit returned
                 return
-            if not (action is not None and not over and self._apply_notice(room, version, action)):
+            if not (entry is not None and not over and self._apply_notice(room, version, entry)):
                 await self._catch_up(room)
         self._kick(room)
 
-    async def _heard_ask(self, room: Room, version: int, who: str) -> None:
+    async def _heard_ask(self, room: Room, version: int, seat: int) -> None:
         """Another process's seat asked, at ``version``, to take its last move back."""
-        if not who.isdigit() or not 0 <= int(who) < len(room.row.seats):
+        if not 0 <= seat < len(room.row.seats):
             return  # not a notice of this server's
-        seat = int(who)
         async with room.lock:
             if room.version < version:
                 await self._catch_up(room)
@@ -1368,12 +1363,12 @@ class Hub:
             room.undo_asked = (seat, version)
             self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
 
-    def _apply_notice(self, room: Room, version: int, text: str) -> bool:
-        """Apply move ``version`` (``text``) if it is the next one here; False if not."""
+    def _apply_notice(self, room: Room, version: int, entry: Entry) -> bool:
+        """Apply entry ``version`` if it is the next one here; False if not."""
         if room.over or room.version != version - 1:
             return False
         try:
-            events = room.apply_entry(text)
+            events = room.apply_entry(entry)
         except VelvetError:
             return False  # not a move of this state: the database says what happened
         room.row.version = version
@@ -1390,7 +1385,7 @@ class Hub:
         row, new = loaded
         events: list[Event] = []
         for text in new:
-            events.extend(room.apply_entry(text))
+            events.extend(room.apply_entry(read_entry(text)))
         changed = bool(new) or row.status != room.row.status
         room.row.status, room.row.result = row.status, row.result
         room.row.version, room.row.rematch = row.version, row.rematch
@@ -1668,7 +1663,7 @@ def _replay(row: RoomRow, entries: list[str]) -> Room:
     try:
         room = Room(row=row, game=game, state=game.new_state(row.config, row.seed), actions=[])
         for text in entries:
-            room.remember(room.apply_entry(text))
+            room.remember(room.apply_entry(read_entry(text)))
     except (VelvetError, ValueError) as error:
         raise ConfigError(f"room {row.id} cannot be replayed: {error}") from error
     return room
