@@ -9,23 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
-from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
-from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
-from velvet.engine.record import GameRecord
-from velvet.games import find_spec, has_forecast
-from velvet.server import games
+from velvet.engine.core import Event, State, choose_by_text, player_name
+from velvet.engine.errors import IllegalActionError, VelvetError
+from velvet.games import find_spec
+from velvet.server import games, room_rows
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.hinting import HintPool, HintSettings
@@ -67,6 +62,18 @@ from velvet.server.protocol import (
     TransferMsg,
     Welcome,
 )
+from velvet.server.room import (
+    LOG_LIMIT,
+    MAX_SNAPSHOTS,
+    OUTBOX_LIMIT,
+    Conn,
+    Room,
+    end_rule,
+    hints_default,
+    replay_room,
+    undo_entry,
+)
+from velvet.server.room_rows import rematch_row, seed_commitment
 from velvet.server.storage import (
     Conflict,
     RoomRow,
@@ -81,12 +88,6 @@ log = logging.getLogger("velvet.server")
 HINT_TIME_CAP = 1.0
 """A decision's deadline is extended for its seat's hints by at most this share of the
 room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
-OUTBOX_LIMIT = 512
-"""Messages queued for one socket before it is judged too slow and closed."""
-MAX_SNAPSHOTS = 32
-"""States kept per room for undo (the most recent positions since the last reveal)."""
-LOG_LIMIT = 400
-"""Versions of events kept per room for the log a joining socket is sent."""
 MOVE_CODE_SECONDS = 600
 """How long a seat's one-time move code (``transfer``) lasts."""
 
@@ -101,252 +102,6 @@ class SeatRefused(Exception):
 
 class RoomsFull(StorageError):
     """This process holds ``max_rooms`` rooms and none of them is idle."""
-
-
-class Conn:
-    """One socket: its seat (None for a spectator) and its queue of outgoing messages."""
-
-    def __init__(self, seat: int | None, address: str = "") -> None:
-        self.seat = seat
-        self.address = address
-        """The client's address (hint slots are shared out per address, and its rematches
-        count against its room limit)."""
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.hinting: str | None = None
-        """``hint`` or ``forecast`` while one is being worked out for this socket."""
-        self.hint_task: asyncio.Task[None] | None = None
-        self.hint_version = -1
-        """The version the pending ``hinting`` was asked at."""
-
-    def send(self, message: BaseModel | str) -> None:
-        """Queue ``message`` (a model, or its JSON already made) for the socket."""
-        if self.closed:
-            return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close()
-            return
-        self.outbox.put_nowait(message if isinstance(message, str) else message.model_dump_json())
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.outbox.put_nowait(None)
-
-
-def undo_entry(keep: int) -> str:
-    """The stored text of an undo back to ``keep`` moves (``UndoEntry``)."""
-    return UndoEntry(keep).text()
-
-
-@dataclass
-class Room:
-    row: RoomRow
-    game: Game[Any]
-    state: State[Any]
-    actions: list[str]
-    """The moves that stand (the record's actions), in order."""
-    entries: int = -1
-    """Committed entries: moves and undos (the version); -1: as many as ``actions``."""
-    movers: list[int] = field(default_factory=list)
-    """The seat that made each move of ``actions``."""
-    barrier: int = 0
-    """Moves before this index cannot be taken back (a die, a shuffle or a hidden card came
-    out at or after the one before it)."""
-    taken_back: list[dict[str, Any]] = field(default_factory=list)
-    """Undos so far, as the record keeps them: ``{"after": n, "actions": [...]}``."""
-    undo_asked: tuple[int, int] | None = None
-    rematch_offer: int | None = None
-    """The seat that offered a rematch the other has not answered (in memory; the other
-    processes holding the room hear it on the bus)."""
-    """(seat, version): a seat asked the other people to agree to its undo at that version
-    (kept in memory only; any move ends the request)."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Conn] = field(default_factory=set)
-    taken_over: set[int] = field(default_factory=set)
-    players: dict[int, str] = field(default_factory=dict)
-    """Account names of the seats claimed by signed-in people (velvet.server.accounts)."""
-    bot_task: asyncio.Task[None] | None = None
-    timer: asyncio.Task[None] | None = None
-    timer_for: tuple[int, int] = (-1, -1)
-    deadline: float = 0.0
-    """When the decision of ``timer_for`` runs out (``time.monotonic()``)."""
-    extended: float = 0.0
-    """Seconds that decision's deadline was extended for its seat's hints."""
-    grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    legal: tuple[int, dict[str, Any]] = (-1, {})
-    """The legal actions by text at a version, kept from when they were last listed."""
-    snapshots: dict[int, State[Any]] = field(default_factory=dict)
-    """The state after the first N moves, by N, for N from ``barrier`` on (where an undo
-    may go back to; never changed: ``state_after`` hands out copies)."""
-    used: float = field(default_factory=time.monotonic)
-    """When a request or a socket last used the room (idle rooms leave memory)."""
-    history: list[tuple[int, list[Event]]] = field(default_factory=list)
-    """The events of each version (the newest LOG_LIMIT), for the log a late joiner,
-    a reconnecting seat or a spectator is sent (filtered as that socket may see them)."""
-
-    def remember(self, events: Sequence[Event]) -> None:
-        """Keep the events that made the current version for the log."""
-        if events:
-            self.history.append((self.version, list(events)))
-            if len(self.history) > LOG_LIMIT:
-                del self.history[: len(self.history) - LOG_LIMIT]
-
-    def known_legal(self, text: str) -> Any | None:
-        """The legal action whose text is ``text`` at this version, if already listed."""
-        version, by_text = self.legal
-        if version != self.version or text.isdigit():  # a number picks from the list
-            return None
-        return by_text.get(text)
-
-    def __post_init__(self) -> None:
-        if self.entries < 0:
-            self.entries = len(self.actions)
-
-    @property
-    def version(self) -> int:
-        return self.entries
-
-    def undo_allowed(self) -> bool:
-        """The room's rules allow undo: ``solo`` (the default; with other people only when
-        they agree), not ``off``."""
-        return (self.row.options.get("undo") or "solo") == "solo"
-
-    def hints_allowed(self) -> bool:
-        """The room's ``hints`` option; unset (rooms made before it): on, except in a
-        Persona VS game between two people."""
-        return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
-
-    def forecasts(self) -> bool:
-        """The room's game offers a forecast (its spec's ``forecast`` hook: P5's)."""
-        return has_forecast(self.game.name)
-
-    def alone(self) -> bool:
-        """One person plays (alone, or against bots): an undo needs nobody's consent."""
-        return sum(s.who == "human" for s in self.row.seats) == 1
-
-    def asker(self) -> int | None:
-        """The seat whose undo waits for the other people's consent at this version."""
-        asked = self.undo_asked
-        return asked[0] if asked is not None and asked[1] == self.version else None
-
-    def may_undo(self, seat: int) -> bool:
-        """Whether ``seat``'s ``undo`` would do something now: take back its move (alone),
-        ask for it, or agree to another's."""
-        asker = self.asker()
-        if asker is not None and not self.over:
-            return asker != seat
-        return self.undo_target(seat) is not None
-
-    def undo_target(self, seat: int) -> int | None:
-        """How many moves stand after ``seat`` undoes: back to its last decision, if no
-        secret or chance came out since and the room allows it; else None."""
-        if self.over or not self.undo_allowed():
-            return None
-        for index in range(len(self.movers) - 1, self.barrier - 1, -1):
-            if self.movers[index] == seat:
-                return index
-        return None
-
-    def push(self, text: str, before: State[Any]) -> None:
-        """Count move ``text``, made from ``before`` (kept, never changed again) to the
-        current state."""
-        self.snapshots[len(self.actions)] = before
-        self.actions.append(text)
-        self.movers.append(before.current_player)
-        self.entries += 1
-        if self.state.reveals_since(before):
-            self.barrier = len(self.actions)
-            self.snapshots.clear()  # no undo goes back past a reveal
-        while len(self.snapshots) > MAX_SNAPSHOTS:
-            del self.snapshots[min(self.snapshots)]
-
-    def take_back(self, keep: int, state: State[Any]) -> Event:
-        """Drop the moves after the first ``keep``; ``state`` is the state they lead to.
-
-        Returns the event that tells it (``undo``: who, how many moves, back to which).
-        """
-        taken = self.actions[keep:]
-        seat = self.movers[keep]
-        self.taken_back.append({"after": keep, "actions": taken})
-        del self.actions[keep:]
-        del self.movers[keep:]
-        for n in [n for n in self.snapshots if n > keep]:
-            del self.snapshots[n]  # states of the moves taken back
-        self.barrier = min(self.barrier, keep)
-        self.state = state
-        self.entries += 1
-        return Event("undo", {"player": seat, "count": len(taken), "after": keep})
-
-    def apply_entry(self, entry: Entry) -> list[Event]:
-        """Apply a committed entry read back (a move, or an undo) to the room."""
-        if isinstance(entry, UndoEntry):
-            keep = entry.keep
-            if not self.barrier <= keep < len(self.actions):
-                raise ConfigError(f"room {self.row.id}: an undo to move {keep} cannot be made")
-            return [self.take_back(keep, self.state_after(keep))]
-        before = self.state.clone()  # kept as the snapshot before this move
-        events = self.state.apply_unchecked(choose_by_text(self.state, entry.action))
-        self.push(entry.action, before)
-        return events
-
-    @property
-    def over(self) -> bool:
-        return self.row.status == "over"
-
-    def bot_for(self, seat: int) -> str | None:
-        """The bot playing ``seat`` now, or None if a person does."""
-        who = self.row.seats[seat].who
-        if who != "human":
-            return who
-        if seat in self.taken_over:
-            return str(self.row.options.get("takeover") or "random")
-        return None
-
-    def to_move(self) -> int | None:
-        if self.over:
-            return None
-        player = self.state.current_player
-        return None if player == TERMINAL else player
-
-    def record(self) -> GameRecord:
-        record = GameRecord.start(self.game, self.row.config, self.row.seed)
-        record.actions = list(self.actions)
-        record.taken_back = [dict(t, actions=list(t["actions"])) for t in self.taken_back]
-        return record
-
-    def state_after(self, keep: int) -> State[Any]:
-        """The state after the first ``keep`` moves: a copy of its snapshot, else the
-        nearest one before it played on, else replayed from the seed."""
-        start = max((n for n in self.snapshots if n <= keep), default=None)
-        if start is None:
-            record = GameRecord.start(self.game, self.row.config, self.row.seed)
-            record.actions = self.actions[:keep]
-            return record.replay(self.game)
-        state = self.snapshots[start].clone()
-        for text in self.actions[start:keep]:
-            state.apply_unchecked(choose_by_text(state, text))
-        return state
-
-    def unattended(self) -> bool:
-        """Every seat is played by a bot now (none has a person, or all were handed over):
-        such a room plays only while someone watches it."""
-        return all(self.bot_for(s.seat) is not None for s in self.row.seats)
-
-    def idle(self) -> bool:
-        """Nobody is connected, no bot is thinking, no grace period or move is running."""
-        busy = self.bot_task is not None and not self.bot_task.done()
-        return not self.conns and not busy and not self.grace and not self.lock.locked()
-
-
-def hints_default(game: str, seats: Sequence[Any], option: str | None) -> bool:
-    """Whether hints are on: the room's option, else on unless two people play each other
-    (a game whose spec is not ``cooperative``, such as VS)."""
-    if option is not None:
-        return option == "on"
-    people = sum(getattr(s, "who", s) == "human" for s in seats)
-    spec = find_spec(game)
-    return people <= 1 or (spec is not None and spec.cooperative)
 
 
 def undo_text(event: Event) -> str:
@@ -387,18 +142,6 @@ def row_seat_infos(row: RoomRow, names: dict[int, str]) -> list[SeatInfo]:
             )
         )
     return infos
-
-
-def seed_commitment(nonce: str, seed: int) -> str:
-    return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
-
-
-def end_rule(room: Room) -> str:
-    """The clause a refusal after the end cites: the one that ended the game (VS-END-2 for
-    a deck-out or the turn-cap draw), or the game's end rule for a resigned game."""
-    if room.state.is_terminal():
-        return room.state.game_over_error().rule_id
-    return room.game.game_over_rule
 
 
 class Hub:
@@ -463,50 +206,9 @@ class Hub:
     async def new_row(
         self, request: CreateRoom, claims: Sequence[tuple[str, int | None] | None] = ()
     ) -> tuple[RoomRow, list[str]]:
-        """A new room's row, checked, not yet saved, and each seat's invite token.
-
-        ``claims[i]``: seat i is claimed already by the client whose secret has this digest
-        (and by that account, or None): matchmaking hands each player only their own seat.
-        """
-        # parsing uploaded cards and decks takes a while: not on the event loop
-        game, config, specs, seed = await asyncio.to_thread(_prepare, request, self.pool.check)
-        tokens = [secrets.token_urlsafe(24) for _ in specs]
-        nonce = secrets.token_hex(16)
-        now = time.time()
-        seats = []
-        for i, (s, t) in enumerate(zip(specs, tokens, strict=True)):
-            seat = SeatRow(i, s, token_digest(t))
-            claim = claims[i] if i < len(claims) else None
-            if claim is not None:
-                seat.secret_sha256, seat.account, seat.claimed_at = claim[0], claim[1], now
-            seats.append(seat)
-        row = RoomRow(
-            id=secrets.token_urlsafe(9),
-            game=game.name,
-            cards=list(request.cards),
-            config=config,
-            seed=seed,
-            nonce=nonce,
-            seed_sha256=seed_commitment(nonce, seed),
-            status="playing",
-            result=None,
-            version=0,
-            options={
-                "turn_timer": request.turn_timer,
-                "grace": request.grace,
-                "takeover": request.takeover,
-                "undo": request.undo,
-                "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
-                "hotseat": request.hotseat,
-                "rated": request.rated,
-            },
-            listed=request.listed,
-            rematch_of=None,
-            rematch=None,
-            created=now,
-            seats=seats,
-        )
-        return row, tokens
+        """A new room's row, checked, not yet saved, and each seat's invite token
+        (velvet.server.room_rows.new_row, with this server's bot limits)."""
+        return await room_rows.new_row(request, self.pool.check, claims)
 
     async def started(self, room_id: str) -> None:
         """A room just saved: its bots start if one moves first (it loads when someone
@@ -539,7 +241,7 @@ class Hub:
                 self._loading.pop(room_id, None)
                 return None
             row, actions = loaded
-            room = await asyncio.to_thread(_replay, row, actions)
+            room = await asyncio.to_thread(replay_room, row, actions)
             bound = {s.seat: s.account for s in row.seats if s.account is not None}
             if bound:
                 names = await asyncio.to_thread(self.names, list(bound.values()))
@@ -1242,29 +944,7 @@ class Hub:
                 if refusal is not None:
                     conn.send(ErrorMsg(code="rate_limited", message=refusal))
                     return
-                order = list(reversed(now)) if mutual else list(now)
-                seed = secrets.randbits(63)
-                nonce = secrets.token_hex(16)
-                row = RoomRow(
-                    id=secrets.token_urlsafe(9),
-                    game=room.row.game,
-                    cards=room.row.cards,
-                    config=room.row.config,
-                    seed=seed,
-                    nonce=nonce,
-                    seed_sha256=seed_commitment(nonce, seed),
-                    status="playing",
-                    result=None,
-                    version=0,
-                    options=room.row.options,
-                    listed=room.row.listed,
-                    rematch_of=room.row.id,
-                    rematch=None,
-                    created=time.time(),
-                    # the seats as claimed now (swapped between two people): each client
-                    # keeps its own secret, which opens its own seat only
-                    seats=[dataclasses.replace(s, seat=i) for i, s in enumerate(order)],
-                )
+                row = rematch_row(room.row, list(reversed(now)) if mutual else list(now))
                 try:
                     await asyncio.to_thread(self.storage.create_room, row)
                 except (Conflict, StorageError) as failure:
@@ -1587,17 +1267,6 @@ def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
 
 
-@contextlib.contextmanager
-def _on_field(field: str, seat: int | None = None) -> Iterator[None]:
-    """A ConfigError inside names the request's ``field`` (and seat), for the lobby's form."""
-    try:
-        yield
-    except ConfigError as error:
-        if error.option is not None:
-            raise
-        raise ConfigError(str(error), field, seat) from None
-
-
 def _rated_claim(rows: Sequence[SeatRow], seat: int, account: int | None) -> None:
     """A rated room's seat is claimed only by a signed-in account, not one holding the
     other seat (SeatRefused ``sign_in``, ``same_account``)."""
@@ -1615,55 +1284,26 @@ def _rated_claim(rows: Sequence[SeatRow], seat: int, account: int | None) -> Non
         )
 
 
-def _check_rated(request: CreateRoom, game: str, specs: Sequence[str]) -> None:
-    """A rated room: a game that is not co-op, two human seats, no one screen, no takeover."""
-    spec = find_spec(game)
-    why = (
-        "the game is co-op"
-        if spec is None or spec.cooperative
-        else "it needs exactly two human seats"
-        if list(specs) != ["human", "human"]
-        else "a one-screen room cannot be rated"
-        if request.hotseat
-        else "a rated room has no takeover bot"
-        if request.takeover is not None
-        else None
-    )
-    if why is not None:
-        raise ConfigError(f"rated: {why} (a rated game is between two signed-in people)")
+_replay = replay_room  # the name the tests knew
 
-
-def _prepare(
-    request: CreateRoom, check: Callable[[str, str], object]
-) -> tuple[Game[Any], dict[str, Any], list[str], int]:
-    """A new room's game (its uploaded cards parsed), config, seats and seed, checked
-    (``check(spec, game)``: a bot the server allows, within its BotLimits)."""
-    game = games.room_game(request.game, request.cards)
-    config = games.build_config(game, request)
-    players = games.players_of(request)
-    specs = list(request.seats) + ["human"] * (players - len(request.seats))
-    for seat, spec in enumerate(specs):
-        if spec != "human":
-            with _on_field("seats", seat):
-                check(spec, game.name)
-    if request.takeover is not None:
-        with _on_field("takeover"):
-            check(request.takeover, game.name)
-    if request.rated:
-        with _on_field("rated"):
-            _check_rated(request, game.name, specs)
-    seed = secrets.randbits(63)
-    game.new_state(config, seed)  # a bad config raises ConfigError here
-    return game, config, specs, seed
-
-
-def _replay(row: RoomRow, entries: list[str]) -> Room:
-    """The room its committed entries (moves and undos) lead to."""
-    game = games.room_game(row.game, row.cards)
-    try:
-        room = Room(row=row, game=game, state=game.new_state(row.config, row.seed), actions=[])
-        for text in entries:
-            room.remember(room.apply_entry(read_entry(text)))
-    except (VelvetError, ValueError) as error:
-        raise ConfigError(f"room {row.id} cannot be replayed: {error}") from error
-    return room
+__all__ = [
+    "HINT_TIME_CAP",
+    "LOG_LIMIT",
+    "MAX_SNAPSHOTS",
+    "MOVE_CODE_SECONDS",
+    "OUTBOX_LIMIT",
+    "Conn",
+    "Hub",
+    "Room",
+    "RoomsFull",
+    "SeatRefused",
+    "_replay",
+    "end_rule",
+    "hints_default",
+    "replay_room",
+    "row_seat_infos",
+    "seat_display",
+    "seed_commitment",
+    "undo_entry",
+    "undo_text",
+]
