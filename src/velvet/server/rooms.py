@@ -20,11 +20,12 @@ from typing import Any
 from velvet.engine.core import Event, State, choose_by_text, player_name
 from velvet.engine.errors import IllegalActionError, VelvetError
 from velvet.games import find_spec
-from velvet.server import games, room_rows
+from velvet.server import messages, room_rows
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
+from velvet.server.messages import row_seat_infos, seat_display, undo_text
 from velvet.server.notices import (
     Entry,
     MoveEntry,
@@ -38,26 +39,20 @@ from velvet.server.notices import (
     read_entry,
 )
 from velvet.server.protocol import (
-    ActionOut,
     CreateRoom,
     ErrorCode,
     ErrorMsg,
-    EventOut,
     ForecastMsg,
     HintCancelledMsg,
     HintMsg,
     Invite,
-    LogEntry,
     LogMsg,
-    RecordMsg,
     RematchDeclinedMsg,
     RematchMsg,
     RematchOfferMsg,
     RoomCreated,
     RoomInfo,
     SeatInfo,
-    SeatsMsg,
-    StateMsg,
     TimerMsg,
     TransferMsg,
     Welcome,
@@ -102,46 +97,6 @@ class SeatRefused(Exception):
 
 class RoomsFull(StorageError):
     """This process holds ``max_rooms`` rooms and none of them is idle."""
-
-
-def undo_text(event: Event) -> str:
-    if event.kind == "undo_ask":
-        who = player_name(int(event.data["player"]))
-        return f"{who} asks to take back their last move; the other player may agree (Undo)."
-    count = int(event.data["count"])
-    moves = "1 move" if count == 1 else f"{count} moves"
-    return f"{player_name(int(event.data['player']))} takes back {moves}."
-
-
-def seat_display(who: str, claimed: bool, player: str | None, bot: str | None = None) -> str:
-    """Who plays a seat, in words (``SeatInfo.display_name``): the account's name, else
-    "Guest" (or "Open seat" before its invite is used), or "Bot (LEVEL)" for a bot's seat;
-    ``bot``: the bot playing a person's seat for now (takeover)."""
-    if who != "human":
-        return f"Bot ({who})"
-    person = player or ("Guest" if claimed else "Open seat")
-    return f"{person} (a bot plays for now)" if bot is not None else person
-
-
-def row_seat_infos(row: RoomRow, names: dict[int, str]) -> list[SeatInfo]:
-    """The seats' public facts of a room not in memory, from its row; ``names``: account
-    names by id (nobody is counted as connected but the bots)."""
-    infos = []
-    for s in row.seats:
-        claimed = s.who == "human" and s.secret_sha256 is not None
-        player = names.get(s.account) if s.account is not None else None
-        infos.append(
-            SeatInfo(
-                seat=s.seat,
-                name=player_name(s.seat),
-                who=s.who,
-                connected=s.who != "human",
-                claimed=claimed,
-                player=player,
-                display_name=seat_display(s.who, claimed, player),
-            )
-        )
-    return infos
 
 
 class Hub:
@@ -269,44 +224,14 @@ class Hub:
         self._kick(room)
 
     def info(self, room: Room) -> RoomInfo:
-        return RoomInfo(
-            room=room.row.id,
-            game=room.row.game,
-            status=room.row.status,
-            version=room.version,
-            seats=self.seat_infos(room),
-            seed_sha256=room.row.seed_sha256,
-            created=room.row.created,
-            hotseat=bool(room.row.options.get("hotseat")),
-            rated=bool(room.row.options.get("rated")),
-        )
+        return messages.room_info(room)
 
     def seat_infos(self, room: Room) -> list[SeatInfo]:
-        present = {c.seat for c in room.conns}
-        infos = []
-        for s in room.row.seats:
-            claimed = s.who == "human" and s.secret_sha256 is not None
-            player = room.players.get(s.seat)
-            bot = room.bot_for(s.seat)
-            infos.append(
-                SeatInfo(
-                    seat=s.seat,
-                    name=player_name(s.seat),
-                    who=bot or "human",
-                    connected=s.who != "human" or s.seat in present,
-                    claimed=claimed,
-                    player=player,
-                    display_name=seat_display(s.who, claimed, player, bot),
-                )
-            )
-        return infos
+        return messages.seat_infos(room)
 
     def seats_changed(self, room: Room, skip: Conn | None = None) -> None:
         """Tell the room's sockets (but ``skip``) who plays each seat now (``seats``)."""
-        text = SeatsMsg(seats=self.seat_infos(room)).model_dump_json()
-        for c in list(room.conns):
-            if c is not skip:
-                c.send(text)
+        messages.send_seats(room, skip)
 
     # --- sockets --------------------------------------------------------------------------
 
@@ -430,16 +355,7 @@ class Hub:
 
     def log_msg(self, room: Room, seat: int | None) -> LogMsg:
         """The log so far, each event as ``seat`` (None: a spectator) may see it."""
-        entries = []
-        for version, events in room.history:
-            for event in events:
-                if event.kind in ("undo", "undo_ask"):
-                    text = undo_text(event)
-                    entries.append(LogEntry(version=version, kind=event.kind, text=text))
-                    continue
-                kind, text, _ = games.event_for(room.game, event, seat)
-                entries.append(LogEntry(version=version, kind=kind, text=text))
-        return LogMsg(version=room.version, entries=entries)
+        return messages.log_msg(room, seat)
 
     def attach(self, room: Room, conn: Conn, secret: str | None = None) -> None:
         """Add ``conn`` to the room; ``secret``: the seat secret its claim just gave it."""
@@ -474,9 +390,9 @@ class Hub:
         )
         if room.history:
             conn.send(self.log_msg(room, conn.seat))
-        conn.send(self._state_msg(room, conn.seat, [], ack=False))
+        conn.send(messages.state_msg(room, conn.seat, [], ack=False))
         if room.over:
-            conn.send(self._record_msg(room))
+            conn.send(messages.record_msg(room))
         elif conn.seat is not None and room.hints_allowed():
             self.hinter.warm()  # a seat that may ask has come: its first hint need not wait
         self._kick(room)
@@ -1077,85 +993,16 @@ class Hub:
     def _announce(
         self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
     ) -> None:
-        room.remember(events)
-        # each seat's view is built and serialised once, however many sockets it has
-        cache: dict[int | None, tuple[StateMsg, str]] = {}
-        record = self._record_msg(room).model_dump_json() if room.over else None
+        """Send the room's change to its sockets (velvet.server.messages.broadcast), stop
+        the hints it overtook and time the decision now pending."""
+        messages.broadcast(room, events, mover, action)
         for c in list(room.conns):
-            made = cache.get(c.seat)
-            if made is None:
-                msg = self._state_msg(room, c.seat, events, ack=False)
-                made = cache[c.seat] = (msg, msg.model_dump_json())
-            if c is mover:
-                c.send(made[0].model_copy(update={"ack": True, "acked": action}))
-            else:
-                c.send(made[1])
-            if record is not None:
-                c.send(record)
             if c.hinting is not None and c.hint_version != room.version:
                 # overtaken: its answer would be dropped, so its search stops now
                 kind, asked = c.hinting, c.hint_version
                 self._drop_hint(c)
                 c.send(_overtaken(kind, asked, room.version))
         self._arm_timer(room)
-
-    def _state_msg(
-        self, room: Room, seat: int | None, events: Sequence[Event], ack: bool
-    ) -> StateMsg:
-        state = room.state
-        view = state.view(seat) if seat is not None else games.public_view(state)
-        to_move = room.to_move()
-        legal: list[ActionOut] = []
-        if to_move is not None and to_move == seat and room.bot_for(seat) is None:
-            game = room.game
-            listed = games.legal_labels(state)
-            room.legal = (room.version, {t: a for a, t, _ in listed})
-            legal = [
-                ActionOut(
-                    text=t,
-                    label=label,
-                    targets=list(game.action_targets(state, a)),
-                    note=game.action_note(state, a),
-                )
-                for a, t, label in listed
-            ]
-        out = []
-        for event in events:
-            if event.kind in ("undo", "undo_ask"):
-                out.append(EventOut(kind=event.kind, text=undo_text(event), data=dict(event.data)))
-                continue
-            kind, text, data = games.event_for(room.game, event, seat)
-            out.append(EventOut(kind=kind, text=text, data=data))
-        return StateMsg(
-            version=room.version,
-            view=view,
-            to_move=to_move,
-            legal=legal,
-            events=out,
-            status=room.row.status,
-            result=room.row.result,
-            ack=ack,
-            undo=seat is not None and room.may_undo(seat),
-            undo_asked=room.asker(),
-            time_left=self._time_left(room, to_move),
-        )
-
-    @staticmethod
-    def _time_left(room: Room, to_move: int | None) -> float | None:
-        """Seconds left for the pending decision if its timer already runs (a seat that
-        joins or reconnects mid-decision), else None: the decision gets the whole timer."""
-        timed = room.timer is not None and not room.timer.done()
-        if not timed or to_move is None or room.timer_for != (room.version, to_move):
-            return None
-        return round(max(0.0, room.deadline - time.monotonic()), 1)
-
-    def _record_msg(self, room: Room) -> RecordMsg:
-        return RecordMsg(
-            result=room.row.result or {},
-            record=room.record().to_json(),
-            seed=room.row.seed,
-            nonce=room.row.nonce,
-        )
 
     # --- bots and timers ------------------------------------------------------------------
 
