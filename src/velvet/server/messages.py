@@ -8,11 +8,11 @@ each seat's view built and serialised once. Nothing here changes a room.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from velvet.engine.core import Event, player_name
 from velvet.server import games
+from velvet.server.clock import time_left
 from velvet.server.protocol import (
     ActionOut,
     EventOut,
@@ -185,15 +185,6 @@ def state_msg(room: Room, seat: int | None, events: Sequence[Event], ack: bool) 
         undo_asked=room.asker(),
         time_left=time_left(room, to_move),
     )
-
-
-def time_left(room: Room, to_move: int | None) -> float | None:
-    """Seconds left for the pending decision if its timer already runs (a seat that
-    joins or reconnects mid-decision), else None: the decision gets the whole timer."""
-    timed = room.timer is not None and not room.timer.done()
-    if not timed or to_move is None or room.timer_for != (room.version, to_move):
-        return None
-    return round(max(0.0, room.deadline - time.monotonic()), 1)
 
 
 def record_msg(room: Room) -> RecordMsg:

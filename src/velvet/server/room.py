@@ -264,6 +264,10 @@ class Room:
         such a room plays only while someone watches it."""
         return all(self.bot_for(s.seat) is not None for s in self.row.seats)
 
+    def hint_pending(self, seat: int, version: int) -> bool:
+        """A hint of ``seat`` for decision ``version`` is being worked out on a socket."""
+        return any(c.seat == seat and c.hint_version == version and c.hinting for c in self.conns)
+
     def idle(self) -> bool:
         """Nobody is connected, no bot is thinking, no grace period or move is running."""
         busy = self.bot_task is not None and not self.bot_task.done()

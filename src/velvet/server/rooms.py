@@ -23,6 +23,8 @@ from velvet.games import find_spec
 from velvet.server import messages, room_rows
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
+from velvet.server.clock import HINT_TIME_CAP, Clock
+from velvet.server.hint_desk import HintDesk
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
 from velvet.server.messages import row_seat_infos, seat_display, undo_text
@@ -42,9 +44,6 @@ from velvet.server.protocol import (
     CreateRoom,
     ErrorCode,
     ErrorMsg,
-    ForecastMsg,
-    HintCancelledMsg,
-    HintMsg,
     Invite,
     LogMsg,
     RematchDeclinedMsg,
@@ -53,7 +52,6 @@ from velvet.server.protocol import (
     RoomCreated,
     RoomInfo,
     SeatInfo,
-    TimerMsg,
     TransferMsg,
     Welcome,
 )
@@ -80,9 +78,6 @@ from velvet.server.storage import (
 )
 
 log = logging.getLogger("velvet.server")
-HINT_TIME_CAP = 1.0
-"""A decision's deadline is extended for its seat's hints by at most this share of the
-room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
 MOVE_CODE_SECONDS = 600
 """How long a seat's one-time move code (``transfer``) lasts."""
 
@@ -113,7 +108,10 @@ class Hub:
         self.storage = storage
         self.pool = pool
         self.hinter = hinter or HintPool(HintSettings(workers=0))
-        self._hint_tasks: set[asyncio.Task[None]] = set()
+        self.clock = Clock(self._bot_move, self._kick)
+        """The rooms' turn timers (velvet.server.clock)."""
+        self.desk = HintDesk(self.hinter, self.clock)
+        """The hints being worked out (velvet.server.hint_desk)."""
         self.bus = bus or Bus()
         storage.notify_channel = self.bus.commit_channel
         self.public_url = public_url
@@ -404,7 +402,7 @@ class Hub:
         gone = all(c.seat != conn.seat for c in room.conns)
         if was_here and conn.seat is not None and self.on_seat and gone and not self._closing:
             self.on_seat(room, conn.seat, False)
-        self._drop_hint(conn)  # nobody is left to read its answer
+        self.desk.drop(conn)  # nobody is left to read its answer
         seat = conn.seat
         grace = room.row.options.get("grace")
         if (
@@ -635,153 +633,15 @@ class Hub:
             )
         return None
 
-    # --- hints --------------------------------------------------------------------------
-
-    def _hint_refusal(self, room: Room, conn: Conn, version: int, kind: str) -> ErrorMsg | None:
-        """Why ``conn`` may not have a ``kind`` (hint or forecast) now, or None.
-
-        Every refusal's code starts with ``hint_`` (a move's own codes stay the move's).
-        """
-        seat = conn.seat
-        if not room.hints_allowed():
-            return ErrorMsg(
-                code="hint_off", message="this room gives no hints (its hints option is off)"
-            )
-        if kind == "forecast" and not room.forecasts():
-            return ErrorMsg(
-                code="hint_no_forecast",
-                message=f"the game '{room.game.name}' offers no forecast (in P5: the chance "
-                "to beat the boss in time)",
-            )
-        if room.over:
-            return ErrorMsg(code="hint_over", message="the game is over: there is nothing to hint")
-        if version != room.version:
-            return ErrorMsg(
-                code="hint_stale",
-                message=f"{kind} asked at version {version}; the game is at {room.version}",
-            )
-        if seat is not None and room.to_move() == seat and room.bot_for(seat) is not None:
-            return ErrorMsg(
-                code="hint_not_your_turn",
-                message="a bot plays your seat now (it was handed over); hints are for "
-                "the player whose decision it is",
-            )
-        if seat is None or room.to_move() != seat:
-            who = room.to_move()
-            whose = player_name(who) if who is not None else "nobody"
-            return ErrorMsg(
-                code="hint_not_your_turn",
-                message=f"hints are for the player whose decision it is; it is {whose}'s",
-            )
-        if conn.hinting is not None:
-            return ErrorMsg(
-                code="hint_busy",
-                message=f"a {conn.hinting} is already being worked out for you; wait for it",
-            )
-        return self.hinter.slots.refusal((room.row.id, seat), conn.address)
+    # --- hints (velvet.server.hint_desk) ------------------------------------------------
 
     def hint(self, room: Room, conn: Conn, version: int, kind: str) -> None:
-        """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat; the answer
-        (or a refusal) goes to that socket only, and never changes the game."""
-        error = self._hint_refusal(room, conn, version, kind)
-        if error is not None:
-            conn.send(error)
-            return
-        assert conn.seat is not None  # refused above otherwise
-        conn.hinting = kind
-        conn.hint_version = version
-        state = room.state.clone()  # the room's state moves on; the worker reads this copy
-        work = self._work_out(room, conn, conn.seat, version, kind, state, time.monotonic())
-        task = asyncio.create_task(work)
-        conn.hint_task = task
-        self._hint_tasks.add(task)
-        task.add_done_callback(self._hint_tasks.discard)
-        self.hinter.slots.hold(task, (room.row.id, conn.seat), conn.address)
+        """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat."""
+        self.desk.ask(room, conn, version, kind)
 
     def cancel_hint(self, conn: Conn) -> None:
-        """``hint_cancel``: stop the hint or forecast being worked out for ``conn``. Its slot
-        is free at once (another may be asked), its answer never comes, and its search ends
-        at its next check (velvet.server.hinting.HintPool)."""
-        kind, task = conn.hinting, conn.hint_task
-        if kind is None or task is None or task.done():
-            conn.send(
-                ErrorMsg(
-                    code="hint_none",
-                    message="no hint or forecast is being worked out for you "
-                    "(an answer may have just been sent)",
-                )
-            )
-            return
-        self._drop_hint(conn)
-        conn.send(
-            HintCancelledMsg(
-                kind="forecast" if kind == "forecast" else "hint", version=conn.hint_version
-            )
-        )
-
-    def _drop_hint(self, conn: Conn) -> None:
-        """Cancel ``conn``'s pending hint, if any, and free its slot and the server's."""
-        task = conn.hint_task
-        conn.hinting, conn.hint_task = None, None
-        if task is not None and not task.done():
-            self._hint_tasks.discard(task)
-            self.hinter.slots.release(task)
-            task.cancel()
-
-    async def _work_out(
-        self,
-        room: Room,
-        conn: Conn,
-        seat: int,
-        version: int,
-        kind: str,
-        state: State[Any],
-        asked: float,
-    ) -> None:
-        try:
-            if kind == "forecast":
-                found = await self.hinter.forecast(state, seat)
-            else:
-                found = await self.hinter.hint(state, seat)
-        except VelvetError as error:
-            conn.send(ErrorMsg(code="hint_failed", message=f"no {kind}: {error}"))
-            return
-        except Exception:
-            log.exception("%s failed in room %s", kind, room.row.id)
-            conn.send(ErrorMsg(code="hint_failed", message=f"the {kind} could not be worked out"))
-            return
-        finally:
-            if conn.hint_task is asyncio.current_task():  # not cancelled, nor replaced
-                conn.hinting, conn.hint_task = None, None
-            self._extend(room, seat, version, time.monotonic() - asked)
-        if room.version != version:
-            conn.send(_overtaken(kind, version, room.version))
-            return
-        if kind == "forecast":
-            conn.send(ForecastMsg(version=version, **found))
-        else:
-            conn.send(HintMsg(version=version, **found))
-
-    def _hint_pending(self, room: Room, seat: int, version: int) -> bool:
-        return any(c.seat == seat and c.hint_version == version and c.hinting for c in room.conns)
-
-    def _extend(self, room: Room, seat: int, version: int, seconds: float) -> None:
-        """A hint of ``seat`` for decision ``version`` took ``seconds``: if that decision is
-        still timed, its deadline moves by as much (within HINT_TIME_CAP), told to the room."""
-        timed = room.timer is not None and not room.timer.done()
-        if not timed or room.timer_for != (version, seat) or room.version != version:
-            return
-        cap = HINT_TIME_CAP * float(room.row.options.get("turn_timer") or 0)
-        added = max(0.0, min(seconds, cap - room.extended))
-        if added <= 0:
-            return
-        room.deadline += added
-        room.extended += added
-        left = max(0.0, room.deadline - time.monotonic())
-        message = TimerMsg(version=version, seat=seat, added=round(added, 2), left=round(left, 2))
-        text = message.model_dump_json()
-        for c in room.conns:
-            c.send(text)
+        """``hint_cancel``: stop the hint or forecast being worked out for ``conn``."""
+        self.desk.cancel(conn)
 
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
@@ -996,13 +856,8 @@ class Hub:
         """Send the room's change to its sockets (velvet.server.messages.broadcast), stop
         the hints it overtook and time the decision now pending."""
         messages.broadcast(room, events, mover, action)
-        for c in list(room.conns):
-            if c.hinting is not None and c.hint_version != room.version:
-                # overtaken: its answer would be dropped, so its search stops now
-                kind, asked = c.hinting, c.hint_version
-                self._drop_hint(c)
-                c.send(_overtaken(kind, asked, room.version))
-        self._arm_timer(room)
+        self.desk.overtaken(room)
+        self.clock.arm(room)
 
     # --- bots and timers ------------------------------------------------------------------
 
@@ -1010,7 +865,7 @@ class Hub:
         """Start the bot if a bot is to move and none is thinking; time a person's turn.
 
         A room whose every seat a bot plays moves only while someone watches it."""
-        self._arm_timer(room)
+        self.clock.arm(room)
         seat = room.to_move()
         if seat is None or room.bot_for(seat) is None:
             return
@@ -1052,46 +907,9 @@ class Hub:
         if room.version == before:
             await asyncio.sleep(0.05)  # a conflict or a storage failure: try again soon
 
-    def _arm_timer(self, room: Room) -> None:
-        """Time the decision now pending (a timer already running for it is kept)."""
-        seconds = room.row.options.get("turn_timer")
-        seat = room.to_move()
-        wanted = seconds and seat is not None and room.bot_for(seat) is None
-        if room.timer is not None and not room.timer.done():
-            if wanted and room.timer_for == (room.version, seat):
-                return
-            room.timer.cancel()
-        room.timer = None
-        if wanted and seat is not None:
-            room.timer_for = (room.version, seat)
-            room.deadline, room.extended = time.monotonic() + float(seconds or 0), 0.0
-            timeout = self._timeout(room, seat, room.version, float(seconds or 0))
-            room.timer = asyncio.create_task(timeout)
-
-    async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
-        """Play for ``seat`` when its decision's deadline passes. The seat's own hints move
-        the deadline by the time they took (``_extend``), and one still being worked out
-        holds the timer (within HINT_TIME_CAP): asking for a hint never costs the turn.
-        The deadline was set by ``_arm_timer``, so a state sent before this task first runs
-        already tells the time left."""
-        cap = HINT_TIME_CAP * seconds
-        while True:
-            left = room.deadline - time.monotonic()
-            if left > 0:
-                await asyncio.sleep(left)
-            elif room.extended < cap and self._hint_pending(room, seat, version):
-                await asyncio.sleep(0.05)  # the hint's end extends the deadline
-            else:
-                break
-        if room.version == version and room.to_move() == seat:
-            spec = str(room.row.options.get("takeover") or "random")
-            await self._bot_move(room, seat, spec)
-            self._kick(room)
-
     async def close(self) -> None:
         self._closing = True  # sockets closed by the shutdown are not seats dropped
-        for hint_task in list(self._hint_tasks):
-            hint_task.cancel()
+        self.desk.close()
         for room in list(self.rooms.values()):
             for task in [room.bot_task, room.timer, *room.grace.values()]:
                 if task is not None:
@@ -1100,14 +918,6 @@ class Hub:
                 c.close()
         self.rooms.clear()
         await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
-
-
-def _overtaken(kind: str, asked: int, version: int) -> ErrorMsg:
-    return ErrorMsg(
-        code="hint_stale",
-        message=f"the game moved on (to version {version}) while the {kind} "
-        f"for version {asked} was worked out; ask again",
-    )
 
 
 def _result(state: State[Any]) -> dict[str, Any]:
