@@ -13,7 +13,14 @@ from tests.server.test_undo import first_text
 
 from velvet.engine.errors import ConfigError
 from velvet.server.app import Settings, create_app
-from velvet.server.notices import MoveEntry, UndoEntry, read_entry
+from velvet.server.notices import (
+    MoveEntry,
+    RematchDeclined,
+    RematchOffered,
+    UndoAsked,
+    UndoEntry,
+    read_entry,
+)
 from velvet.server.rooms import _replay
 from velvet.server.storage import Storage
 
@@ -59,3 +66,26 @@ def test_a_room_whose_stored_undo_is_broken_is_refused_by_name(tmp_path: Path) -
         row = client.app.state.hub.storage.load_room(room["room"])[0]  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match=r"cannot be replayed: a stored undo '!undo x'"):
         _replay(row, ["!undo x"])
+
+
+def test_notices_from_another_process_reach_the_rooms_sockets(client: TestClient) -> None:
+    """What a Redis or PostgreSQL bus hands the hub, typed: an undo asked, a rematch
+    offered and declined, and a move this process has not seen yet."""
+    room = make_room(client, game="vs", first="1")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    room_id, tokens = room["room"], [i["token"] for i in room["invites"]]
+    with client.websocket_connect(f"/ws/{room_id}") as ws:
+        start = hello(ws, tokens[1])
+        client.portal.call(hub.catch_up, room_id, 0, False, UndoAsked(0))  # type: ignore[union-attr]
+        asked = next_of(ws, "state")
+        assert asked["undo_asked"] == 0 and asked["events"][0]["kind"] == "undo_ask"
+        client.portal.call(hub.catch_up, room_id, 0, True, RematchOffered(0))  # type: ignore[union-attr]
+        assert next_of(ws, "rematch_offer")["seat"] == 0
+        client.portal.call(hub.catch_up, room_id, 0, True, RematchDeclined(1))  # type: ignore[union-attr]
+        assert next_of(ws, "rematch_declined")["seat"] == 1
+        live = hub.rooms[room_id]  # a move committed elsewhere, applied as its notice comes
+        seat, move = live.to_move(), str(live.state.legal_actions()[0])
+        hub.storage.submit_move(room_id, 1, seat, move, None).result(10)
+        client.portal.call(hub.catch_up, room_id, 1, False, MoveEntry(move))  # type: ignore[union-attr]
+        moved = next_of(ws, "state")
+        assert moved["version"] == 1 and moved["undo_asked"] is None and start["version"] == 0
