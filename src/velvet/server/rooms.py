@@ -11,10 +11,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import secrets
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from velvet.engine.core import Event, State, choose_by_text, player_name
@@ -42,7 +40,6 @@ from velvet.server.notices import (
 )
 from velvet.server.protocol import (
     CreateRoom,
-    ErrorCode,
     ErrorMsg,
     Invite,
     LogMsg,
@@ -52,7 +49,6 @@ from velvet.server.protocol import (
     RoomCreated,
     RoomInfo,
     SeatInfo,
-    TransferMsg,
     Welcome,
 )
 from velvet.server.room import (
@@ -67,6 +63,7 @@ from velvet.server.room import (
     undo_entry,
 )
 from velvet.server.room_rows import rematch_row, seed_commitment
+from velvet.server.seats import MOVE_CODE_SECONDS, SeatDesk, SeatRefused
 from velvet.server.storage import (
     Conflict,
     RoomRow,
@@ -74,20 +71,9 @@ from velvet.server.storage import (
     Storage,
     StorageError,
     token_digest,
-    token_matches,
 )
 
 log = logging.getLogger("velvet.server")
-MOVE_CODE_SECONDS = 600
-"""How long a seat's one-time move code (``transfer``) lasts."""
-
-
-class SeatRefused(Exception):
-    """A ``hello`` whose token opens no seat: its error code and message."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
 
 
 class RoomsFull(StorageError):
@@ -125,8 +111,8 @@ class Hub:
         """An idle room leaves memory after this long (it is read again when asked for)."""
         self._swept = time.monotonic()
         self._closing = False
-        # seat marks are written one at a time, in the order they were made
-        self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
+        self.seats = SeatDesk(storage, self._kick)
+        """The seats' claims, grace periods and takeovers (velvet.server.seats)."""
         self.on_end: Callable[[Room], None] | None = None
         """Called when a game ends in this process (the app records results and ratings)."""
         self.names: Callable[[list[int]], dict[int, str]] = lambda _ids: {}
@@ -200,26 +186,11 @@ class Hub:
                 names = await asyncio.to_thread(self.names, list(bound.values()))
                 room.players = {seat: names[a] for seat, a in bound.items() if a in names}
             self.rooms[room_id] = room
-            self._resume_seats(room)
+            self.seats.resume(room)
         if self.bus.shared:
             async with room.lock:  # a notice may have come while it was being read
                 await self._catch_up(room)
         return room
-
-    def _resume_seats(self, room: Room) -> None:
-        """A room read from the database: its bot takeovers stand, its grace periods run on."""
-        if room.over:
-            return
-        grace = room.row.options.get("grace")
-        for s in room.row.seats:
-            if s.who != "human":
-                continue
-            if s.taken_over:
-                room.taken_over.add(s.seat)
-            elif s.dropped_at is not None and grace and room.row.options.get("takeover"):
-                left = max(0.0, s.dropped_at + float(grace) - time.time())
-                room.grace[s.seat] = asyncio.create_task(self._grace(room, s.seat, left))
-        self._kick(room)
 
     def info(self, room: Room) -> RoomInfo:
         return messages.room_info(room)
@@ -231,76 +202,14 @@ class Hub:
         """Tell the room's sockets (but ``skip``) who plays each seat now (``seats``)."""
         messages.send_seats(room, skip)
 
-    # --- sockets --------------------------------------------------------------------------
+    # --- sockets and seats (velvet.server.seats) -------------------------------------
 
     async def open_seat(
         self, room: Room, token: str, account: int | None = None, player: str | None = None
     ) -> tuple[int, str | None]:
-        """The seat ``token`` opens, and the secret it was just given, if any.
-
-        ``token`` is a client's seat secret (the seat it claimed), an unclaimed seat's
-        invite (claimed now: the seat is bound to this client, whose new secret is
-        returned), or a seat's one-time move code (the seat moves to this client; the
-        old client's sockets here are closed). Digests are compared in constant time;
-        the seats are read from the database, so a claim made through another process
-        counts. A claim binds the seat to ``account`` too (the client's signed-in account,
-        velvet.server.accounts, named ``player``). Raises SeatRefused (``invite_used``,
-        ``code_spent``, ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
-        """
-        rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
-        people = [s for s in rows if s.who == "human"]
-        for s in people:
-            if s.secret_sha256 is not None and token_matches(token, s.secret_sha256):
-                return s.seat, None
-        secret = secrets.token_urlsafe(24)
-        for s in people:
-            if not token_matches(token, s.token_sha256):
-                continue
-            if s.secret_sha256 is None and room.row.options.get("rated"):
-                _rated_claim(rows, s.seat, account)
-            if s.secret_sha256 is None and await asyncio.to_thread(
-                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret), account
-            ):
-                self._bound(room, s.seat, token_digest(secret))
-                if account is not None and player is not None:
-                    room.players[s.seat] = player
-                    for row in room.row.seats:
-                        if row.seat == s.seat:
-                            row.account = account
-                self.seats_changed(room)  # "Open seat" is someone now
-                return s.seat, secret
-            raise SeatRefused(
-                "invite_used",
-                f"this invite to {player_name(s.seat)}'s seat was already used: the seat "
-                "belongs to the browser (or velvet join) that opened the link first. If that "
-                "was not you, the link was opened by someone else — ask the room's creator; "
-                "if it was you on another device, move the seat from there (Move this seat "
-                "to another device)",
-            )
-        for s in people:
-            if s.move_sha256 is None or not token_matches(token, s.move_sha256):
-                continue
-            if await asyncio.to_thread(
-                self.storage.take_move, room.row.id, s.seat, s.move_sha256, token_digest(secret)
-            ):
-                self._bound(room, s.seat, token_digest(secret))
-                for c in list(room.conns):
-                    if c.seat == s.seat:  # the old device: its secret opens nothing now
-                        c.send(
-                            ErrorMsg(
-                                code="seat_moved",
-                                message=f"{player_name(s.seat)}'s seat moved to another device "
-                                "with its one-time code; this page now only watches",
-                            )
-                        )
-                        c.close()
-                return s.seat, secret
-            break
-        raise SeatRefused(
-            "bad_token",
-            "that token opens no seat here (a one-time move code works once, for "
-            f"{MOVE_CODE_SECONDS // 60} minutes)",
-        )
+        """The seat ``token`` opens, and the secret it was just given, if any
+        (velvet.server.seats.SeatDesk.open_seat; raises SeatRefused)."""
+        return await self.seats.open_seat(room, token, account, player)
 
     async def seat_claimed(
         self, room_id: str, seat: int, secret: str, account: int | None, player: str | None
@@ -309,7 +218,7 @@ class Hub:
         room = self.rooms.get(room_id)
         if room is None:
             return
-        self._bound(room, seat, token_digest(secret))
+        self.seats.bound(room, seat, token_digest(secret))
         if account is not None and player is not None:
             room.players[seat] = player
             for row in room.row.seats:
@@ -318,38 +227,16 @@ class Hub:
 
     def background(self, job: Callable[[], None]) -> None:
         """Run a small write in the seat-mark thread (a failure is logged, not fatal)."""
-        future = self._marks.submit(job)
-
-        def done(f: Any) -> None:
-            if f.exception() is not None:
-                log.warning("a background write failed: %s", f.exception())
-
-        future.add_done_callback(done)
+        self.seats.background(job)
 
     def _ended(self, room: Room) -> None:
         """The game just ended here: its record (and ratings) are written in the background."""
         if self.on_end is not None:
             self.on_end(room)
 
-    def _bound(self, room: Room, seat: int, digest: str) -> None:
-        """Note in memory that ``seat`` now opens with the secret of this digest."""
-        for s in room.row.seats:
-            if s.seat == seat:
-                s.secret_sha256, s.claimed_at, s.move_sha256 = digest, time.time(), None
-
     async def transfer(self, room: Room, conn: Conn) -> None:
         """``transfer``: a one-time code that moves ``conn``'s seat to another client."""
-        assert conn.seat is not None
-        code = secrets.token_urlsafe(12)
-        until = time.time() + MOVE_CODE_SECONDS
-        try:
-            await asyncio.to_thread(
-                self.storage.offer_move, room.row.id, conn.seat, token_digest(code), until
-            )
-        except StorageError as failure:
-            conn.send(ErrorMsg(code="storage", message=str(failure)))
-            return
-        conn.send(TransferMsg(code=code, seconds=MOVE_CODE_SECONDS))
+        await self.seats.transfer(room, conn)
 
     def log_msg(self, room: Room, seat: int | None) -> LogMsg:
         """The log so far, each event as ``seat`` (None: a spectator) may see it."""
@@ -362,16 +249,7 @@ class Hub:
         seat = conn.seat
         if seat is not None and self.on_seat and sum(c.seat == seat for c in room.conns) == 1:
             self.on_seat(room, seat, True)
-        if conn.seat is not None:
-            task = room.grace.pop(conn.seat, None)
-            if task is not None:
-                task.cancel()
-            if conn.seat in room.taken_over or task is not None:
-                back = conn.seat in room.taken_over
-                room.taken_over.discard(conn.seat)
-                self._mark(room, conn.seat, taken_over=False, dropped_at=None)
-                if back:
-                    self.seats_changed(room, skip=conn)  # the person plays again
+        self.seats.returned(room, conn)
         conn.send(
             Welcome(
                 room=room.row.id,
@@ -403,47 +281,9 @@ class Hub:
         if was_here and conn.seat is not None and self.on_seat and gone and not self._closing:
             self.on_seat(room, conn.seat, False)
         self.desk.drop(conn)  # nobody is left to read its answer
-        seat = conn.seat
-        grace = room.row.options.get("grace")
-        if (
-            seat is not None
-            and not room.over
-            and grace
-            and room.row.options.get("takeover")
-            and all(c.seat != seat for c in room.conns)
-            and seat not in room.taken_over
-            and seat not in room.grace
-            and not self._closing
-        ):
-            room.grace[seat] = asyncio.create_task(self._grace(room, seat, float(grace)))
-            self._mark(room, seat, taken_over=False, dropped_at=time.time())
+        if conn.seat is not None and not self._closing:
+            self.seats.dropped(room, conn.seat)
         self._maybe_evict(room)
-
-    async def _grace(self, room: Room, seat: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        room.grace.pop(seat, None)
-        if all(c.seat != seat for c in room.conns) and not room.over:
-            room.taken_over.add(seat)
-            self.seats_changed(room)
-            saved = self._mark(room, seat, taken_over=True, dropped_at=None)
-            with contextlib.suppress(Exception):  # logged by _mark; the bot plays anyway
-                await asyncio.wrap_future(saved)
-            self._kick(room)
-
-    def _mark(
-        self, room: Room, seat: int, taken_over: bool, dropped_at: float | None
-    ) -> Future[None]:
-        """Save a seat's takeover state in the background (a failure is logged, not fatal)."""
-        future = self._marks.submit(
-            self.storage.mark_seat, room.row.id, seat, taken_over, dropped_at
-        )
-
-        def done(f: Any) -> None:
-            if f.exception() is not None:
-                log.warning("seat %s of room %s not saved: %s", seat, room.row.id, f.exception())
-
-        future.add_done_callback(done)
-        return future
 
     def _maybe_evict(self, room: Room) -> None:
         if room.idle():
@@ -917,28 +757,11 @@ class Hub:
             for c in room.conns:
                 c.close()
         self.rooms.clear()
-        await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
+        await asyncio.to_thread(self.seats.marks.shutdown, True)  # the seat marks made so far
 
 
 def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
-
-
-def _rated_claim(rows: Sequence[SeatRow], seat: int, account: int | None) -> None:
-    """A rated room's seat is claimed only by a signed-in account, not one holding the
-    other seat (SeatRefused ``sign_in``, ``same_account``)."""
-    if account is None:
-        raise SeatRefused(
-            "sign_in",
-            f"this is a rated game: sign in (or sign up) first, then open the invite to "
-            f"{player_name(seat)}'s seat again",
-        )
-    if any(s.account == account for s in rows if s.seat != seat):
-        raise SeatRefused(
-            "same_account",
-            "your account already holds the other seat of this rated game; a rated game is "
-            "between two accounts",
-        )
 
 
 _replay = replay_room  # the name the tests knew
