@@ -1,8 +1,13 @@
-"""Live rooms: the one place where moves are checked, committed and announced.
+"""The hub: the one place where moves are checked, committed and announced.
 
-A room in memory holds the state rebuilt from its committed moves and the
-sockets connected to it. A move is checked against the engine's legal list,
-committed, and only then applied and sent out, each seat getting its own view.
+A room in memory (velvet.server.room) holds the state rebuilt from its committed entries
+and the sockets connected to it. A move is checked against the engine's legal list,
+committed, and only then applied and sent out (velvet.server.messages), each seat getting
+its own view. The hub holds the rooms of this process and one of each desk: the seats
+(velvet.server.seats), the turn clock (velvet.server.clock) and the hints
+(velvet.server.hint_desk); a new room's row is made by velvet.server.room_rows and the
+notices between processes are typed by velvet.server.notices. The names those modules
+took from here are still importable from here.
 """
 
 from __future__ import annotations
