@@ -137,3 +137,16 @@ def test_the_codes_the_clients_look_for_are_error_codes() -> None:
     unknown = {code: where for code, where in looked_for.items() if code not in codes}
     assert not unknown, f"the browser looks for codes the server never sends: {unknown}"
     assert set(FATAL) <= codes
+
+
+def test_the_codes_are_listed_once_in_the_source() -> None:
+    """No second ``Literal`` of error codes: a module that names codes imports ErrorCode."""
+    codes = set(get_args(ErrorCode))
+    copies = []
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
+                named = {s for e in ast.walk(node.slice) for s in _strings(e)} & codes
+                if len(named) >= 2:
+                    copies.append(str(path.relative_to(ROOT)))
+    assert copies == ["src/velvet/server/protocol.py"], copies
