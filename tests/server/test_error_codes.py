@@ -1,7 +1,9 @@
 """Every error code the server sends is one of ``ErrorCode``, and docs/protocol.md's
 "Error codes" table lists exactly those: read from the source (every ``code="..."``,
-``{"error": "..."}``, ``SeatRefused("...")``, ``AccountError("...")``, ``_Refused("...")``,
-``_problem("...")`` and ``ErrorCode``-typed name), so a new free-string code fails here."""
+``problem("...")``, ``SeatRefused("...")``, ``AccountError("...")``, ``_Refused("...")``,
+``_problem("...")`` and ``ErrorCode``-typed name), so a new free-string code fails here.
+HTTP bodies are made only by velvet.server.problems, and the codes the clients look for
+(the browser's ``code === "..."``, ``velvet join``'s fatal ones) are codes too."""
 
 from __future__ import annotations
 
@@ -14,7 +16,17 @@ from velvet.server.protocol import ErrorCode, ErrorMsg
 
 ROOT = Path(__file__).parents[2]
 SOURCES = sorted((ROOT / "src/velvet").rglob("*.py"))
-CALLS_WITH_CODE_FIRST = {"SeatRefused", "_problem", "AccountError", "_Refused"}
+CALLS_WITH_CODE_FIRST = {
+    "SeatRefused",
+    "_problem",
+    "AccountError",
+    "_Refused",
+    "problem",
+    "problem_body",
+    "problem_bytes",
+}
+SERVERS = [p for p in SOURCES if p.parent.name in ("server", "learn")]
+"""The modules that answer HTTP requests (their bodies come from velvet.server.problems)."""
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -85,3 +97,56 @@ def test_an_error_message_refuses_a_code_not_in_the_list() -> None:
 
     with pytest.raises(ValidationError):
         ErrorMsg(code="made_up", message="x")
+
+
+def error_dicts(tree: ast.AST) -> list[int]:
+    """Lines of dict displays with an ``"error"`` key: an HTTP body made by hand."""
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Dict)
+        and any(isinstance(k, ast.Constant) and k.value == "error" for k in node.keys)
+    ]
+
+
+def test_http_error_bodies_are_made_in_one_place() -> None:
+    made_by_hand = {
+        str(path.relative_to(ROOT)): lines
+        for path in SERVERS
+        if path.name != "problems.py"
+        and (lines := error_dicts(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert not made_by_hand, f"use velvet.server.problems.problem(): {made_by_hand}"
+    assert error_dicts(ast.parse('JSONResponse({"error": "x", "message": "y"})')) == [1]
+
+
+def test_the_codes_the_clients_look_for_are_error_codes() -> None:
+    from velvet.server.client import FATAL
+
+    codes = set(get_args(ErrorCode))
+    scripts = sorted((ROOT / "src/velvet/web/static").rglob("*.js"))
+    looked_for = {
+        code: str(path.relative_to(ROOT))
+        for path in scripts
+        for code in re.findall(
+            r"""\b(?:code|error)\s*[!=]==?\s*["']([a-z_]+)["']""",
+            path.read_text(encoding="utf-8"),
+        )
+    }
+    assert {"stale", "no_room", "hint_stale"} <= set(looked_for)  # the scan reads the pages
+    unknown = {code: where for code, where in looked_for.items() if code not in codes}
+    assert not unknown, f"the browser looks for codes the server never sends: {unknown}"
+    assert set(FATAL) <= codes
+
+
+def test_the_codes_are_listed_once_in_the_source() -> None:
+    """No second ``Literal`` of error codes: a module that names codes imports ErrorCode."""
+    codes = set(get_args(ErrorCode))
+    copies = []
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
+                named = {s for e in ast.walk(node.slice) for s in _strings(e)} & codes
+                if len(named) >= 2:
+                    copies.append(str(path.relative_to(ROOT)))
+    assert copies == ["src/velvet/server/protocol.py"], copies

@@ -32,6 +32,7 @@ from velvet.games import get_game
 from velvet.server import games
 from velvet.server.app import Settings, create_app
 from velvet.server.limits import ServeLimits, address_key, uvicorn_options
+from velvet.server.notices import MoveEntry
 from velvet.server.rooms import Hub, Room, _replay, undo_entry
 from velvet.server.storage import RoomRow, SeatRow
 
@@ -592,7 +593,7 @@ def test_undo_in_a_room_goes_back_to_a_snapshot_not_the_seed() -> None:
         seats=[SeatRow(0, "human", ""), SeatRow(1, "human", "")],
     )  # fmt: skip
     room = Room(row=row, game=game, state=game.new_state(config, 3), actions=[])
-    room.apply_entry(str(room.state.legal_actions()[0]))
+    room.apply_entry(MoveEntry(str(room.state.legal_actions()[0])))
     keep = room.undo_target(0)
     assert keep is not None and keep in room.snapshots
     back = room.state_after(keep)

@@ -15,6 +15,7 @@ from velvet.engine.record import GameRecord
 from velvet.games import get_game, get_spec
 from velvet.p5.game import P5Game
 from velvet.server.app import Settings, create_app
+from velvet.server.notices import MoveEntry, read_entry
 from velvet.server.rooms import Room, undo_entry
 from velvet.server.storage import RoomRow, SeatRow
 
@@ -58,7 +59,8 @@ def test_a_solo_player_takes_back_a_move_and_it_holds_after_a_restart(tmp_path: 
 def test_undo_stops_at_a_die_roll_or_a_revealed_card(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("velvet.server.rooms.secrets.randbits", lambda _bits: 7)  # the room's seed
+    seed = "velvet.server.room_rows.secrets.randbits"
+    monkeypatch.setattr(seed, lambda _bits: 7)  # the room's seed
     room = make_room(client, game="p5")
     game = get_game("p5")
     assert isinstance(game, P5Game)
@@ -168,7 +170,7 @@ def test_undo_takes_back_the_bot_moves_after_the_persons_last_one() -> None:
             mover = room.state.current_player
             before = room.state.clone()
             text = str(pick.choice(room.state.legal_actions()))
-            room.apply_entry(text)
+            room.apply_entry(read_entry(text))
             revealed = room.state.reveals_since(before)
             mine_before = room.movers[-2:-1] == [0] and room.barrier < len(room.movers) - 1
             if mover == 1 and not revealed and mine_before:
@@ -176,7 +178,7 @@ def test_undo_takes_back_the_bot_moves_after_the_persons_last_one() -> None:
                 keep = room.undo_target(0)
                 assert keep == len(room.actions) - 2
                 expected = room.state_after(keep)
-                event = room.apply_entry(undo_entry(keep))[0]
+                event = room.apply_entry(read_entry(undo_entry(keep)))[0]
                 assert event.data == {"player": 0, "count": 2, "after": keep}
                 assert room.state.view(0) == expected.view(0)
                 assert room.state.current_player == 0 and room.record().taken_back
@@ -186,5 +188,5 @@ def test_undo_takes_back_the_bot_moves_after_the_persons_last_one() -> None:
     assert found, "no position with a bot's move after the person's in 20 games"
     off = _room(["human", "random"], 0)
     off.row.options["undo"] = "off"
-    off.apply_entry(str(off.state.legal_actions()[0]))
+    off.apply_entry(MoveEntry(str(off.state.legal_actions()[0])))
     assert off.undo_target(0) is None and not off.may_undo(0)

@@ -36,6 +36,7 @@ from velvet.learn.review import (
     positions,
 )
 from velvet.server.games import room_game
+from velvet.server.problems import problem
 from velvet.server.protocol import ErrorCode
 
 SERVER_SECONDS = 0.3
@@ -108,7 +109,7 @@ def card_texts(body: Any) -> tuple[str, ...]:
 
 
 def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    return problem(code, message, status)
 
 
 def make_router(reviewer: Reviewer | None = None) -> APIRouter:

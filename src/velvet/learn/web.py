@@ -24,6 +24,7 @@ from velvet.games import game_names, get_game, get_spec
 from velvet.learn.lessons import Lesson, load_lessons
 from velvet.learn.rules import rule_words
 from velvet.learn.terminal import try_move
+from velvet.server.problems import problem
 from velvet.server.protocol import ErrorCode
 from velvet.ui.renderers import renderer_for
 
@@ -111,7 +112,7 @@ def make_router() -> APIRouter:
     def refused(error: ConfigError) -> JSONResponse:
         status = 404 if isinstance(error, NoLesson) else 400
         kind: ErrorCode = "no_lesson" if status == 404 else "bad_moves"
-        return JSONResponse({"error": kind, "message": str(error)}, status_code=status)
+        return problem(kind, str(error), status)
 
     @router.get("/api/learn/{game_name}")
     async def learn_list(game_name: str) -> JSONResponse:

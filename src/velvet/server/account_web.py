@@ -23,6 +23,7 @@ from velvet.server.accounts import (
     Accounts,
 )
 from velvet.server.limits import MAX_KEYS, address_key
+from velvet.server.problems import problem
 from velvet.server.ratings import BOT_RATINGS
 from velvet.server.storage import Storage
 
@@ -75,19 +76,13 @@ class SignInLimiter:
 
 def _refused(error: AccountError) -> JSONResponse:
     status = {"name_taken": 409, "wrong_password": 401}.get(error.code, 422)
-    return JSONResponse({"error": error.code, "message": str(error)}, status_code=status)
+    return problem(error.code, str(error), status)
 
 
 def _too_many(wait: float) -> JSONResponse:
     seconds = max(1, int(wait + 0.999))
-    return JSONResponse(
-        {
-            "error": "rate_limited",
-            "message": f"too many sign-in attempts; try again in {seconds} s",
-        },
-        status_code=429,
-        headers={"Retry-After": str(seconds)},
-    )
+    message = f"too many sign-in attempts; try again in {seconds} s"
+    return problem("rate_limited", message, 429, headers={"Retry-After": str(seconds)})
 
 
 def _decks(storage: Storage, room_id: str) -> tuple[list[str | None], bool]:
@@ -192,9 +187,7 @@ def make_router(accounts: Callable[[], Accounts], secure: Callable[[Request], bo
         change) and rooms being played."""
         found = await asyncio.to_thread(accounts().profile, name[:64])
         if found is None:
-            return JSONResponse(
-                {"error": "no_player", "message": f"no player {name[:64]!r}"}, status_code=404
-            )
+            return problem("no_player", f"no player {name[:64]!r}", 404)
         return JSONResponse(found)
 
     @router.get("/api/leaderboard")

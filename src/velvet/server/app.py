@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import logging
 import re
 import time
@@ -36,6 +35,7 @@ from velvet.server.bus import make_bus
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import Bucket, RoomLimiter, ServeLimits, address_key
 from velvet.server.matchmaking import Matchmaker, MatchSettings
+from velvet.server.problems import problem, problem_bytes
 from velvet.server.protocol import (
     MAX_MESSAGE_BYTES,
     AnyClient,
@@ -153,7 +153,7 @@ class _TooLarge(Exception):
 
 
 async def _too_large(send: Send) -> None:
-    body = json.dumps({"error": "too_large", "message": "request body over 1 MiB"}).encode()
+    body = problem_bytes("too_large", "request body over 1 MiB")
     await send(
         {
             "type": "http.response.start",
@@ -249,25 +249,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(VelvetError)
     async def velvet_error(_: Request, error: VelvetError) -> JSONResponse:
-        body: dict[str, Any] = {"error": "bad_options", "message": str(error)}
+        field: dict[str, Any] = {}
         if isinstance(error, ConfigError) and error.option is not None:
-            body.update(option=error.option, seat=error.seat)  # for the form's field
-        return JSONResponse(body, status_code=400)
+            field = {"option": error.option, "seat": error.seat}  # for the form's field
+        return problem("bad_options", str(error), 400, **field)
 
     @app.exception_handler(StorageError)
     async def storage_error(_: Request, error: StorageError) -> JSONResponse:
-        return JSONResponse({"error": "storage", "message": str(error)}, status_code=503)
+        return problem("storage", str(error), 503)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        body = {"error": "bad_request", "message": _first_error(error.errors())}
-        return JSONResponse({**body, **_field_of(error.errors())}, status_code=422)
+        message = _first_error(error.errors())
+        return problem("bad_request", message, 422, **_field_of(error.errors()))
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:
-        return JSONResponse(
-            {"error": "http", "message": str(error.detail)}, status_code=error.status_code
-        )
+        return problem("http", str(error.detail), error.status_code)
 
     problems: dict[int | str, dict[str, Any]] = {
         400: {"model": Problem},
@@ -283,7 +281,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Create a room; the answer holds one secret invite per human seat."""
         refusal = hub().limiter.refusal(request.client.host if request.client else None)
         if refusal is not None:
-            return JSONResponse({"error": "rate_limited", "message": refusal}, 429)
+            return problem("rate_limited", refusal, 429)
         return await hub().create(body, own_base(request))
 
     @app.get("/api/games", response_model=list[GameInfo])
@@ -330,10 +328,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if room is None:
             return _no_room(room_id)
         if not room.over:
-            return JSONResponse(
-                {"error": "not_over", "message": "the record is given when the game is over"},
-                status_code=409,
-            )
+            return problem("not_over", "the record is given when the game is over", 409)
         refused = daily.replay_refusal(room.row, settings.clock())
         if refused is not None:
             return refused
@@ -354,7 +349,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         refusal = hub().limiter.refusal(request.client.host if request.client else None)
         if refusal is None:
             return None
-        return JSONResponse({"error": "rate_limited", "message": refusal}, 429)
+        return problem("rate_limited", refusal, 429)
 
     app.include_router(matchmaking.make_router(lambda: finders["matchmaker"], room_limit))
     app.include_router(
@@ -545,9 +540,7 @@ def _info_of(row: Any, names: dict[int, str]) -> RoomInfo:
 
 
 def _no_room(room_id: str) -> JSONResponse:
-    return JSONResponse(
-        {"error": "no_room", "message": f"no room {room_id[:64]!r}"}, status_code=404
-    )
+    return problem("no_room", f"no room {room_id[:64]!r}", 404)
 
 
 def _field_of(errors: Any) -> dict[str, Any]:

@@ -3,6 +3,9 @@
 A process that commits a move publishes ``room version over`` on one channel; every
 process that holds that room catches up from the database (the database, not
 the message, is the truth, so a lost message costs only latency until the next).
+A notice may carry what happened (velvet.server.notices: the move or undo committed, an
+undo asked, a rematch offered, declined or made) as a typed record; on the channel it is
+its text.
 """
 
 from __future__ import annotations
@@ -13,15 +16,19 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from velvet.server.notices import Notice, read_notice
+
 CHANNEL = "velvet:moves"
 PG_CHANNEL = "velvet_moves"
 log = logging.getLogger("velvet.server")
 
-Handler = Callable[[str, int, bool, str | None], Awaitable[None]]
-"""Called with (room, version, over, action) for every notice.
+Handler = Callable[[str, int, bool, Notice | None], Awaitable[None]]
+"""Called with (room, version, over, notice) for every notice.
 
-``action`` is the text of move ``version`` when the notice is of one move (None for
-a resignation): a process one move behind applies it without reading the database.
+``notice`` is entry ``version`` (a move or an undo) when the notice is of one entry, or
+a notice never committed (an undo asked, a rematch); None for a resignation or a
+move too long to carry: a process one move behind applies an entry without reading
+the database.
 """
 
 MAX_ACTION = 1000
@@ -29,7 +36,8 @@ MAX_ACTION = 1000
 
 
 def notice(room: str, version: int, over: bool, action: str | None) -> str:
-    """The text of a notice: ``room version over[ action]``."""
+    """The text of a notice: ``room version over[ action]`` (``action``: the text of a
+    ``Notice``, as the database's own notice of a commit sends the entry stored)."""
     head = f"{room} {version} {int(over)}"
     return head if action is None or len(action) > MAX_ACTION else f"{head} {action}"
 
@@ -44,7 +52,7 @@ class Bus:
     move's own transaction (then the server does not publish moves itself)."""
 
     async def publish(
-        self, room: str, version: int, over: bool = False, action: str | None = None
+        self, room: str, version: int, over: bool = False, said: Notice | None = None
     ) -> None:
         return None
 
@@ -66,8 +74,9 @@ class RedisBus(Bus):
         self._task: asyncio.Task[None] | None = None
 
     async def publish(
-        self, room: str, version: int, over: bool = False, action: str | None = None
+        self, room: str, version: int, over: bool = False, said: Notice | None = None
     ) -> None:
+        action = said.text() if said is not None else None
         try:
             await self._redis.publish(self.channel, notice(room, version, over, action))
         except Exception as error:  # a lost notice only delays other processes
@@ -107,13 +116,14 @@ class RedisBus(Bus):
 
 
 async def _deliver(payload: str, handler: Handler) -> None:
-    """Hand a ``room version over`` notice to ``handler``; anything else is ignored."""
+    """Hand a ``room version over[ notice]`` to ``handler``; anything else is ignored."""
     parts = payload.split(" ", 3)
     if len(parts) >= 3 and parts[1].isdigit():
+        said = read_notice(parts[3]) if len(parts) == 4 else None
+        if len(parts) == 4 and said is None:
+            return  # a notice of no kind this server sends
         try:
-            await handler(
-                parts[0], int(parts[1]), parts[2] == "1", parts[3] if len(parts) == 4 else None
-            )
+            await handler(parts[0], int(parts[1]), parts[2] == "1", said)
         except Exception:
             log.exception("catching up room %s failed", parts[0])
 
@@ -152,8 +162,9 @@ class PostgresBus(Bus):
         return await psycopg.AsyncConnection.connect(self.url, autocommit=True)
 
     async def publish(
-        self, room: str, version: int, over: bool = False, action: str | None = None
+        self, room: str, version: int, over: bool = False, said: Notice | None = None
     ) -> None:
+        action = said.text() if said is not None else None
         try:
             async with self._send_lock:
                 if self._sender is None or self._sender.closed:

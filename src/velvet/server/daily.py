@@ -61,6 +61,7 @@ from velvet.engine.record import GameRecord
 from velvet.games import find_spec, game_names
 from velvet.server import account_web, games
 from velvet.server.accounts import Accounts
+from velvet.server.problems import problem
 from velvet.server.protocol import CreateRoom, ErrorCode, Problem
 from velvet.server.rooms import Hub, seed_commitment
 from velvet.server.storage import (
@@ -197,7 +198,7 @@ class _Refused(Exception):
         self.code, self.status = code, status
 
     def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.code, "message": str(self)}, status_code=self.status)
+        return problem(self.code, str(self), self.status)
 
 
 def _spec_of(game: str) -> Any:
@@ -247,13 +248,11 @@ def replay_refusal(row: RoomRow, now: float) -> JSONResponse | None:
     if now >= ends:
         return None
     left = _duration(ends - now)
-    return JSONResponse(
-        {
-            "error": "daily_running",
-            "message": f"this is a game of the daily challenge of {day}: its replay opens when "
-            f"the day ends at 00:00 UTC (in {left})",
-        },
-        status_code=403,
+    return problem(
+        "daily_running",
+        f"this is a game of the daily challenge of {day}: its replay opens when "
+        f"the day ends at 00:00 UTC (in {left})",
+        403,
     )
 
 

@@ -37,6 +37,7 @@ from sqlalchemy.types import JSON
 from velvet.games import find_spec, game_names
 from velvet.server import account_web, games
 from velvet.server.accounts import Account, Accounts
+from velvet.server.problems import problem
 from velvet.server.protocol import CreateRoom, ErrorCode, OptionName, OptionValue
 from velvet.server.ratings import BOT_ANCHOR, BOT_RATINGS, Rating
 from velvet.server.rooms import Hub, Room
@@ -306,7 +307,7 @@ class _Refused(Exception):
         self.status, self.code = status, code
 
     def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.code, "message": str(self)}, status_code=self.status)
+        return problem(self.code, str(self), self.status)
 
 
 def _two_players(game: str) -> None:

@@ -25,6 +25,7 @@ from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.games import game_names
 from velvet.server import games
+from velvet.server.problems import problem
 from velvet.server.protocol import ErrorCode, Problem
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def replay_frames(game: Game[Any], record: GameRecord, seat: int | None) -> list
 
 
 def _problem(code: ErrorCode, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    return problem(code, message, status)
 
 
 def make_router(

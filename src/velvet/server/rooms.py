@@ -1,60 +1,74 @@
-"""Live rooms: the one place where moves are checked, committed and announced.
+"""The hub: the one place where moves are checked, committed and announced.
 
-A room in memory holds the state rebuilt from its committed moves and the
-sockets connected to it. A move is checked against the engine's legal list,
-committed, and only then applied and sent out, each seat getting its own view.
+A room in memory (velvet.server.room) holds the state rebuilt from its committed entries
+and the sockets connected to it. A move is checked against the engine's legal list,
+committed, and only then applied and sent out (velvet.server.messages), each seat getting
+its own view. The hub holds the rooms of this process and one of each desk: the seats
+(velvet.server.seats), the turn clock (velvet.server.clock) and the hints
+(velvet.server.hint_desk); a new room's row is made by velvet.server.room_rows and the
+notices between processes are typed by velvet.server.notices. The names those modules
+took from here are still importable from here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hashlib
 import logging
-import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
-from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
-from velvet.engine.errors import ConfigError, IllegalActionError, VelvetError
-from velvet.engine.record import GameRecord
-from velvet.games import find_spec, has_forecast
-from velvet.server import games
+from velvet.engine.core import Event, State, choose_by_text, player_name
+from velvet.engine.errors import IllegalActionError, VelvetError
+from velvet.games import find_spec
+from velvet.server import messages, room_rows
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
+from velvet.server.clock import HINT_TIME_CAP, Clock
+from velvet.server.hint_desk import HintDesk
 from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
+from velvet.server.messages import row_seat_infos, seat_display, undo_text
+from velvet.server.notices import (
+    Entry,
+    MoveEntry,
+    Notice,
+    RematchDeclined,
+    RematchMade,
+    RematchNotice,
+    RematchOffered,
+    UndoAsked,
+    UndoEntry,
+    read_entry,
+)
 from velvet.server.protocol import (
-    ActionOut,
     CreateRoom,
-    ErrorCode,
     ErrorMsg,
-    EventOut,
-    ForecastMsg,
-    HintCancelledMsg,
-    HintMsg,
     Invite,
-    LogEntry,
     LogMsg,
-    RecordMsg,
     RematchDeclinedMsg,
     RematchMsg,
     RematchOfferMsg,
     RoomCreated,
     RoomInfo,
     SeatInfo,
-    SeatsMsg,
-    StateMsg,
-    TimerMsg,
-    TransferMsg,
     Welcome,
 )
+from velvet.server.room import (
+    LOG_LIMIT,
+    MAX_SNAPSHOTS,
+    OUTBOX_LIMIT,
+    Conn,
+    Room,
+    end_rule,
+    hints_default,
+    replay_room,
+    undo_entry,
+)
+from velvet.server.room_rows import rematch_row, seed_commitment
+from velvet.server.seats import MOVE_CODE_SECONDS, SeatDesk, SeatRefused
 from velvet.server.storage import (
     Conflict,
     RoomRow,
@@ -62,352 +76,13 @@ from velvet.server.storage import (
     Storage,
     StorageError,
     token_digest,
-    token_matches,
 )
 
 log = logging.getLogger("velvet.server")
-HINT_TIME_CAP = 1.0
-"""A decision's deadline is extended for its seat's hints by at most this share of the
-room's turn timer (1.0: a decision lasts at most twice the timer, however many hints)."""
-OUTBOX_LIMIT = 512
-"""Messages queued for one socket before it is judged too slow and closed."""
-MAX_SNAPSHOTS = 32
-"""States kept per room for undo (the most recent positions since the last reveal)."""
-LOG_LIMIT = 400
-"""Versions of events kept per room for the log a joining socket is sent."""
-MOVE_CODE_SECONDS = 600
-"""How long a seat's one-time move code (``transfer``) lasts."""
-
-
-class SeatRefused(Exception):
-    """A ``hello`` whose token opens no seat: its error code and message."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
 
 
 class RoomsFull(StorageError):
     """This process holds ``max_rooms`` rooms and none of them is idle."""
-
-
-class Conn:
-    """One socket: its seat (None for a spectator) and its queue of outgoing messages."""
-
-    def __init__(self, seat: int | None, address: str = "") -> None:
-        self.seat = seat
-        self.address = address
-        """The client's address (hint slots are shared out per address, and its rematches
-        count against its room limit)."""
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.hinting: str | None = None
-        """``hint`` or ``forecast`` while one is being worked out for this socket."""
-        self.hint_task: asyncio.Task[None] | None = None
-        self.hint_version = -1
-        """The version the pending ``hinting`` was asked at."""
-
-    def send(self, message: BaseModel | str) -> None:
-        """Queue ``message`` (a model, or its JSON already made) for the socket."""
-        if self.closed:
-            return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close()
-            return
-        self.outbox.put_nowait(message if isinstance(message, str) else message.model_dump_json())
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.outbox.put_nowait(None)
-
-
-UNDO_PREFIX = "!undo "
-"""A committed entry ``!undo N`` takes the moves after the first N back (never an action's text)."""
-
-
-def undo_entry(keep: int) -> str:
-    return f"{UNDO_PREFIX}{keep}"
-
-
-ASK_PREFIX = "!ask "
-"""A bus notice ``!ask SEAT`` (never committed): ``SEAT`` asked at that version to take its
-last move back, so every process holding the room shows the request."""
-
-
-OFFER_PREFIX, DECLINE_PREFIX, MADE_PREFIX = "!offer ", "!decline ", "!rematch "
-"""Bus notices (never committed) of a rematch offered by SEAT, declined by SEAT, or made
-(the new room's id), so that every process holding the room tells its sockets."""
-REMATCH_NOTICES = (OFFER_PREFIX, DECLINE_PREFIX, MADE_PREFIX)
-
-
-def undo_kept(text: str) -> int | None:
-    """N of an ``!undo N`` entry; None for a move."""
-    if not text.startswith(UNDO_PREFIX):
-        return None
-    return int(text[len(UNDO_PREFIX) :])
-
-
-@dataclass
-class Room:
-    row: RoomRow
-    game: Game[Any]
-    state: State[Any]
-    actions: list[str]
-    """The moves that stand (the record's actions), in order."""
-    entries: int = -1
-    """Committed entries: moves and undos (the version); -1: as many as ``actions``."""
-    movers: list[int] = field(default_factory=list)
-    """The seat that made each move of ``actions``."""
-    barrier: int = 0
-    """Moves before this index cannot be taken back (a die, a shuffle or a hidden card came
-    out at or after the one before it)."""
-    taken_back: list[dict[str, Any]] = field(default_factory=list)
-    """Undos so far, as the record keeps them: ``{"after": n, "actions": [...]}``."""
-    undo_asked: tuple[int, int] | None = None
-    rematch_offer: int | None = None
-    """The seat that offered a rematch the other has not answered (in memory; the other
-    processes holding the room hear it on the bus)."""
-    """(seat, version): a seat asked the other people to agree to its undo at that version
-    (kept in memory only; any move ends the request)."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Conn] = field(default_factory=set)
-    taken_over: set[int] = field(default_factory=set)
-    players: dict[int, str] = field(default_factory=dict)
-    """Account names of the seats claimed by signed-in people (velvet.server.accounts)."""
-    bot_task: asyncio.Task[None] | None = None
-    timer: asyncio.Task[None] | None = None
-    timer_for: tuple[int, int] = (-1, -1)
-    deadline: float = 0.0
-    """When the decision of ``timer_for`` runs out (``time.monotonic()``)."""
-    extended: float = 0.0
-    """Seconds that decision's deadline was extended for its seat's hints."""
-    grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    legal: tuple[int, dict[str, Any]] = (-1, {})
-    """The legal actions by text at a version, kept from when they were last listed."""
-    snapshots: dict[int, State[Any]] = field(default_factory=dict)
-    """The state after the first N moves, by N, for N from ``barrier`` on (where an undo
-    may go back to; never changed: ``state_after`` hands out copies)."""
-    used: float = field(default_factory=time.monotonic)
-    """When a request or a socket last used the room (idle rooms leave memory)."""
-    history: list[tuple[int, list[Event]]] = field(default_factory=list)
-    """The events of each version (the newest LOG_LIMIT), for the log a late joiner,
-    a reconnecting seat or a spectator is sent (filtered as that socket may see them)."""
-
-    def remember(self, events: Sequence[Event]) -> None:
-        """Keep the events that made the current version for the log."""
-        if events:
-            self.history.append((self.version, list(events)))
-            if len(self.history) > LOG_LIMIT:
-                del self.history[: len(self.history) - LOG_LIMIT]
-
-    def known_legal(self, text: str) -> Any | None:
-        """The legal action whose text is ``text`` at this version, if already listed."""
-        version, by_text = self.legal
-        if version != self.version or text.isdigit():  # a number picks from the list
-            return None
-        return by_text.get(text)
-
-    def __post_init__(self) -> None:
-        if self.entries < 0:
-            self.entries = len(self.actions)
-
-    @property
-    def version(self) -> int:
-        return self.entries
-
-    def undo_allowed(self) -> bool:
-        """The room's rules allow undo: ``solo`` (the default; with other people only when
-        they agree), not ``off``."""
-        return (self.row.options.get("undo") or "solo") == "solo"
-
-    def hints_allowed(self) -> bool:
-        """The room's ``hints`` option; unset (rooms made before it): on, except in a
-        Persona VS game between two people."""
-        return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
-
-    def forecasts(self) -> bool:
-        """The room's game offers a forecast (its spec's ``forecast`` hook: P5's)."""
-        return has_forecast(self.game.name)
-
-    def alone(self) -> bool:
-        """One person plays (alone, or against bots): an undo needs nobody's consent."""
-        return sum(s.who == "human" for s in self.row.seats) == 1
-
-    def asker(self) -> int | None:
-        """The seat whose undo waits for the other people's consent at this version."""
-        asked = self.undo_asked
-        return asked[0] if asked is not None and asked[1] == self.version else None
-
-    def may_undo(self, seat: int) -> bool:
-        """Whether ``seat``'s ``undo`` would do something now: take back its move (alone),
-        ask for it, or agree to another's."""
-        asker = self.asker()
-        if asker is not None and not self.over:
-            return asker != seat
-        return self.undo_target(seat) is not None
-
-    def undo_target(self, seat: int) -> int | None:
-        """How many moves stand after ``seat`` undoes: back to its last decision, if no
-        secret or chance came out since and the room allows it; else None."""
-        if self.over or not self.undo_allowed():
-            return None
-        for index in range(len(self.movers) - 1, self.barrier - 1, -1):
-            if self.movers[index] == seat:
-                return index
-        return None
-
-    def push(self, text: str, before: State[Any]) -> None:
-        """Count move ``text``, made from ``before`` (kept, never changed again) to the
-        current state."""
-        self.snapshots[len(self.actions)] = before
-        self.actions.append(text)
-        self.movers.append(before.current_player)
-        self.entries += 1
-        if self.state.reveals_since(before):
-            self.barrier = len(self.actions)
-            self.snapshots.clear()  # no undo goes back past a reveal
-        while len(self.snapshots) > MAX_SNAPSHOTS:
-            del self.snapshots[min(self.snapshots)]
-
-    def take_back(self, keep: int, state: State[Any]) -> Event:
-        """Drop the moves after the first ``keep``; ``state`` is the state they lead to.
-
-        Returns the event that tells it (``undo``: who, how many moves, back to which).
-        """
-        taken = self.actions[keep:]
-        seat = self.movers[keep]
-        self.taken_back.append({"after": keep, "actions": taken})
-        del self.actions[keep:]
-        del self.movers[keep:]
-        for n in [n for n in self.snapshots if n > keep]:
-            del self.snapshots[n]  # states of the moves taken back
-        self.barrier = min(self.barrier, keep)
-        self.state = state
-        self.entries += 1
-        return Event("undo", {"player": seat, "count": len(taken), "after": keep})
-
-    def apply_entry(self, text: str) -> list[Event]:
-        """Apply a committed entry read back (a move, or an undo) to the room."""
-        keep = undo_kept(text)
-        if keep is not None:
-            if not self.barrier <= keep < len(self.actions):
-                raise ConfigError(f"room {self.row.id}: an undo to move {keep} cannot be made")
-            return [self.take_back(keep, self.state_after(keep))]
-        before = self.state.clone()  # kept as the snapshot before this move
-        events = self.state.apply_unchecked(choose_by_text(self.state, text))
-        self.push(text, before)
-        return events
-
-    @property
-    def over(self) -> bool:
-        return self.row.status == "over"
-
-    def bot_for(self, seat: int) -> str | None:
-        """The bot playing ``seat`` now, or None if a person does."""
-        who = self.row.seats[seat].who
-        if who != "human":
-            return who
-        if seat in self.taken_over:
-            return str(self.row.options.get("takeover") or "random")
-        return None
-
-    def to_move(self) -> int | None:
-        if self.over:
-            return None
-        player = self.state.current_player
-        return None if player == TERMINAL else player
-
-    def record(self) -> GameRecord:
-        record = GameRecord.start(self.game, self.row.config, self.row.seed)
-        record.actions = list(self.actions)
-        record.taken_back = [dict(t, actions=list(t["actions"])) for t in self.taken_back]
-        return record
-
-    def state_after(self, keep: int) -> State[Any]:
-        """The state after the first ``keep`` moves: a copy of its snapshot, else the
-        nearest one before it played on, else replayed from the seed."""
-        start = max((n for n in self.snapshots if n <= keep), default=None)
-        if start is None:
-            record = GameRecord.start(self.game, self.row.config, self.row.seed)
-            record.actions = self.actions[:keep]
-            return record.replay(self.game)
-        state = self.snapshots[start].clone()
-        for text in self.actions[start:keep]:
-            state.apply_unchecked(choose_by_text(state, text))
-        return state
-
-    def unattended(self) -> bool:
-        """Every seat is played by a bot now (none has a person, or all were handed over):
-        such a room plays only while someone watches it."""
-        return all(self.bot_for(s.seat) is not None for s in self.row.seats)
-
-    def idle(self) -> bool:
-        """Nobody is connected, no bot is thinking, no grace period or move is running."""
-        busy = self.bot_task is not None and not self.bot_task.done()
-        return not self.conns and not busy and not self.grace and not self.lock.locked()
-
-
-def hints_default(game: str, seats: Sequence[Any], option: str | None) -> bool:
-    """Whether hints are on: the room's option, else on unless two people play each other
-    (a game whose spec is not ``cooperative``, such as VS)."""
-    if option is not None:
-        return option == "on"
-    people = sum(getattr(s, "who", s) == "human" for s in seats)
-    spec = find_spec(game)
-    return people <= 1 or (spec is not None and spec.cooperative)
-
-
-def undo_text(event: Event) -> str:
-    if event.kind == "undo_ask":
-        who = player_name(int(event.data["player"]))
-        return f"{who} asks to take back their last move; the other player may agree (Undo)."
-    count = int(event.data["count"])
-    moves = "1 move" if count == 1 else f"{count} moves"
-    return f"{player_name(int(event.data['player']))} takes back {moves}."
-
-
-def seat_display(who: str, claimed: bool, player: str | None, bot: str | None = None) -> str:
-    """Who plays a seat, in words (``SeatInfo.display_name``): the account's name, else
-    "Guest" (or "Open seat" before its invite is used), or "Bot (LEVEL)" for a bot's seat;
-    ``bot``: the bot playing a person's seat for now (takeover)."""
-    if who != "human":
-        return f"Bot ({who})"
-    person = player or ("Guest" if claimed else "Open seat")
-    return f"{person} (a bot plays for now)" if bot is not None else person
-
-
-def row_seat_infos(row: RoomRow, names: dict[int, str]) -> list[SeatInfo]:
-    """The seats' public facts of a room not in memory, from its row; ``names``: account
-    names by id (nobody is counted as connected but the bots)."""
-    infos = []
-    for s in row.seats:
-        claimed = s.who == "human" and s.secret_sha256 is not None
-        player = names.get(s.account) if s.account is not None else None
-        infos.append(
-            SeatInfo(
-                seat=s.seat,
-                name=player_name(s.seat),
-                who=s.who,
-                connected=s.who != "human",
-                claimed=claimed,
-                player=player,
-                display_name=seat_display(s.who, claimed, player),
-            )
-        )
-    return infos
-
-
-def seed_commitment(nonce: str, seed: int) -> str:
-    return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
-
-
-def end_rule(room: Room) -> str:
-    """The clause a refusal after the end cites: the one that ended the game (VS-END-2 for
-    a deck-out or the turn-cap draw), or the game's end rule for a resigned game."""
-    if room.state.is_terminal():
-        return room.state.game_over_error().rule_id
-    return room.game.game_over_rule
 
 
 class Hub:
@@ -424,7 +99,10 @@ class Hub:
         self.storage = storage
         self.pool = pool
         self.hinter = hinter or HintPool(HintSettings(workers=0))
-        self._hint_tasks: set[asyncio.Task[None]] = set()
+        self.clock = Clock(self._bot_move, self._kick)
+        """The rooms' turn timers (velvet.server.clock)."""
+        self.desk = HintDesk(self.hinter, self.clock)
+        """The hints being worked out (velvet.server.hint_desk)."""
         self.bus = bus or Bus()
         storage.notify_channel = self.bus.commit_channel
         self.public_url = public_url
@@ -438,8 +116,8 @@ class Hub:
         """An idle room leaves memory after this long (it is read again when asked for)."""
         self._swept = time.monotonic()
         self._closing = False
-        # seat marks are written one at a time, in the order they were made
-        self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="velvet-seats")
+        self.seats = SeatDesk(storage, self._kick)
+        """The seats' claims, grace periods and takeovers (velvet.server.seats)."""
         self.on_end: Callable[[Room], None] | None = None
         """Called when a game ends in this process (the app records results and ratings)."""
         self.names: Callable[[list[int]], dict[int, str]] = lambda _ids: {}
@@ -472,50 +150,9 @@ class Hub:
     async def new_row(
         self, request: CreateRoom, claims: Sequence[tuple[str, int | None] | None] = ()
     ) -> tuple[RoomRow, list[str]]:
-        """A new room's row, checked, not yet saved, and each seat's invite token.
-
-        ``claims[i]``: seat i is claimed already by the client whose secret has this digest
-        (and by that account, or None): matchmaking hands each player only their own seat.
-        """
-        # parsing uploaded cards and decks takes a while: not on the event loop
-        game, config, specs, seed = await asyncio.to_thread(_prepare, request, self.pool.check)
-        tokens = [secrets.token_urlsafe(24) for _ in specs]
-        nonce = secrets.token_hex(16)
-        now = time.time()
-        seats = []
-        for i, (s, t) in enumerate(zip(specs, tokens, strict=True)):
-            seat = SeatRow(i, s, token_digest(t))
-            claim = claims[i] if i < len(claims) else None
-            if claim is not None:
-                seat.secret_sha256, seat.account, seat.claimed_at = claim[0], claim[1], now
-            seats.append(seat)
-        row = RoomRow(
-            id=secrets.token_urlsafe(9),
-            game=game.name,
-            cards=list(request.cards),
-            config=config,
-            seed=seed,
-            nonce=nonce,
-            seed_sha256=seed_commitment(nonce, seed),
-            status="playing",
-            result=None,
-            version=0,
-            options={
-                "turn_timer": request.turn_timer,
-                "grace": request.grace,
-                "takeover": request.takeover,
-                "undo": request.undo,
-                "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
-                "hotseat": request.hotseat,
-                "rated": request.rated,
-            },
-            listed=request.listed,
-            rematch_of=None,
-            rematch=None,
-            created=now,
-            seats=seats,
-        )
-        return row, tokens
+        """A new room's row, checked, not yet saved, and each seat's invite token
+        (velvet.server.room_rows.new_row, with this server's bot limits)."""
+        return await room_rows.new_row(request, self.pool.check, claims)
 
     async def started(self, room_id: str) -> None:
         """A room just saved: its bots start if one moves first (it loads when someone
@@ -548,143 +185,36 @@ class Hub:
                 self._loading.pop(room_id, None)
                 return None
             row, actions = loaded
-            room = await asyncio.to_thread(_replay, row, actions)
+            room = await asyncio.to_thread(replay_room, row, actions)
             bound = {s.seat: s.account for s in row.seats if s.account is not None}
             if bound:
                 names = await asyncio.to_thread(self.names, list(bound.values()))
                 room.players = {seat: names[a] for seat, a in bound.items() if a in names}
             self.rooms[room_id] = room
-            self._resume_seats(room)
+            self.seats.resume(room)
         if self.bus.shared:
             async with room.lock:  # a notice may have come while it was being read
                 await self._catch_up(room)
         return room
 
-    def _resume_seats(self, room: Room) -> None:
-        """A room read from the database: its bot takeovers stand, its grace periods run on."""
-        if room.over:
-            return
-        grace = room.row.options.get("grace")
-        for s in room.row.seats:
-            if s.who != "human":
-                continue
-            if s.taken_over:
-                room.taken_over.add(s.seat)
-            elif s.dropped_at is not None and grace and room.row.options.get("takeover"):
-                left = max(0.0, s.dropped_at + float(grace) - time.time())
-                room.grace[s.seat] = asyncio.create_task(self._grace(room, s.seat, left))
-        self._kick(room)
-
     def info(self, room: Room) -> RoomInfo:
-        return RoomInfo(
-            room=room.row.id,
-            game=room.row.game,
-            status=room.row.status,
-            version=room.version,
-            seats=self.seat_infos(room),
-            seed_sha256=room.row.seed_sha256,
-            created=room.row.created,
-            hotseat=bool(room.row.options.get("hotseat")),
-            rated=bool(room.row.options.get("rated")),
-        )
+        return messages.room_info(room)
 
     def seat_infos(self, room: Room) -> list[SeatInfo]:
-        present = {c.seat for c in room.conns}
-        infos = []
-        for s in room.row.seats:
-            claimed = s.who == "human" and s.secret_sha256 is not None
-            player = room.players.get(s.seat)
-            bot = room.bot_for(s.seat)
-            infos.append(
-                SeatInfo(
-                    seat=s.seat,
-                    name=player_name(s.seat),
-                    who=bot or "human",
-                    connected=s.who != "human" or s.seat in present,
-                    claimed=claimed,
-                    player=player,
-                    display_name=seat_display(s.who, claimed, player, bot),
-                )
-            )
-        return infos
+        return messages.seat_infos(room)
 
     def seats_changed(self, room: Room, skip: Conn | None = None) -> None:
         """Tell the room's sockets (but ``skip``) who plays each seat now (``seats``)."""
-        text = SeatsMsg(seats=self.seat_infos(room)).model_dump_json()
-        for c in list(room.conns):
-            if c is not skip:
-                c.send(text)
+        messages.send_seats(room, skip)
 
-    # --- sockets --------------------------------------------------------------------------
+    # --- sockets and seats (velvet.server.seats) -------------------------------------
 
     async def open_seat(
         self, room: Room, token: str, account: int | None = None, player: str | None = None
     ) -> tuple[int, str | None]:
-        """The seat ``token`` opens, and the secret it was just given, if any.
-
-        ``token`` is a client's seat secret (the seat it claimed), an unclaimed seat's
-        invite (claimed now: the seat is bound to this client, whose new secret is
-        returned), or a seat's one-time move code (the seat moves to this client; the
-        old client's sockets here are closed). Digests are compared in constant time;
-        the seats are read from the database, so a claim made through another process
-        counts. A claim binds the seat to ``account`` too (the client's signed-in account,
-        velvet.server.accounts, named ``player``). Raises SeatRefused (``invite_used``,
-        ``code_spent``, ``bad_token``; in a rated room ``sign_in`` and ``same_account``).
-        """
-        rows = await asyncio.to_thread(self.storage.seats_of, room.row.id)
-        people = [s for s in rows if s.who == "human"]
-        for s in people:
-            if s.secret_sha256 is not None and token_matches(token, s.secret_sha256):
-                return s.seat, None
-        secret = secrets.token_urlsafe(24)
-        for s in people:
-            if not token_matches(token, s.token_sha256):
-                continue
-            if s.secret_sha256 is None and room.row.options.get("rated"):
-                _rated_claim(rows, s.seat, account)
-            if s.secret_sha256 is None and await asyncio.to_thread(
-                self.storage.claim_seat, room.row.id, s.seat, token_digest(secret), account
-            ):
-                self._bound(room, s.seat, token_digest(secret))
-                if account is not None and player is not None:
-                    room.players[s.seat] = player
-                    for row in room.row.seats:
-                        if row.seat == s.seat:
-                            row.account = account
-                self.seats_changed(room)  # "Open seat" is someone now
-                return s.seat, secret
-            raise SeatRefused(
-                "invite_used",
-                f"this invite to {player_name(s.seat)}'s seat was already used: the seat "
-                "belongs to the browser (or velvet join) that opened the link first. If that "
-                "was not you, the link was opened by someone else — ask the room's creator; "
-                "if it was you on another device, move the seat from there (Move this seat "
-                "to another device)",
-            )
-        for s in people:
-            if s.move_sha256 is None or not token_matches(token, s.move_sha256):
-                continue
-            if await asyncio.to_thread(
-                self.storage.take_move, room.row.id, s.seat, s.move_sha256, token_digest(secret)
-            ):
-                self._bound(room, s.seat, token_digest(secret))
-                for c in list(room.conns):
-                    if c.seat == s.seat:  # the old device: its secret opens nothing now
-                        c.send(
-                            ErrorMsg(
-                                code="seat_moved",
-                                message=f"{player_name(s.seat)}'s seat moved to another device "
-                                "with its one-time code; this page now only watches",
-                            )
-                        )
-                        c.close()
-                return s.seat, secret
-            break
-        raise SeatRefused(
-            "bad_token",
-            "that token opens no seat here (a one-time move code works once, for "
-            f"{MOVE_CODE_SECONDS // 60} minutes)",
-        )
+        """The seat ``token`` opens, and the secret it was just given, if any
+        (velvet.server.seats.SeatDesk.open_seat; raises SeatRefused)."""
+        return await self.seats.open_seat(room, token, account, player)
 
     async def seat_claimed(
         self, room_id: str, seat: int, secret: str, account: int | None, player: str | None
@@ -693,7 +223,7 @@ class Hub:
         room = self.rooms.get(room_id)
         if room is None:
             return
-        self._bound(room, seat, token_digest(secret))
+        self.seats.bound(room, seat, token_digest(secret))
         if account is not None and player is not None:
             room.players[seat] = player
             for row in room.row.seats:
@@ -702,51 +232,20 @@ class Hub:
 
     def background(self, job: Callable[[], None]) -> None:
         """Run a small write in the seat-mark thread (a failure is logged, not fatal)."""
-        future = self._marks.submit(job)
-
-        def done(f: Any) -> None:
-            if f.exception() is not None:
-                log.warning("a background write failed: %s", f.exception())
-
-        future.add_done_callback(done)
+        self.seats.background(job)
 
     def _ended(self, room: Room) -> None:
         """The game just ended here: its record (and ratings) are written in the background."""
         if self.on_end is not None:
             self.on_end(room)
 
-    def _bound(self, room: Room, seat: int, digest: str) -> None:
-        """Note in memory that ``seat`` now opens with the secret of this digest."""
-        for s in room.row.seats:
-            if s.seat == seat:
-                s.secret_sha256, s.claimed_at, s.move_sha256 = digest, time.time(), None
-
     async def transfer(self, room: Room, conn: Conn) -> None:
         """``transfer``: a one-time code that moves ``conn``'s seat to another client."""
-        assert conn.seat is not None
-        code = secrets.token_urlsafe(12)
-        until = time.time() + MOVE_CODE_SECONDS
-        try:
-            await asyncio.to_thread(
-                self.storage.offer_move, room.row.id, conn.seat, token_digest(code), until
-            )
-        except StorageError as failure:
-            conn.send(ErrorMsg(code="storage", message=str(failure)))
-            return
-        conn.send(TransferMsg(code=code, seconds=MOVE_CODE_SECONDS))
+        await self.seats.transfer(room, conn)
 
     def log_msg(self, room: Room, seat: int | None) -> LogMsg:
         """The log so far, each event as ``seat`` (None: a spectator) may see it."""
-        entries = []
-        for version, events in room.history:
-            for event in events:
-                if event.kind in ("undo", "undo_ask"):
-                    text = undo_text(event)
-                    entries.append(LogEntry(version=version, kind=event.kind, text=text))
-                    continue
-                kind, text, _ = games.event_for(room.game, event, seat)
-                entries.append(LogEntry(version=version, kind=kind, text=text))
-        return LogMsg(version=room.version, entries=entries)
+        return messages.log_msg(room, seat)
 
     def attach(self, room: Room, conn: Conn, secret: str | None = None) -> None:
         """Add ``conn`` to the room; ``secret``: the seat secret its claim just gave it."""
@@ -755,16 +254,7 @@ class Hub:
         seat = conn.seat
         if seat is not None and self.on_seat and sum(c.seat == seat for c in room.conns) == 1:
             self.on_seat(room, seat, True)
-        if conn.seat is not None:
-            task = room.grace.pop(conn.seat, None)
-            if task is not None:
-                task.cancel()
-            if conn.seat in room.taken_over or task is not None:
-                back = conn.seat in room.taken_over
-                room.taken_over.discard(conn.seat)
-                self._mark(room, conn.seat, taken_over=False, dropped_at=None)
-                if back:
-                    self.seats_changed(room, skip=conn)  # the person plays again
+        self.seats.returned(room, conn)
         conn.send(
             Welcome(
                 room=room.row.id,
@@ -781,9 +271,9 @@ class Hub:
         )
         if room.history:
             conn.send(self.log_msg(room, conn.seat))
-        conn.send(self._state_msg(room, conn.seat, [], ack=False))
+        conn.send(messages.state_msg(room, conn.seat, [], ack=False))
         if room.over:
-            conn.send(self._record_msg(room))
+            conn.send(messages.record_msg(room))
         elif conn.seat is not None and room.hints_allowed():
             self.hinter.warm()  # a seat that may ask has come: its first hint need not wait
         self._kick(room)
@@ -795,48 +285,10 @@ class Hub:
         gone = all(c.seat != conn.seat for c in room.conns)
         if was_here and conn.seat is not None and self.on_seat and gone and not self._closing:
             self.on_seat(room, conn.seat, False)
-        self._drop_hint(conn)  # nobody is left to read its answer
-        seat = conn.seat
-        grace = room.row.options.get("grace")
-        if (
-            seat is not None
-            and not room.over
-            and grace
-            and room.row.options.get("takeover")
-            and all(c.seat != seat for c in room.conns)
-            and seat not in room.taken_over
-            and seat not in room.grace
-            and not self._closing
-        ):
-            room.grace[seat] = asyncio.create_task(self._grace(room, seat, float(grace)))
-            self._mark(room, seat, taken_over=False, dropped_at=time.time())
+        self.desk.drop(conn)  # nobody is left to read its answer
+        if conn.seat is not None and not self._closing:
+            self.seats.dropped(room, conn.seat)
         self._maybe_evict(room)
-
-    async def _grace(self, room: Room, seat: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        room.grace.pop(seat, None)
-        if all(c.seat != seat for c in room.conns) and not room.over:
-            room.taken_over.add(seat)
-            self.seats_changed(room)
-            saved = self._mark(room, seat, taken_over=True, dropped_at=None)
-            with contextlib.suppress(Exception):  # logged by _mark; the bot plays anyway
-                await asyncio.wrap_future(saved)
-            self._kick(room)
-
-    def _mark(
-        self, room: Room, seat: int, taken_over: bool, dropped_at: float | None
-    ) -> Future[None]:
-        """Save a seat's takeover state in the background (a failure is logged, not fatal)."""
-        future = self._marks.submit(
-            self.storage.mark_seat, room.row.id, seat, taken_over, dropped_at
-        )
-
-        def done(f: Any) -> None:
-            if f.exception() is not None:
-                log.warning("seat %s of room %s not saved: %s", seat, room.row.id, f.exception())
-
-        future.add_done_callback(done)
-        return future
 
     def _maybe_evict(self, room: Room) -> None:
         if room.idle():
@@ -919,7 +371,9 @@ class Hub:
             if finished is not None:
                 self._ended(room)
         if self.bus.commit_channel is None:  # else the commit has announced it
-            await self.bus.publish(room.row.id, number, finished is not None, str(action))
+            await self.bus.publish(
+                room.row.id, number, finished is not None, MoveEntry(str(action))
+            )
         self._kick(room)
 
     async def undo(self, room: Room, seat: int, version: int, conn: Conn) -> None:
@@ -964,7 +418,7 @@ class Hub:
             if asked:
                 room.undo_asked = (seat, room.version)
                 self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
-                notice = (room.version, f"{ASK_PREFIX}{seat}")
+                notice: tuple[int, Notice] = (room.version, UndoAsked(seat))
             else:
                 room.undo_asked = None
                 taken = await self._commit_undo(room, seat, keep, conn)
@@ -980,7 +434,7 @@ class Hub:
 
     async def _commit_undo(
         self, room: Room, seat: int, keep: int, conn: Conn
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, UndoEntry] | None:
         """Commit and apply ``seat``'s undo back to ``keep`` moves (under the room's lock).
 
         Returns the version and entry committed, or None when it was refused (told to
@@ -990,11 +444,11 @@ class Hub:
         except VelvetError as failure:
             conn.send(ErrorMsg(code="nothing_to_undo", message=f"cannot undo: {failure}"))
             return None
-        entry = undo_entry(keep)
+        entry = UndoEntry(keep)
         number = room.version + 1
         try:
             await asyncio.wrap_future(
-                self.storage.submit_move(room.row.id, number, seat, entry, None)
+                self.storage.submit_move(room.row.id, number, seat, entry.text(), None)
             )
         except Conflict:
             await self._catch_up(room)
@@ -1005,7 +459,7 @@ class Hub:
             return None
         event = room.take_back(keep, state)
         room.row.version = number
-        self._announce(room, [event], mover=conn, action=entry)
+        self._announce(room, [event], mover=conn, action=entry.text())
         return number, entry
 
     def _refusal(self, room: Room, seat: int, version: int) -> ErrorMsg | None:
@@ -1024,153 +478,15 @@ class Hub:
             )
         return None
 
-    # --- hints --------------------------------------------------------------------------
-
-    def _hint_refusal(self, room: Room, conn: Conn, version: int, kind: str) -> ErrorMsg | None:
-        """Why ``conn`` may not have a ``kind`` (hint or forecast) now, or None.
-
-        Every refusal's code starts with ``hint_`` (a move's own codes stay the move's).
-        """
-        seat = conn.seat
-        if not room.hints_allowed():
-            return ErrorMsg(
-                code="hint_off", message="this room gives no hints (its hints option is off)"
-            )
-        if kind == "forecast" and not room.forecasts():
-            return ErrorMsg(
-                code="hint_no_forecast",
-                message=f"the game '{room.game.name}' offers no forecast (in P5: the chance "
-                "to beat the boss in time)",
-            )
-        if room.over:
-            return ErrorMsg(code="hint_over", message="the game is over: there is nothing to hint")
-        if version != room.version:
-            return ErrorMsg(
-                code="hint_stale",
-                message=f"{kind} asked at version {version}; the game is at {room.version}",
-            )
-        if seat is not None and room.to_move() == seat and room.bot_for(seat) is not None:
-            return ErrorMsg(
-                code="hint_not_your_turn",
-                message="a bot plays your seat now (it was handed over); hints are for "
-                "the player whose decision it is",
-            )
-        if seat is None or room.to_move() != seat:
-            who = room.to_move()
-            whose = player_name(who) if who is not None else "nobody"
-            return ErrorMsg(
-                code="hint_not_your_turn",
-                message=f"hints are for the player whose decision it is; it is {whose}'s",
-            )
-        if conn.hinting is not None:
-            return ErrorMsg(
-                code="hint_busy",
-                message=f"a {conn.hinting} is already being worked out for you; wait for it",
-            )
-        return self.hinter.slots.refusal((room.row.id, seat), conn.address)
+    # --- hints (velvet.server.hint_desk) ------------------------------------------------
 
     def hint(self, room: Room, conn: Conn, version: int, kind: str) -> None:
-        """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat; the answer
-        (or a refusal) goes to that socket only, and never changes the game."""
-        error = self._hint_refusal(room, conn, version, kind)
-        if error is not None:
-            conn.send(error)
-            return
-        assert conn.seat is not None  # refused above otherwise
-        conn.hinting = kind
-        conn.hint_version = version
-        state = room.state.clone()  # the room's state moves on; the worker reads this copy
-        work = self._work_out(room, conn, conn.seat, version, kind, state, time.monotonic())
-        task = asyncio.create_task(work)
-        conn.hint_task = task
-        self._hint_tasks.add(task)
-        task.add_done_callback(self._hint_tasks.discard)
-        self.hinter.slots.hold(task, (room.row.id, conn.seat), conn.address)
+        """Start working out a ``hint`` or a ``forecast`` for ``conn``'s seat."""
+        self.desk.ask(room, conn, version, kind)
 
     def cancel_hint(self, conn: Conn) -> None:
-        """``hint_cancel``: stop the hint or forecast being worked out for ``conn``. Its slot
-        is free at once (another may be asked), its answer never comes, and its search ends
-        at its next check (velvet.server.hinting.HintPool)."""
-        kind, task = conn.hinting, conn.hint_task
-        if kind is None or task is None or task.done():
-            conn.send(
-                ErrorMsg(
-                    code="hint_none",
-                    message="no hint or forecast is being worked out for you "
-                    "(an answer may have just been sent)",
-                )
-            )
-            return
-        self._drop_hint(conn)
-        conn.send(
-            HintCancelledMsg(
-                kind="forecast" if kind == "forecast" else "hint", version=conn.hint_version
-            )
-        )
-
-    def _drop_hint(self, conn: Conn) -> None:
-        """Cancel ``conn``'s pending hint, if any, and free its slot and the server's."""
-        task = conn.hint_task
-        conn.hinting, conn.hint_task = None, None
-        if task is not None and not task.done():
-            self._hint_tasks.discard(task)
-            self.hinter.slots.release(task)
-            task.cancel()
-
-    async def _work_out(
-        self,
-        room: Room,
-        conn: Conn,
-        seat: int,
-        version: int,
-        kind: str,
-        state: State[Any],
-        asked: float,
-    ) -> None:
-        try:
-            if kind == "forecast":
-                found = await self.hinter.forecast(state, seat)
-            else:
-                found = await self.hinter.hint(state, seat)
-        except VelvetError as error:
-            conn.send(ErrorMsg(code="hint_failed", message=f"no {kind}: {error}"))
-            return
-        except Exception:
-            log.exception("%s failed in room %s", kind, room.row.id)
-            conn.send(ErrorMsg(code="hint_failed", message=f"the {kind} could not be worked out"))
-            return
-        finally:
-            if conn.hint_task is asyncio.current_task():  # not cancelled, nor replaced
-                conn.hinting, conn.hint_task = None, None
-            self._extend(room, seat, version, time.monotonic() - asked)
-        if room.version != version:
-            conn.send(_overtaken(kind, version, room.version))
-            return
-        if kind == "forecast":
-            conn.send(ForecastMsg(version=version, **found))
-        else:
-            conn.send(HintMsg(version=version, **found))
-
-    def _hint_pending(self, room: Room, seat: int, version: int) -> bool:
-        return any(c.seat == seat and c.hint_version == version and c.hinting for c in room.conns)
-
-    def _extend(self, room: Room, seat: int, version: int, seconds: float) -> None:
-        """A hint of ``seat`` for decision ``version`` took ``seconds``: if that decision is
-        still timed, its deadline moves by as much (within HINT_TIME_CAP), told to the room."""
-        timed = room.timer is not None and not room.timer.done()
-        if not timed or room.timer_for != (version, seat) or room.version != version:
-            return
-        cap = HINT_TIME_CAP * float(room.row.options.get("turn_timer") or 0)
-        added = max(0.0, min(seconds, cap - room.extended))
-        if added <= 0:
-            return
-        room.deadline += added
-        room.extended += added
-        left = max(0.0, room.deadline - time.monotonic())
-        message = TimerMsg(version=version, seat=seat, added=round(added, 2), left=round(left, 2))
-        text = message.model_dump_json()
-        for c in room.conns:
-            c.send(text)
+        """``hint_cancel``: stop the hint or forecast being worked out for ``conn``."""
+        self.desk.cancel(conn)
 
     async def resign(self, room: Room, seat: int, conn: Conn) -> None:
         async with room.lock:
@@ -1239,39 +555,17 @@ class Hub:
                     room.rematch_offer = conn.seat
                     for c in room.conns:
                         c.send(RematchOfferMsg(seat=conn.seat))
-                    notice = (room.version, f"{OFFER_PREFIX}{conn.seat}")
+                    notice: Notice | None = RematchOffered(conn.seat)
                 else:
                     notice = None
                 if notice is not None:
-                    await self.bus.publish(room.row.id, notice[0], True, notice[1])
+                    await self.bus.publish(room.row.id, room.version, True, notice)
                     return
                 refusal = self.limiter.refusal(conn.address)
                 if refusal is not None:
                     conn.send(ErrorMsg(code="rate_limited", message=refusal))
                     return
-                order = list(reversed(now)) if mutual else list(now)
-                seed = secrets.randbits(63)
-                nonce = secrets.token_hex(16)
-                row = RoomRow(
-                    id=secrets.token_urlsafe(9),
-                    game=room.row.game,
-                    cards=room.row.cards,
-                    config=room.row.config,
-                    seed=seed,
-                    nonce=nonce,
-                    seed_sha256=seed_commitment(nonce, seed),
-                    status="playing",
-                    result=None,
-                    version=0,
-                    options=room.row.options,
-                    listed=room.row.listed,
-                    rematch_of=room.row.id,
-                    rematch=None,
-                    created=time.time(),
-                    # the seats as claimed now (swapped between two people): each client
-                    # keeps its own secret, which opens its own seat only
-                    seats=[dataclasses.replace(s, seat=i) for i, s in enumerate(order)],
-                )
+                row = rematch_row(room.row, list(reversed(now)) if mutual else list(now))
                 try:
                     await asyncio.to_thread(self.storage.create_room, row)
                 except (Conflict, StorageError) as failure:
@@ -1281,7 +575,7 @@ class Hub:
             room.row.rematch = new_id
             room.rematch_offer = None
             await self._tell_rematch(room, new_id, now)
-        await self.bus.publish(room.row.id, room.version, True, f"{MADE_PREFIX}{new_id}")
+        await self.bus.publish(room.row.id, room.version, True, RematchMade(new_id))
         await self.started(new_id)
 
     async def _tell_rematch(self, room: Room, new_id: str, old: Sequence[SeatRow]) -> None:
@@ -1298,6 +592,7 @@ class Hub:
 
     async def decline_rematch(self, room: Room, conn: Conn) -> None:
         """``rematch_decline``: turn down the other seat's rematch offer."""
+        assert conn.seat is not None  # spectators are refused before
         offer = room.rematch_offer
         if offer is None or offer == conn.seat:
             conn.send(ErrorMsg(code="no_offer", message="there is no rematch offer to decline"))
@@ -1305,42 +600,44 @@ class Hub:
         room.rematch_offer = None
         for c in room.conns:
             c.send(RematchDeclinedMsg(seat=conn.seat))
-        await self.bus.publish(room.row.id, room.version, True, f"{DECLINE_PREFIX}{conn.seat}")
+        await self.bus.publish(room.row.id, room.version, True, RematchDeclined(conn.seat))
 
-    async def _heard_rematch(self, room: Room, text: str) -> None:
+    async def _heard_rematch(self, room: Room, said: RematchNotice) -> None:
         """Another process's seat offered, declined or made the rematch of ``room``."""
-        kind, _, value = text.partition(" ")
-        if kind == OFFER_PREFIX.strip() and value.isdigit():
-            if room.rematch_offer == int(value):
+        if isinstance(said, RematchOffered):
+            if room.rematch_offer == said.seat:
                 return  # this process's own offer
-            room.rematch_offer = int(value)
+            room.rematch_offer = said.seat
             for c in room.conns:
-                c.send(RematchOfferMsg(seat=int(value)))
-        elif kind == DECLINE_PREFIX.strip() and value.isdigit() and room.rematch_offer is not None:
-            room.rematch_offer = None
-            for c in room.conns:
-                c.send(RematchDeclinedMsg(seat=int(value)))
-        elif kind == MADE_PREFIX.strip() and value and room.row.rematch != value:
-            room.row.rematch, room.rematch_offer = value, None
+                c.send(RematchOfferMsg(seat=said.seat))
+        elif isinstance(said, RematchDeclined):
+            if room.rematch_offer is not None:
+                room.rematch_offer = None
+                for c in room.conns:
+                    c.send(RematchDeclinedMsg(seat=said.seat))
+        elif room.row.rematch != said.room:
+            room.row.rematch, room.rematch_offer = said.room, None
             old = await asyncio.to_thread(self.storage.seats_of, room.row.id)
-            await self._tell_rematch(room, value, old)
+            await self._tell_rematch(room, said.room, old)
 
     async def catch_up(
-        self, room_id: str, version: int, over: bool, action: str | None = None
+        self, room_id: str, version: int, over: bool, said: Notice | None = None
     ) -> None:
         """A process changed ``room_id``: replay the moves this one has not seen.
 
-        A notice of the one move this process lacks carries that move: it is applied
-        as it comes (the notice is sent after the commit); anything else is read from
-        the database.
+        A notice of the one entry this process lacks carries that entry (a move or an
+        undo): it is applied as it comes (the notice is sent after the commit); anything
+        else is read from the database. An undo asked and a rematch's notices are told
+        to the room's sockets.
         """
         room = self.rooms.get(room_id)
-        if room is not None and action is not None and action.startswith(ASK_PREFIX):
-            await self._heard_ask(room, version, action[len(ASK_PREFIX) :])
+        if room is not None and isinstance(said, UndoAsked):
+            await self._heard_ask(room, version, said.seat)
             return
-        if room is not None and action is not None and action.startswith(REMATCH_NOTICES):
-            await self._heard_rematch(room, action)
+        if room is not None and isinstance(said, RematchOffered | RematchDeclined | RematchMade):
+            await self._heard_rematch(room, said)
             return
+        entry = said if isinstance(said, MoveEntry | UndoEntry) else None
 
         def seen() -> bool:
             assert room is not None
@@ -1351,15 +648,14 @@ class Hub:
         async with room.lock:
             if seen():  # this process's own move, announced before its commit returned
                 return
-            if not (action is not None and not over and self._apply_notice(room, version, action)):
+            if not (entry is not None and not over and self._apply_notice(room, version, entry)):
                 await self._catch_up(room)
         self._kick(room)
 
-    async def _heard_ask(self, room: Room, version: int, who: str) -> None:
+    async def _heard_ask(self, room: Room, version: int, seat: int) -> None:
         """Another process's seat asked, at ``version``, to take its last move back."""
-        if not who.isdigit() or not 0 <= int(who) < len(room.row.seats):
+        if not 0 <= seat < len(room.row.seats):
             return  # not a notice of this server's
-        seat = int(who)
         async with room.lock:
             if room.version < version:
                 await self._catch_up(room)
@@ -1368,12 +664,12 @@ class Hub:
             room.undo_asked = (seat, version)
             self._announce(room, [Event("undo_ask", {"player": seat})], mover=None)
 
-    def _apply_notice(self, room: Room, version: int, text: str) -> bool:
-        """Apply move ``version`` (``text``) if it is the next one here; False if not."""
+    def _apply_notice(self, room: Room, version: int, entry: Entry) -> bool:
+        """Apply entry ``version`` if it is the next one here; False if not."""
         if room.over or room.version != version - 1:
             return False
         try:
-            events = room.apply_entry(text)
+            events = room.apply_entry(entry)
         except VelvetError:
             return False  # not a move of this state: the database says what happened
         room.row.version = version
@@ -1390,7 +686,7 @@ class Hub:
         row, new = loaded
         events: list[Event] = []
         for text in new:
-            events.extend(room.apply_entry(text))
+            events.extend(room.apply_entry(read_entry(text)))
         changed = bool(new) or row.status != room.row.status
         room.row.status, room.row.result = row.status, row.result
         room.row.version, room.row.rematch = row.version, row.rematch
@@ -1402,85 +698,11 @@ class Hub:
     def _announce(
         self, room: Room, events: Sequence[Event], mover: Conn | None, action: str | None = None
     ) -> None:
-        room.remember(events)
-        # each seat's view is built and serialised once, however many sockets it has
-        cache: dict[int | None, tuple[StateMsg, str]] = {}
-        record = self._record_msg(room).model_dump_json() if room.over else None
-        for c in list(room.conns):
-            made = cache.get(c.seat)
-            if made is None:
-                msg = self._state_msg(room, c.seat, events, ack=False)
-                made = cache[c.seat] = (msg, msg.model_dump_json())
-            if c is mover:
-                c.send(made[0].model_copy(update={"ack": True, "acked": action}))
-            else:
-                c.send(made[1])
-            if record is not None:
-                c.send(record)
-            if c.hinting is not None and c.hint_version != room.version:
-                # overtaken: its answer would be dropped, so its search stops now
-                kind, asked = c.hinting, c.hint_version
-                self._drop_hint(c)
-                c.send(_overtaken(kind, asked, room.version))
-        self._arm_timer(room)
-
-    def _state_msg(
-        self, room: Room, seat: int | None, events: Sequence[Event], ack: bool
-    ) -> StateMsg:
-        state = room.state
-        view = state.view(seat) if seat is not None else games.public_view(state)
-        to_move = room.to_move()
-        legal: list[ActionOut] = []
-        if to_move is not None and to_move == seat and room.bot_for(seat) is None:
-            game = room.game
-            listed = games.legal_labels(state)
-            room.legal = (room.version, {t: a for a, t, _ in listed})
-            legal = [
-                ActionOut(
-                    text=t,
-                    label=label,
-                    targets=list(game.action_targets(state, a)),
-                    note=game.action_note(state, a),
-                )
-                for a, t, label in listed
-            ]
-        out = []
-        for event in events:
-            if event.kind in ("undo", "undo_ask"):
-                out.append(EventOut(kind=event.kind, text=undo_text(event), data=dict(event.data)))
-                continue
-            kind, text, data = games.event_for(room.game, event, seat)
-            out.append(EventOut(kind=kind, text=text, data=data))
-        return StateMsg(
-            version=room.version,
-            view=view,
-            to_move=to_move,
-            legal=legal,
-            events=out,
-            status=room.row.status,
-            result=room.row.result,
-            ack=ack,
-            undo=seat is not None and room.may_undo(seat),
-            undo_asked=room.asker(),
-            time_left=self._time_left(room, to_move),
-        )
-
-    @staticmethod
-    def _time_left(room: Room, to_move: int | None) -> float | None:
-        """Seconds left for the pending decision if its timer already runs (a seat that
-        joins or reconnects mid-decision), else None: the decision gets the whole timer."""
-        timed = room.timer is not None and not room.timer.done()
-        if not timed or to_move is None or room.timer_for != (room.version, to_move):
-            return None
-        return round(max(0.0, room.deadline - time.monotonic()), 1)
-
-    def _record_msg(self, room: Room) -> RecordMsg:
-        return RecordMsg(
-            result=room.row.result or {},
-            record=room.record().to_json(),
-            seed=room.row.seed,
-            nonce=room.row.nonce,
-        )
+        """Send the room's change to its sockets (velvet.server.messages.broadcast), stop
+        the hints it overtook and time the decision now pending."""
+        messages.broadcast(room, events, mover, action)
+        self.desk.overtaken(room)
+        self.clock.arm(room)
 
     # --- bots and timers ------------------------------------------------------------------
 
@@ -1488,7 +710,7 @@ class Hub:
         """Start the bot if a bot is to move and none is thinking; time a person's turn.
 
         A room whose every seat a bot plays moves only while someone watches it."""
-        self._arm_timer(room)
+        self.clock.arm(room)
         seat = room.to_move()
         if seat is None or room.bot_for(seat) is None:
             return
@@ -1530,46 +752,9 @@ class Hub:
         if room.version == before:
             await asyncio.sleep(0.05)  # a conflict or a storage failure: try again soon
 
-    def _arm_timer(self, room: Room) -> None:
-        """Time the decision now pending (a timer already running for it is kept)."""
-        seconds = room.row.options.get("turn_timer")
-        seat = room.to_move()
-        wanted = seconds and seat is not None and room.bot_for(seat) is None
-        if room.timer is not None and not room.timer.done():
-            if wanted and room.timer_for == (room.version, seat):
-                return
-            room.timer.cancel()
-        room.timer = None
-        if wanted and seat is not None:
-            room.timer_for = (room.version, seat)
-            room.deadline, room.extended = time.monotonic() + float(seconds or 0), 0.0
-            timeout = self._timeout(room, seat, room.version, float(seconds or 0))
-            room.timer = asyncio.create_task(timeout)
-
-    async def _timeout(self, room: Room, seat: int, version: int, seconds: float) -> None:
-        """Play for ``seat`` when its decision's deadline passes. The seat's own hints move
-        the deadline by the time they took (``_extend``), and one still being worked out
-        holds the timer (within HINT_TIME_CAP): asking for a hint never costs the turn.
-        The deadline was set by ``_arm_timer``, so a state sent before this task first runs
-        already tells the time left."""
-        cap = HINT_TIME_CAP * seconds
-        while True:
-            left = room.deadline - time.monotonic()
-            if left > 0:
-                await asyncio.sleep(left)
-            elif room.extended < cap and self._hint_pending(room, seat, version):
-                await asyncio.sleep(0.05)  # the hint's end extends the deadline
-            else:
-                break
-        if room.version == version and room.to_move() == seat:
-            spec = str(room.row.options.get("takeover") or "random")
-            await self._bot_move(room, seat, spec)
-            self._kick(room)
-
     async def close(self) -> None:
         self._closing = True  # sockets closed by the shutdown are not seats dropped
-        for hint_task in list(self._hint_tasks):
-            hint_task.cancel()
+        self.desk.close()
         for room in list(self.rooms.values()):
             for task in [room.bot_task, room.timer, *room.grace.values()]:
                 if task is not None:
@@ -1577,98 +762,33 @@ class Hub:
             for c in room.conns:
                 c.close()
         self.rooms.clear()
-        await asyncio.to_thread(self._marks.shutdown, True)  # the seat marks made so far
-
-
-def _overtaken(kind: str, asked: int, version: int) -> ErrorMsg:
-    return ErrorMsg(
-        code="hint_stale",
-        message=f"the game moved on (to version {version}) while the {kind} "
-        f"for version {asked} was worked out; ask again",
-    )
+        await asyncio.to_thread(self.seats.marks.shutdown, True)  # the seat marks made so far
 
 
 def _result(state: State[Any]) -> dict[str, Any]:
     return {"returns": list(state.returns()), "text": state.outcome_text()}
 
 
-@contextlib.contextmanager
-def _on_field(field: str, seat: int | None = None) -> Iterator[None]:
-    """A ConfigError inside names the request's ``field`` (and seat), for the lobby's form."""
-    try:
-        yield
-    except ConfigError as error:
-        if error.option is not None:
-            raise
-        raise ConfigError(str(error), field, seat) from None
+_replay = replay_room  # the name the tests knew
 
-
-def _rated_claim(rows: Sequence[SeatRow], seat: int, account: int | None) -> None:
-    """A rated room's seat is claimed only by a signed-in account, not one holding the
-    other seat (SeatRefused ``sign_in``, ``same_account``)."""
-    if account is None:
-        raise SeatRefused(
-            "sign_in",
-            f"this is a rated game: sign in (or sign up) first, then open the invite to "
-            f"{player_name(seat)}'s seat again",
-        )
-    if any(s.account == account for s in rows if s.seat != seat):
-        raise SeatRefused(
-            "same_account",
-            "your account already holds the other seat of this rated game; a rated game is "
-            "between two accounts",
-        )
-
-
-def _check_rated(request: CreateRoom, game: str, specs: Sequence[str]) -> None:
-    """A rated room: a game that is not co-op, two human seats, no one screen, no takeover."""
-    spec = find_spec(game)
-    why = (
-        "the game is co-op"
-        if spec is None or spec.cooperative
-        else "it needs exactly two human seats"
-        if list(specs) != ["human", "human"]
-        else "a one-screen room cannot be rated"
-        if request.hotseat
-        else "a rated room has no takeover bot"
-        if request.takeover is not None
-        else None
-    )
-    if why is not None:
-        raise ConfigError(f"rated: {why} (a rated game is between two signed-in people)")
-
-
-def _prepare(
-    request: CreateRoom, check: Callable[[str, str], object]
-) -> tuple[Game[Any], dict[str, Any], list[str], int]:
-    """A new room's game (its uploaded cards parsed), config, seats and seed, checked
-    (``check(spec, game)``: a bot the server allows, within its BotLimits)."""
-    game = games.room_game(request.game, request.cards)
-    config = games.build_config(game, request)
-    players = games.players_of(request)
-    specs = list(request.seats) + ["human"] * (players - len(request.seats))
-    for seat, spec in enumerate(specs):
-        if spec != "human":
-            with _on_field("seats", seat):
-                check(spec, game.name)
-    if request.takeover is not None:
-        with _on_field("takeover"):
-            check(request.takeover, game.name)
-    if request.rated:
-        with _on_field("rated"):
-            _check_rated(request, game.name, specs)
-    seed = secrets.randbits(63)
-    game.new_state(config, seed)  # a bad config raises ConfigError here
-    return game, config, specs, seed
-
-
-def _replay(row: RoomRow, entries: list[str]) -> Room:
-    """The room its committed entries (moves and undos) lead to."""
-    game = games.room_game(row.game, row.cards)
-    try:
-        room = Room(row=row, game=game, state=game.new_state(row.config, row.seed), actions=[])
-        for text in entries:
-            room.remember(room.apply_entry(text))
-    except (VelvetError, ValueError) as error:
-        raise ConfigError(f"room {row.id} cannot be replayed: {error}") from error
-    return room
+__all__ = [
+    "HINT_TIME_CAP",
+    "LOG_LIMIT",
+    "MAX_SNAPSHOTS",
+    "MOVE_CODE_SECONDS",
+    "OUTBOX_LIMIT",
+    "Conn",
+    "Hub",
+    "Room",
+    "RoomsFull",
+    "SeatRefused",
+    "_replay",
+    "end_rule",
+    "hints_default",
+    "replay_room",
+    "row_seat_infos",
+    "seat_display",
+    "seed_commitment",
+    "undo_entry",
+    "undo_text",
+]

@@ -18,6 +18,7 @@ from velvet.games import find_spec
 from velvet.server import account_web
 from velvet.server.accounts import Accounts
 from velvet.server.limits import MAX_KEYS, Bucket, address_key
+from velvet.server.problems import problem
 from velvet.server.protocol import Problem, YourGame, YourGames, YourGamesAsk
 from velvet.server.rooms import Hub, row_seat_infos
 from velvet.server.storage import RoomRow, StorageError, token_matches
@@ -63,10 +64,7 @@ def make_router(hub: Callable[[], Hub], accounts: Callable[[], Accounts], rate: 
         60) and, signed in, the account's seats; each with whose move it is, the caller's
         move first."""
         if not allowed(request):
-            return JSONResponse(
-                {"error": "rate_limited", "message": "too many asks for your games; slow down"},
-                status_code=429,
-            )
+            return problem("rate_limited", "too many asks for your games; slow down", 429)
         store = hub().storage
         account = await account_web.session_account(
             accounts(), request.cookies.get(account_web.COOKIE)
