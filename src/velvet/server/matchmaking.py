@@ -598,18 +598,21 @@ class Matchmaker:
         """A ticket's poll: it counts as here, the queue is paired, and its state told."""
         row = await asyncio.to_thread(self._ticket, ticket)
         if row["state"] == "waiting":
+            if time.time() - float(row["seen"]) >= self.settings.stale / 4:
+                # a write a poll would commit 500 a second for 500 players: a quarter of
+                # the stale time is fresh enough to tell a ticket still polled
 
-            def seen() -> None:
-                with self.storage._tx() as c:
-                    c.execute(
-                        sql_update(queue_rows)
-                        .where(queue_rows.c.ticket == ticket)
-                        .values(seen=time.time())
-                    )
+                def seen() -> None:
+                    with self.storage._tx() as c:
+                        c.execute(
+                            sql_update(queue_rows)
+                            .where(queue_rows.c.ticket == ticket)
+                            .values(seen=time.time())
+                        )
 
-            await asyncio.to_thread(seen)
-            await self.pair(row["game"], at_once=False)
-            row = await asyncio.to_thread(self._ticket, ticket)
+                await asyncio.to_thread(seen)
+            if await self.pair(row["game"], at_once=False):
+                row = await asyncio.to_thread(self._ticket, ticket)
         return await asyncio.to_thread(self._status_of, row)
 
     def _status_of(self, row: dict[str, Any]) -> QueueStatus:
@@ -683,17 +686,18 @@ class Matchmaker:
             await self.hub.started(made.id)
         return await self.status(ticket)
 
-    async def pair(self, game: str, at_once: bool = True) -> None:
+    async def pair(self, game: str, at_once: bool = True) -> bool:
         """Pair ``game``'s waiting tickets (one pass at a time in this process; another
         process's pass is kept out by each pairing's transaction). Not ``at_once`` (a
-        poll): only if no pass ran in the last ``settings.pair_every`` seconds."""
+        poll): only if no pass ran in the last ``settings.pair_every`` seconds. True if a
+        pass ran."""
         lock = self._pairing.setdefault(game, asyncio.Lock())
         if not at_once and lock.locked():
-            return  # a pass is under way: this poll reads what it pairs
+            return False  # a pass is under way: the next poll reads what it pairs
         async with lock:
             now = time.monotonic()
             if not at_once and now - self._paired_at.get(game, -1e9) < self.settings.pair_every:
-                return
+                return False
             self._paired_at[game] = now
             waiting = await asyncio.to_thread(self._waiting, game)
             for first, second in pairs(waiting, time.time()):
@@ -707,6 +711,7 @@ class Matchmaker:
                 except Conflict:
                     continue  # one of them left or was paired by another process
                 await self.hub.started(row.id)
+        return True
 
     def _waiting(self, game: str) -> list[Waiting]:
         """The game's tickets waiting and polled lately; those not polled lately leave."""
