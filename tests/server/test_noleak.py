@@ -101,6 +101,8 @@ def check_game(messages: list[tuple[int | None, dict[str, Any]]], record: dict[s
             if card not in names:
                 names[card] = _names(game, card)
             for word in (card, *names[card]):
+                if word not in talk:
+                    continue  # the whole-name search below can only find what is in it
                 # a whole name: "Izanagi" is not found in "Izanagi-no-Okami"
                 found = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", talk) is not None
                 assert not found, f"seat {seat} read hidden {word!r} at {v}: {talk}"
