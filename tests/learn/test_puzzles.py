@@ -48,9 +48,9 @@ def test_the_shipped_puzzles_load_and_say_what_verified_them() -> None:
             checked = puzzle.verified
             assert checked.agree >= AGREE * checked.deals and checked.deals == 8, puzzle.file
             assert checked.win > checked.next_win and checked.next_move != puzzle.answer
-            assert puzzle.why.startswith(puzzle.start().action_label(
-                puzzle.game.parse_action(puzzle.answer)
-            ))
+            assert puzzle.why.startswith(
+                puzzle.start().action_label(puzzle.game.parse_action(puzzle.answer))
+            )
         assert len({p.start().canonical() for p in puzzles}) == len(puzzles)  # no repeats
     assert counts.get("vs", 0) >= 100
     vs = load_puzzles(get_game("vs"))
@@ -160,3 +160,33 @@ def test_the_api_shows_a_puzzle_and_rates_a_first_try() -> None:
     assert bad.status_code == 400 and "rating" in bad.json()["message"]
     assert client.get("/api/puzzles/vs/nope").status_code == 404
     assert client.get("/api/puzzles/chess").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["p5", "vs"])
+def test_a_state_written_as_a_position_builds_back_with_the_same_moves(name: str) -> None:
+    """``Game.position_of`` is the inverse of ``game.position`` on the decisions it writes:
+    the same legal moves, and (P5) the same view; the rest is refused by a ConfigError."""
+    from velvet.bots.registry import make_bot
+    from velvet.engine.errors import ConfigError
+    from velvet.engine.rng import Rng
+    from velvet.games import get_spec
+
+    game, spec = get_game(name), get_spec(name)
+    state = game.new_state(spec.config_for(game, spec.players[0], {}), 3)
+    rng, written, refused = Rng(4), 0, 0
+    bot = make_bot("easy", name)
+    while not state.is_terminal() and written < 6:
+        seat = state.current_player
+        try:
+            again = game.position(game.position_of(state, seed=1))
+        except ConfigError:
+            refused += 1
+        else:
+            written += 1
+            assert [str(a) for a in again.legal_actions()] == [
+                str(a) for a in state.legal_actions()
+            ]
+            if name == "p5":
+                assert again.view(seat) == state.view(seat)
+        state.apply(bot.choose(game, state.view(seat), state.legal_actions(), rng))
+    assert written == 6 and refused > 0

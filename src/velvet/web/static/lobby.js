@@ -104,7 +104,7 @@ export function renderLobby(main) {
         { class: "create" },
         el("h2", {}, "New game"),
         form.node,
-        el("p", { class: "learn-link" }, "New to the games? ", el("a", { href: "learn" }, "Learn them"), " in short lessons."),
+        el("p", { class: "learn-link" }, "New to the games? ", el("a", { href: "learn" }, "Learn them"), " in short lessons, then try the ", el("a", { href: "puzzles" }, "puzzles"), "."),
       ),
       el("div", { class: "lobby-right" }, renderFinder(el("section", { class: "finder" })), result, mine, rooms),
     ),

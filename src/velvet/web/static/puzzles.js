@@ -160,6 +160,7 @@ async function openPuzzle(body, game, data, id) {
     save(game, progress);
     top.replaceWith(header(game, puzzle));
     choices.replaceChildren();
+    tools.remove();
     const after = nextAfter(data, game, id);
     message.replaceChildren(
       el("p", { class: answer.right ? "learn-success" : "learn-feedback" }, answer.right ? "✓ Solved" : "✗ Not solved"),
