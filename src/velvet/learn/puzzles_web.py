@@ -67,11 +67,12 @@ def board_text(puzzle: Puzzle, state: Any) -> str:
 
 
 def puzzle_list(game_name: str) -> dict[str, Any]:
+    puzzles = puzzles_of(game_name)
     spec = get_spec(game_name)
     return {
         "game": game_name,
         "title": spec.short_title or game_name,
-        "puzzles": [{"id": p.id, "title": p.title} for p in puzzles_of(game_name)],
+        "puzzles": [{"id": p.id, "title": p.title} for p in puzzles],
     }
 
 
