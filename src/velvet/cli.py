@@ -93,6 +93,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "learn_command",
         "Short lessons of GAME in the terminal: a position, a goal, feedback naming the rule.",
     ),
+    "puzzle": (
+        "velvet.learn.puzzles_cli",
+        "puzzle_command",
+        "Puzzles of GAME from bot games: find the clearly best move from your view, see why.",
+    ),
     "review": (
         "velvet.learn.review_cli",
         "review_command",

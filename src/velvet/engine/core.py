@@ -332,6 +332,12 @@ class Game(ABC, Generic[A, V]):
         """
         raise ConfigError(f"game '{self.name}' cannot build positions by name")
 
+    def position_of(self, state: State[A, V], seed: int = 0) -> dict[str, Any]:
+        """The position of ``state`` by names, as :meth:`position` reads it (``seed``: the
+        position's RNG; the state's own is hidden). Raises ConfigError for a state the format
+        cannot hold (a pending effect); the default writes none."""
+        raise ConfigError(f"game '{self.name}' cannot write positions by name")
+
 
 def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

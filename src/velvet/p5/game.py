@@ -380,6 +380,12 @@ class P5Game(Game[A.P5Action, P5View]):
 
         return build_position(self, spec)
 
+    def position_of(self, state: Any, seed: int = 0) -> dict[str, Any]:
+        """The position of a state by names (``velvet.p5.position.position_spec``)."""
+        from velvet.p5.position import position_spec
+
+        return position_spec(state, seed)
+
     def cardset_hash(self) -> str:
         return self.cards.digest
 

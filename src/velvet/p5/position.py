@@ -345,3 +345,74 @@ def _left(health: tuple[int, ...], damage: Tokens, where: str) -> list[int]:
     if not any(left):
         raise _fail(where, "every requirement is met: it would be defeated")
     return left
+
+
+def position_spec(s: P5State, seed: int = 0) -> dict[str, Any]:
+    """The position of ``s`` by names (the inverse of :func:`build_position`), for a state
+    between decisions of a turn (no pending decision, effect or party choice); ``seed``
+    becomes the position's RNG (the state's own RNG is hidden and is not written). Raises
+    ConfigError for any other state."""
+    from velvet.p5.state import AFTER, FIGHT, IN_PALACE, MAIN, OFF, ORDER
+
+    g = s.game
+    phases = {ORDER: "order", MAIN: "main", FIGHT: "fight", AFTER: "after"}
+    if s.result or s.phase not in phases or s.dec or s.work or s.disc != -1 or s.party_set:
+        raise ConfigError("position: only a state with no pending decision can be written")
+    cards = g.cards
+
+    def tokens(vec: Any) -> dict[str, int]:
+        return {res: int(vec[k]) for k, res in enumerate(RESOURCES) if vec[k]}
+
+    def shadows(xs: Any) -> list[str]:
+        return [cards.shadows[x].id for x in xs]
+
+    players = []
+    for p in range(s.n):
+        at = s.loc[p]
+        where = "off" if at == OFF else "palace" if at == IN_PALACE else cards.locations[at].id
+        players.append(
+            {
+                "thief": cards.thieves[s.thief[p]].id,
+                "persona": cards.personas[s.persona[p]].id,
+                "stats": dict(zip(STATS, (int(v) for v in s.stats[p]), strict=True)),
+                "fresh": tokens(s.fresh[p]),
+                "spent": tokens(s.spent[p]),
+                "location": where,
+                "confidants": [cards.confidants[c].id for c in s.conf[p]],
+                "held": shadows(s.held[p]),
+                "party": shadows(s.party[p]),
+                "drawn": shadows(s.drawn[p]),
+                "taken": shadows(s.taken[p]),
+                "used_day": [g.ab_key[a] for a in s.used_day[p]],
+                "used_palace": [g.ab_key[a] for a in s.used_pal[p]],
+                "went": bool(s.went[p]),
+            }
+        )
+    spec: dict[str, Any] = {
+        "palace": cards.palaces[s.palace].id,
+        "day": s.day,
+        "phase": phases[s.phase],
+        "turn": s.turn + 1,
+        "alert": s.alert * 25,
+        "seed": seed,
+        "shadow_deck": shadows(s.shadow_deck[::-1]),
+        "confidant_deck": [cards.confidants[c].id for c in s.conf_deck[::-1]],
+        "location_deck": [cards.locations[li].id for li in s.loc_deck[::-1]],
+        "players": players,
+        "locations": [
+            {"id": cards.locations[li].id}
+            | ({"confidant": cards.confidants[c].id} if c >= 0 else {})
+            for li, c in zip(s.locs, s.loc_conf, strict=True)
+        ],
+        "shadows": [
+            {
+                "id": cards.shadows[x].id,
+                "damage": tokens([h - r for h, r in zip(g.shadow_health[x], rem, strict=True)]),
+            }
+            for x, rem in zip(s.rev, s.rem, strict=True)
+        ],
+    }
+    if s.boss_rem:
+        health = g.boss_health[s.palace]
+        spec["boss"] = {"damage": tokens([h - r for h, r in zip(health, s.boss_rem, strict=True)])}
+    return spec

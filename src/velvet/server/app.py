@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError, printable
-from velvet.learn import review_web
+from velvet.learn import puzzles_web, review_web
 from velvet.learn import web as learn_web
 from velvet.server import account_web, daily, games, matchmaking, replay, your_games
 from velvet.server.accounts import Accounts
@@ -364,6 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )  # /api/seats
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
     app.include_router(review_web.make_router(reviewer))  # POST /api/review: the Review page
+    app.include_router(puzzles_web.make_router())  # /api/puzzles/...: the Puzzles page
 
     @app.get("/join/{room_id}", response_class=PlainTextResponse)
     async def join_page(room_id: str, request: Request) -> Response:
@@ -412,6 +413,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/learn/{game_name}", response_class=HTMLResponse, include_in_schema=False)
     async def learn_page(request: Request) -> Response:
         """The browser client: the Learn page (lessons, docs/learn.md)."""
+        return _client_page(request)
+
+    @app.get("/puzzles", response_class=HTMLResponse, include_in_schema=False)
+    @app.get("/puzzles/{game_name}", response_class=HTMLResponse, include_in_schema=False)
+    async def puzzles_page(request: Request) -> Response:
+        """The browser client: the Puzzles page (docs/learn.md, "Puzzles")."""
         return _client_page(request)
 
     @app.get("/api/rooms/{room_id}/cards", responses=problems)

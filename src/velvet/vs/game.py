@@ -354,6 +354,12 @@ class VsGame(Game[A.VsAction, VsView]):
 
         return build_position(self, spec)
 
+    def position_of(self, state: Any, seed: int = 0) -> dict[str, Any]:
+        """The position of a state by names (``velvet.vs.position.position_spec``)."""
+        from velvet.vs.position import position_spec
+
+        return position_spec(state, seed)
+
     def cardset_hash(self) -> str:
         return self._hash
 

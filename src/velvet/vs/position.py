@@ -237,3 +237,54 @@ def _one_more_next(s: VsState, given: Any) -> bool:
     main = s.field[1 - s.turn][0]
     skill = g.skills[s.sk_c][s.sk_k]
     return bool(main) and skill.damage > 0 and g.weak[main[-1]] == skill.damage_type
+
+
+def position_spec(s: VsState, seed: int = 0) -> dict[str, Any]:
+    """The position of ``s`` by names (the inverse of :func:`build_position`), for a state in
+    the Planning Step or the Skill Step before a declaration with nothing pending; cards by
+    name where the name finds the card, else by id. ``seed`` becomes the position's RNG (the
+    state's own RNG is hidden and is not written). Raises ConfigError for any other state."""
+    from velvet.vs.state import DECLARE, PLAN
+
+    g = s.game
+    if s.winner != -1 or s.step not in (PLAN, DECLARE):
+        raise ConfigError("vs position: only the Planning Step or a Skill Step can be written")
+    if s.frames or s.effq or s.mods or s.tmods or s.rmods or s.applied or s.more_pending:
+        raise ConfigError("vs position: an effect is pending; it cannot be written")
+
+    def ref(c: int) -> str:
+        card = g.all_cards[c]
+        return card.name if resolve_card(card.name, g) == card.id else card.id
+
+    def stack(cards: tuple[int, ...]) -> str | list[str]:
+        return ref(cards[0]) if len(cards) == 1 else [ref(c) for c in cards]
+
+    players = []
+    for p in (0, 1):
+        main, *subs = s.field[p]
+        player: dict[str, Any] = {
+            "player_card": s.pcs[p],
+            "hp": s.hp[p],
+            "hand": [ref(c) for c in s.hand[p]],
+            "deck": [ref(c) for c in s.deck[p][::-1]],
+            "discard": [ref(c) for c in s.disc[p]],
+        }
+        if main:
+            player["main"] = stack(main)
+        if any(subs):
+            player["subs"] = [stack(st) for st in subs if st]
+        players.append(player)
+    first = s.turn if s.turn_no % 2 == 1 else 1 - s.turn
+    spec: dict[str, Any] = {
+        "turn": s.turn + 1,
+        "first_player": first + 1,
+        "turn_number": s.turn_no,
+        "step": "planning" if s.step == PLAN else "skill",
+        "seed": seed,
+    }
+    if s.more_used:
+        spec["one_more"] = True
+    if not all(s.open_lists):
+        spec["open_decklists"] = False
+    spec["players"] = players
+    return spec

@@ -6,6 +6,7 @@ import { renderLobby, savedSeats, saveSeat, seatKey, forgetSeat } from "./lobby.
 import { Table, installPopovers, toast } from "./table.js";
 import { el } from "./dom.js";
 import { renderLearn } from "./learn.js";
+import { renderPuzzles } from "./puzzles.js";
 import { installLook, lookAtState, lookAtOver, notifyTurn } from "./look.js";
 import { renderYourGames, installGamesLink } from "./mygames.js";
 import { renderDaily } from "./daily.js";
@@ -40,6 +41,7 @@ function route() {
   teardown();
   const join = /^join\/([^/]+)\/?$/.exec(rel);
   const learn = /^learn(?:\/([a-z0-9]+))?\/?$/.exec(rel);
+  const puzzles = /^puzzles(?:\/([a-z0-9]+))?\/?$/.exec(rel);
   if (join) {
     const invite = location.hash.slice(1) || null;
     // The invite (or move code) leaves the address bar at once: history, bookmarks and a
@@ -52,6 +54,8 @@ function route() {
     renderDaily(main);
   } else if (learn) {
     renderLearn(main, learn[1] || null);
+  } else if (puzzles) {
+    renderPuzzles(main, puzzles[1] || null);
   } else if (renderAccountPage(main, rel)) {
     // players/NAME, leaderboard (account.js)
   } else {

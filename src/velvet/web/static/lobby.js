@@ -105,7 +105,7 @@ export function renderLobby(main) {
         { class: "create" },
         el("h2", {}, t("New game")),
         form.node,
-        el("p", { class: "learn-link" }, t("New to the games? "), el("a", { href: "learn" }, t("Learn them")), t(" in short lessons.")),
+        el("p", { class: "learn-link" }, t("New to the games? "), el("a", { href: "learn" }, t("Learn them")), t(" in short lessons."), " ", el("a", { href: "puzzles" }, t("Puzzles")), t(" test what you learned.")),
         el("p", { class: "daily-link" }, el("a", { class: "button", href: "daily" }, t("Daily challenge")), t(" — one set-up a day, the same for everyone, and its leaderboard.")),
       ),
       el("div", { class: "lobby-right" }, renderFinder(el("section", { class: "finder" })), result, mine, rooms),
