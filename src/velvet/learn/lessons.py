@@ -18,11 +18,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from velvet.engine.core import Event, Game, State
 from velvet.engine.errors import VelvetError
-from velvet.engine.files import decode_utf8, one_line, parse_toml, read_bytes, show_path
+from velvet.engine.files import show_path
+from velvet.learn.datafile import DataFileError, read_model
 from velvet.learn.rules import rule_words
 
 MAX_LESSONS = 60
@@ -35,15 +36,8 @@ Fail = Callable[[str | None, str], Exception]
 """Makes the error of one field of the lesson being checked."""
 
 
-class LessonError(VelvetError):
+class LessonError(DataFileError):
     """A lesson file that breaks the format or does not play as it says."""
-
-    def __init__(self, file: str, field: str | None, message: str) -> None:
-        where = f"{file}: field '{field}'" if field else file
-        super().__init__(f"{where}: {message}")
-        self.file = file
-        self.field = field
-        self.reason = message
 
 
 class _Strict(BaseModel):
@@ -171,20 +165,7 @@ def builtin_folder(game_name: str) -> Path | None:
 
 def read_lesson(path: Path, game: Game[Any], label: str | None = None) -> Lesson:
     """One lesson file, validated and checked by play (see the module's docstring)."""
-    shown = show_path(label or str(path))
-
-    def problem(message: str) -> LessonError:
-        return LessonError(shown, None, message[len(shown) + 2 :])
-
-    text = decode_utf8(read_bytes(path, problem, shown), problem, shown)
-    data = parse_toml(text, problem, shown)
-    try:
-        model = LessonModel.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = _path(first["loc"]) or None
-        message = one_line(first["msg"]).removeprefix("Value error, ")
-        raise LessonError(shown, where, message + _advice(first["type"])) from None
+    shown, model = read_model(path, LessonModel, LessonError, label, "")
     lesson = Lesson(
         id=path.stem,
         file=shown,
@@ -202,21 +183,6 @@ def read_lesson(path: Path, game: Game[Any], label: str | None = None) -> Lesson
         feedback=tuple(model.feedback),
     )
     return check_lesson(lesson, model.seat)
-
-
-def _path(loc: Sequence[int | str]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _advice(kind: str) -> str:
-    if kind == "missing":
-        return " (add it; docs/learn.md lists the fields)"
-    if kind == "extra_forbidden":
-        return " (no such field: docs/learn.md lists the fields)"
-    return ""
 
 
 def check_lesson(lesson: Lesson, seat: int | None) -> Lesson:

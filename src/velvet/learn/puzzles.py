@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import determinize, get_evaluator
@@ -41,8 +41,9 @@ from velvet.bots.hints import Hint, _search_bot, calibrated, hints, view_seed
 from velvet.bots.mcts import _Node
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
-from velvet.engine.files import decode_utf8, one_line, parse_toml, read_bytes, show_path
+from velvet.engine.files import show_path
 from velvet.engine.rng import Rng
+from velvet.learn.datafile import DataFileError, read_model
 
 MAX_PUZZLES = 1000
 """Most puzzle files in one folder."""
@@ -69,15 +70,8 @@ TIE = 0.02
 _SEED_RANGE = 1 << 62
 
 
-class PuzzleError(VelvetError):
+class PuzzleError(DataFileError):
     """A puzzle file that breaks the format or does not play as it says."""
-
-    def __init__(self, file: str, field: str | None, message: str) -> None:
-        where = f"{file}: field '{field}'" if field else file
-        super().__init__(f"{where}: {message}")
-        self.file = file
-        self.field = field
-        self.reason = message
 
 
 class _Strict(BaseModel):
@@ -147,20 +141,7 @@ def builtin_folder(game_name: str) -> Path | None:
 
 def read_puzzle(path: Path, game: Game[Any], label: str | None = None) -> Puzzle:
     """One puzzle file, validated and checked against its position (module docstring)."""
-    shown = show_path(label or str(path))
-
-    def problem(message: str) -> PuzzleError:
-        return PuzzleError(shown, None, message[len(shown) + 2 :])
-
-    text = decode_utf8(read_bytes(path, problem, shown), problem, shown)
-    data = parse_toml(text, problem, shown)
-    try:
-        model = PuzzleModel.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = _path(first["loc"]) or None
-        message = one_line(first["msg"]).removeprefix("Value error, ")
-        raise PuzzleError(shown, where, message + _advice(first["type"])) from None
+    shown, model = read_model(path, PuzzleModel, PuzzleError, label, "Puzzles")
     puzzle = Puzzle(
         id=path.stem,
         file=shown,
@@ -175,21 +156,6 @@ def read_puzzle(path: Path, game: Game[Any], label: str | None = None) -> Puzzle
     )
     check_puzzle(puzzle)
     return puzzle
-
-
-def _path(loc: Sequence[int | str]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _advice(kind: str) -> str:
-    if kind == "missing":
-        return " (add it; docs/learn.md, Puzzles, lists the fields)"
-    if kind == "extra_forbidden":
-        return " (no such field: docs/learn.md, Puzzles, lists the fields)"
-    return ""
 
 
 def check_puzzle(puzzle: Puzzle) -> State[Any]:
