@@ -61,8 +61,9 @@ from velvet.engine.record import GameRecord
 from velvet.games import find_spec, game_names
 from velvet.server import account_web, games
 from velvet.server.accounts import Accounts
+from velvet.server.problems import Refused as _Refused
 from velvet.server.problems import problem
-from velvet.server.protocol import CreateRoom, ErrorCode, Problem
+from velvet.server.protocol import CreateRoom, Problem
 from velvet.server.rooms import Hub, seed_commitment
 from velvet.server.storage import (
     Conflict,
@@ -190,15 +191,6 @@ def ranked(results: Sequence[Result]) -> list[Result]:
 def daily_games() -> list[str]:
     """The registered games with a daily challenge."""
     return [n for n in game_names() if (s := find_spec(n)) is not None and s.daily is not None]
-
-
-class _Refused(Exception):
-    def __init__(self, code: ErrorCode, status: int, message: str) -> None:
-        super().__init__(message)
-        self.code, self.status = code, status
-
-    def response(self) -> JSONResponse:
-        return problem(self.code, str(self), self.status)
 
 
 def _spec_of(game: str) -> Any:

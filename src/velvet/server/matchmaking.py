@@ -37,7 +37,7 @@ from sqlalchemy.types import JSON
 from velvet.games import find_spec, game_names
 from velvet.server import account_web, games
 from velvet.server.accounts import Account, Accounts
-from velvet.server.problems import problem
+from velvet.server.problems import Refused as _Refused
 from velvet.server.protocol import CreateRoom, ErrorCode, OptionName, OptionValue
 from velvet.server.ratings import BOT_ANCHOR, BOT_RATINGS, Rating
 from velvet.server.rooms import Hub, Room
@@ -299,15 +299,6 @@ def nearest_bot(game: str, rating: float) -> BotOffer | None:
         return None
     level = min(table, key=lambda name: (abs(table[name] - rating), table[name]))
     return BotOffer(bot=level, rating=round(table[level]), anchor=BOT_ANCHOR.get(game, level))
-
-
-class _Refused(Exception):
-    def __init__(self, code: ErrorCode, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code = status, code
-
-    def response(self) -> JSONResponse:
-        return problem(self.code, str(self), self.status)
 
 
 def _two_players(game: str) -> None:

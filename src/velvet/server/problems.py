@@ -33,3 +33,15 @@ def problem(
 def problem_bytes(code: ErrorCode, message: str) -> bytes:
     """The body of a refusal sent before a route runs (the raw ASGI answer)."""
     return json.dumps(problem_body(code, message)).encode()
+
+
+class Refused(Exception):
+    """A request refused with an ``ErrorCode``: raised in a route's helpers, answered by
+    the route as ``refused.response()``."""
+
+    def __init__(self, code: ErrorCode, status: int, message: str) -> None:
+        super().__init__(message)
+        self.code, self.status = code, status
+
+    def response(self) -> JSONResponse:
+        return problem(self.code, str(self), self.status)
