@@ -46,6 +46,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from serve_load import start_server
 
 PASSWORD = "bench-password-0123"
+MIN_THINK = 1 / 16
+"""Seconds a player waits at least before a move: a socket may send 20 messages a second
+(``Settings.rate``), and an answer at once to every view of a fast game goes past it."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -187,6 +190,7 @@ class Match:
                     self.moves += 1
                 if msg["legal"] and msg["status"] == "playing":
                     action = rng.choice(msg["legal"])["text"]
+                    await asyncio.sleep(MIN_THINK)
                     sent_at = time.perf_counter()
                     await ws.send(
                         json.dumps(

@@ -130,7 +130,7 @@ def test_serve_match_pairs_rated_accounts_and_measures_idle_seats(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     bench = load("serve_match")
-    quick = ["--players", "4", "--seconds", "4", "--warmup", "3", "--ramp", "1"]
+    quick = ["--players", "4", "--seconds", "5", "--warmup", "0", "--ramp", "0.5"]
     assert bench.main(["match", *quick]) == 0
     match = capsys.readouterr().out
     assert "4 accounts made" in match and "4 players (rated, accounts)" in match
