@@ -4,6 +4,7 @@ every refusal one line naming the file and the field (docs/learn.md lists the fi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import TypeVar
 
@@ -68,3 +69,47 @@ def _advice(kind: str, section: str) -> str:
     if kind == "extra_forbidden":
         return f" (no such field: {where} lists the fields)"
     return ""
+
+
+def builtin_folder(kind: str, game_name: str) -> Path | None:
+    """The built-in files of ``kind`` (lessons, puzzles) of a game
+    (``velvet/data/KIND/NAME``), or None."""
+    path = Path(str(resources.files("velvet").joinpath("data", kind, game_name)))
+    return path if path.is_dir() else None
+
+
+def data_files(
+    kind: str,
+    game_name: str,
+    folders: Sequence[Path],
+    builtin: bool,
+    error: type[DataFileError],
+    most: int,
+) -> list[tuple[Path, str | None]]:
+    """Each file to read, with the name it is shown by: the built-in ones (unless
+    ``builtin`` is false), then each folder's ``*.toml`` (a folder of at most ``most``)."""
+    sources: list[tuple[Path, str | None]] = []
+    base = builtin_folder(kind, game_name) if builtin else None
+    if base is not None:
+        sources += [(p, f"{kind}/{game_name}/{p.name}") for p in sorted(base.glob("*.toml"))]
+    for folder in folders:
+        sources += [(p, None) for p in _folder_files(folder, kind, error, most)]
+    return sources
+
+
+def _folder_files(folder: Path, kind: str, error: type[DataFileError], most: int) -> list[Path]:
+    shown = show_path(str(folder))
+    one = kind.removesuffix("s")
+    try:
+        if folder.is_file() and folder.suffix == ".toml":
+            return [folder]
+        if not folder.is_dir():
+            raise error(shown, None, f"no such folder: give a folder of *.toml {one} files")
+        files = sorted(folder.glob("*.toml"))
+    except OSError as failure:
+        raise error(shown, None, f"cannot be read ({failure.strerror})") from None
+    if not files:
+        raise error(shown, None, f"holds no *.toml {one} files (docs/learn.md)")
+    if len(files) > most:
+        raise error(shown, None, f"{len(files)} files; a folder holds at most {most}")
+    return files

@@ -14,7 +14,6 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from velvet.engine.core import Event, Game, State
 from velvet.engine.errors import VelvetError
-from velvet.engine.files import show_path
-from velvet.learn.datafile import DataFileError, read_model
+from velvet.learn import datafile
+from velvet.learn.datafile import DataFileError, data_files, read_model
 from velvet.learn.rules import rule_words
 
 MAX_LESSONS = 60
@@ -158,9 +157,7 @@ def _fits(want: Mapping[str, Any], event: Event) -> bool:
 
 def builtin_folder(game_name: str) -> Path | None:
     """The built-in lessons of a game (``velvet/data/lessons/NAME``), or None."""
-    folder = resources.files("velvet").joinpath("data", "lessons", game_name)
-    path = Path(str(folder))
-    return path if path.is_dir() else None
+    return datafile.builtin_folder("lessons", game_name)
 
 
 def read_lesson(path: Path, game: Game[Any], label: str | None = None) -> Lesson:
@@ -291,30 +288,7 @@ def load_lessons(
     """The game's lessons in file-name order: the built-in ones (unless ``builtin`` is
     false), then each folder's ``*.toml``; a file with a built-in lesson's name replaces it."""
     found: dict[str, Lesson] = {}
-    sources: list[tuple[Path, str | None]] = []
-    base = builtin_folder(game.name) if builtin else None
-    if base is not None:
-        sources += [(p, f"lessons/{game.name}/{p.name}") for p in sorted(base.glob("*.toml"))]
-    for folder in folders:
-        sources += [(p, None) for p in _folder_files(folder)]
-    for path, label in sources:
+    for path, label in data_files("lessons", game.name, folders, builtin, LessonError, MAX_LESSONS):
         lesson = read_lesson(path, game, label)
         found[lesson.id] = lesson
     return sorted(found.values(), key=lambda lesson: lesson.id)
-
-
-def _folder_files(folder: Path) -> list[Path]:
-    shown = show_path(str(folder))
-    try:
-        if folder.is_file() and folder.suffix == ".toml":
-            return [folder]
-        if not folder.is_dir():
-            raise LessonError(shown, None, "no such folder: give a folder of *.toml lesson files")
-        files = sorted(folder.glob("*.toml"))
-    except OSError as error:
-        raise LessonError(shown, None, f"cannot be read ({error.strerror})") from None
-    if not files:
-        raise LessonError(shown, None, "holds no *.toml lesson files (docs/learn.md)")
-    if len(files) > MAX_LESSONS:
-        raise LessonError(shown, None, f"{len(files)} files; a folder holds at most {MAX_LESSONS}")
-    return files

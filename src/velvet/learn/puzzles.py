@@ -29,7 +29,6 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +40,9 @@ from velvet.bots.hints import Hint, _search_bot, calibrated, hints, view_seed
 from velvet.bots.mcts import _Node
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
-from velvet.engine.files import show_path
 from velvet.engine.rng import Rng
-from velvet.learn.datafile import DataFileError, read_model
+from velvet.learn import datafile
+from velvet.learn.datafile import DataFileError, data_files, read_model
 
 MAX_PUZZLES = 1000
 """Most puzzle files in one folder."""
@@ -134,9 +133,7 @@ class Puzzle:
 
 def builtin_folder(game_name: str) -> Path | None:
     """The built-in puzzles of a game (``velvet/data/puzzles/NAME``), or None."""
-    folder = resources.files("velvet").joinpath("data", "puzzles", game_name)
-    path = Path(str(folder))
-    return path if path.is_dir() else None
+    return datafile.builtin_folder("puzzles", game_name)
 
 
 def read_puzzle(path: Path, game: Game[Any], label: str | None = None) -> Puzzle:
@@ -192,33 +189,10 @@ def load_puzzles(
     """The game's puzzles in file-name order: the built-in ones (unless ``builtin`` is false),
     then each folder's ``*.toml``; a file with a built-in puzzle's name replaces it."""
     found: dict[str, Puzzle] = {}
-    sources: list[tuple[Path, str | None]] = []
-    base = builtin_folder(game.name) if builtin else None
-    if base is not None:
-        sources += [(p, f"puzzles/{game.name}/{p.name}") for p in sorted(base.glob("*.toml"))]
-    for folder in folders:
-        sources += [(p, None) for p in _folder_files(folder)]
-    for path, label in sources:
+    for path, label in data_files("puzzles", game.name, folders, builtin, PuzzleError, MAX_PUZZLES):
         puzzle = read_puzzle(path, game, label)
         found[puzzle.id] = puzzle
     return sorted(found.values(), key=lambda puzzle: puzzle.id)
-
-
-def _folder_files(folder: Path) -> list[Path]:
-    shown = show_path(str(folder))
-    try:
-        if folder.is_file() and folder.suffix == ".toml":
-            return [folder]
-        if not folder.is_dir():
-            raise PuzzleError(shown, None, "no such folder: give a folder of *.toml puzzle files")
-        files = sorted(folder.glob("*.toml"))
-    except OSError as error:
-        raise PuzzleError(shown, None, f"cannot be read ({error.strerror})") from None
-    if not files:
-        raise PuzzleError(shown, None, "holds no *.toml puzzle files (docs/learn.md)")
-    if len(files) > MAX_PUZZLES:
-        raise PuzzleError(shown, None, f"{len(files)} files; a folder holds at most {MAX_PUZZLES}")
-    return files
 
 
 # --- judging a position ----------------------------------------------------------------------
