@@ -37,7 +37,7 @@ from velvet.learn.review import (
 )
 from velvet.server.games import room_game
 from velvet.server.problems import problem
-from velvet.server.protocol import ErrorCode
+from velvet.server.protocol import MAX_CARD_FILES, MAX_CARD_TEXT, ErrorCode
 
 SERVER_SECONDS = 0.3
 """Search time per decision on the server: a 100-decision game in about 30 s."""
@@ -86,11 +86,6 @@ def read_record(body: Any) -> GameRecord:
     if len(record.actions) > MAX_MOVES:
         raise RecordError(f"record: over {MAX_MOVES} moves, more than this server reviews")
     return record
-
-
-MAX_CARD_FILES = 2
-"""As many card files as a room takes (``CreateRoom.cards``)."""
-MAX_CARD_TEXT = 262_144
 
 
 def card_texts(body: Any) -> tuple[str, ...]:

@@ -517,7 +517,11 @@ def _first_error(error: ValidationError) -> str:
 # --- HTTP -----------------------------------------------------------------------------------
 
 BotOrHuman = Annotated[str, Field(min_length=1, max_length=40)]
-CardText = Annotated[str, Field(max_length=262_144)]
+MAX_CARD_TEXT = 262_144
+"""Characters of one uploaded card (or deck) file."""
+MAX_CARD_FILES = 2
+"""Card files one room takes (``CreateRoom.cards``; a room's review plays the same)."""
+CardText = Annotated[str, Field(max_length=MAX_CARD_TEXT)]
 Ident = Annotated[str, Field(min_length=1, max_length=60)]
 OptionName = Annotated[str, Field(min_length=1, max_length=40)]
 
@@ -573,7 +577,7 @@ class CreateRoom(BaseModel):
     decks: list[CardText | None] = Field(default_factory=list, max_length=2)
     first: Literal["1", "2", "random"] | None = None
     second_draws: Literal["0", "1", "2"] | None = None
-    cards: list[CardText] = Field(default_factory=list, max_length=2)
+    cards: list[CardText] = Field(default_factory=list, max_length=MAX_CARD_FILES)
     """Custom card files (TOML text) extending or replacing the built-in set."""
     turn_timer: Annotated[float, Field(ge=5, le=86_400)] | None = None
     """Seconds per decision; when it runs out a bot moves for the seat."""
