@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import velvet.cli
+import velvet.p5.cards
 from velvet.cli import main
 from velvet.engine import GameRecord
 from velvet.games import get_game, get_spec
@@ -154,6 +155,15 @@ def test_cards_check_names_file_card_and_field(tmp_path: Path) -> None:
     code, out = run("cards", "check", str(bad))
     assert code == 2
     assert f"{bad}: card 'x': field 'name'" in out
+
+
+def test_cards_check_reads_the_builtin_p5_folder_as_cards() -> None:
+    # The folder holds only card files (difficulty levels live in data/levels/), and the count
+    # is of the files read, not of the paths given.
+    folder = Path(velvet.p5.cards.DATA_DIR)
+    code, out = run("cards", "check", str(folder))
+    assert code == 0, out
+    assert f"ok: {len(list(folder.glob('*.toml')))} file(s);" in out
 
 
 def test_deck_check_accepts_the_default_decks() -> None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from velvet.p5.game import P5Game
 
 DATA_DIR = Path(__file__).parent / "data"
-DIFFICULTY_FILE = DATA_DIR / "difficulty.toml"
+DIFFICULTY_FILE = DATA_DIR / "levels" / "difficulty.toml"
 """The difficulty levels (``velvet.p5.difficulty``): beside the cards, not one of them."""
 
 RESOURCES = ("stamina", "sp", "bullet", "cash")
@@ -358,7 +358,7 @@ class CardSet:
 
 
 def builtin_files() -> list[CardFile]:
-    return [read_toml(p) for p in sorted(DATA_DIR.glob("*.toml")) if p != DIFFICULTY_FILE]
+    return [read_toml(p) for p in sorted(DATA_DIR.glob("*.toml"))]
 
 
 def build_cardset(files: Sequence[CardFile]) -> CardSet:
@@ -489,10 +489,10 @@ def load_cardset(paths: Iterable[Path | str] = ()) -> CardSet:
 
 def check_card_files(paths: Iterable[Path | str]) -> str:
     """Validate custom card files with the built-in set; raise CardDataError on the first fault."""
-    paths = list(paths)
-    cs = load_cardset(paths)
+    files = load_card_files(paths)
+    cs = build_cardset(builtin_files() + files)
     return (
-        f"ok: {len(paths)} file(s); {len(cs.thieves)} thieves, {len(cs.personas)} personas, "
+        f"ok: {len(files)} file(s); {len(cs.thieves)} thieves, {len(cs.personas)} personas, "
         f"{len(cs.confidants)} confidants, {len(cs.shadows)} shadows, {len(cs.palaces)} palaces, "
         f"{len(cs.locations)} locations"
     )

@@ -1,4 +1,4 @@
-"""Difficulty levels of the P5 board game: Velvet variants, read from ``data/difficulty.toml``.
+"""Difficulty levels of the P5 board game: Velvet variants, from ``data/levels/difficulty.toml``.
 
 The rulebook has no difficulty. A level changes the game at set-up only, through numbers
 the rules already read: the calendar's length (``days``), the palace's alert at set-up

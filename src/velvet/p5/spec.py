@@ -37,7 +37,7 @@ DIFFICULTY_HELP = (
     ),
 )
 """One line per level on what it changes: ``velvet.p5.difficulty.level_text`` of each level
-of data/difficulty.toml (tests/p5/test_difficulty.py keeps the two the same)."""
+of data/levels/difficulty.toml (tests/p5/test_difficulty.py keeps the two the same)."""
 
 
 def load(cards: Sequence[Path | str]) -> Game[Any]:
