@@ -219,3 +219,25 @@ def test_every_translation_keeps_the_placeholders_of_its_english() -> None:
             if key and set(placeholder.findall(text)) != english:
                 wrong.append(key)
     assert not wrong, wrong
+
+
+def test_vs_event_sentences_follow_the_language(japanese: None) -> None:
+    """The VS engine's turn, 1 MORE and draw sentences come from the catalogue, with the
+    seat and card in the places Japanese word order puts them."""
+    from velvet.engine import Event
+
+    game = get_game("vs")
+    texts = [
+        game.event_text(Event("turn", {"player": 1, "turn": 3})),
+        game.event_text(Event("one_more", {"player": 0})),
+        game.event_text(Event("draw", {"player": 0, "count": 2})),
+    ]
+    assert texts == [
+        "ターン3：プレイヤー2のターン開始。",
+        "1 MORE！ プレイヤー1は弱点を突いたので、もう一度スキルを宣言できる。",
+        "プレイヤー1はカード2枚を引く。",
+    ]
+    i18n.set_language("en")
+    assert game.event_text(Event("one_more", {"player": 0})) == (
+        "1 MORE! Player 1 hit a weakness and may declare another skill."
+    )

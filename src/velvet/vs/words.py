@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from velvet.engine.core import CardInfo, Event, player_name
 from velvet.engine.errors import ConfigError
+from velvet.i18n import N_, _, seat_name
 from velvet.vs import actions as A
 from velvet.vs.cards import (
     Ability,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from velvet.vs.game import VsGame
     from velvet.vs.state import VsState
 
-SLOT_WORDS = ("main", "sub", "sub")
+SLOT_WORDS = (N_("main"), N_("sub"), N_("sub"))
 """A slot as people say it; a player's two subs are told apart by their names."""
 
 
@@ -346,7 +347,7 @@ def event_text(game: VsGame, event: Event) -> str:
     """A sentence for ``event``, with card names and seats as "Player 1"/"Player 2"."""
     d = event.data
     k = event.kind
-    who = player_name(int(d["player"])) if "player" in d else ""
+    who = seat_name(int(d["player"])) if "player" in d else ""
 
     def name(key: str = "card") -> str:
         return card_name(game, str(d.get(key, "")))
@@ -362,15 +363,15 @@ def event_text(game: VsGame, event: Event) -> str:
         return f"; the {_count(n)} under it {'goes' if n == 1 else 'go'} to the discard pile"
 
     if k == "turn":
-        return f"Turn {d['turn']}: {who}'s turn begins."
+        return _("Turn {turn}: {who}'s turn begins.").format(turn=d["turn"], who=who)
     if k == "step":
         if d.get("step") == "1 more":
-            return f"1 more: {who}'s Skill Step starts again."
-        return f"{who} ends the Planning Step; the Skill Step begins."
+            return _("1 more: {who}'s Skill Step starts again.").format(who=who)
+        return _("{who} ends the Planning Step; the Skill Step begins.").format(who=who)
     if k == "play":
         how = str(d.get("as", "summon"))
         if how == "summon":
-            return f"{who} plays {name()} from hand to summon it."
+            return _("{who} plays {card} from hand to summon it.").format(who=who, card=name())
         onto = [card_name(game, str(x)) for x in d.get("onto", [])]
         return f"{who} plays {name()} from hand to fuse it onto {_and(onto) or 'their field'}."
     if k == "pay":
@@ -382,7 +383,9 @@ def event_text(game: VsGame, event: Event) -> str:
     if k == "pay_field":
         return f"{who} sends their {slot()} {name()} to the discard pile to pay a cost{under()}."
     if k == "summon":
-        return f"{who} summons {name()} as their {slot()} persona."
+        return _("{who} summons {card} as their {slot} persona.").format(
+            who=who, card=name(), slot=_(slot())
+        )
     if k == "fuse":
         stack = [card_name(game, str(x)) for x in d.get("stack", [])][:-1]
         return f"{who} fuses {name()} over {_and(stack)}: it is their {slot()} persona."
@@ -396,7 +399,7 @@ def event_text(game: VsGame, event: Event) -> str:
         low = " (its 10 HP or less box)" if d.get("lowhp") else ""
         return f"{who} answers with the React {name()}{low}."
     if k == "pass":
-        return f"{who} plays no React."
+        return _("{who} plays no React.").format(who=who)
     if k == "skill":
         whose = f"their {slot()} {name()}"
         if d.get("top", d.get("card")) != d.get("card"):  # a card fused under the stack's top
@@ -404,8 +407,8 @@ def event_text(game: VsGame, event: Event) -> str:
         return f"{who} declares {d['skill']} ({d['type']}, {d['damage']} damage) of {whose}."
     if k == "noskill":
         if d.get("reason"):
-            return f"{who} has no persona and skips the Skill Step."
-        return f"{who} declares no skill."
+            return _("{who} has no persona and skips the Skill Step.").format(who=who)
+        return _("{who} declares no skill.").format(who=who)
     if k == "modifier":
         what = "this skill" if d.get("from") == "react" else "their skills this turn"
         kind = "React" if d.get("from") == "react" else "Support"
@@ -432,11 +435,11 @@ def event_text(game: VsGame, event: Event) -> str:
         of = f" from {name()}" if d.get("card") else ""
         return f"{who} heals {d['amount']} HP{of} (HP {d['hp']})."
     if k == "weakness":
-        return f"It hit the weakness of {who}'s main {name()}."
+        return _("It hit the weakness of {who}'s main {card}.").format(who=who, card=name())
     if k == "one_more":
-        return f"1 MORE! {who} hit a weakness and may declare another skill."
+        return _("1 MORE! {who} hit a weakness and may declare another skill.").format(who=who)
     if k == "draw":
-        return f"{who} draws {_count(int(d['count']))}."
+        return _("{who} draws {cards}.").format(who=who, cards=_count(int(d["count"])))
     if k == "discard":
         how = " at random" if d.get("random") else ""
         return f"{who} discards {name()}{how}."
@@ -472,7 +475,7 @@ def event_text(game: VsGame, event: Event) -> str:
 
 
 def _count(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+    return _("1 card") if n == 1 else _("{n} cards").format(n=n)
 
 
 def _and(words: Sequence[str]) -> str:
