@@ -28,7 +28,15 @@ from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError, printable
 from velvet.learn import puzzles_web, review_web
 from velvet.learn import web as learn_web
-from velvet.server import account_web, daily, games, matchmaking, replay, your_games
+from velvet.server import (
+    account_web,
+    correspondence,
+    daily,
+    games,
+    matchmaking,
+    replay,
+    your_games,
+)
 from velvet.server.accounts import Accounts
 from velvet.server.bots import BotLimits, BotPool
 from velvet.server.bus import make_bus
@@ -215,11 +223,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ended.add(on_start)
         on_start.add_done_callback(ended.discard)
         await bus.start(hub.catch_up)
+        sweeper = correspondence.Sweeper(hub, settings.clock)
+        sweeper.start()
         state["hub"] = hub
         app.state.hub = hub  # for the operator's (and the tests') inspection
         try:
             yield
         finally:
+            await sweeper.close()
             if ended:
                 await asyncio.wait(set(ended), timeout=10)
             await hub.close()
@@ -319,6 +330,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = await hub().get(room_id[:64])
         if room is None:
             return _no_room(room_id)
+        await correspondence.check(hub(), room, settings.clock())
         return hub().info(room)
 
     @app.get("/api/rooms/{room_id}/record", responses=problems)
@@ -360,7 +372,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )  # /api/daily
     app.include_router(account_web.make_router(lambda: players["accounts"], secure))
     app.include_router(
-        your_games.make_router(hub, lambda: players["accounts"], settings.http_rate)
+        your_games.make_router(
+            hub, lambda: players["accounts"], settings.http_rate, settings.clock
+        )
     )  # /api/seats
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
     app.include_router(review_web.make_router(reviewer))  # POST /api/review: the Review page
@@ -543,6 +557,8 @@ def _info_of(row: Any, names: dict[int, str]) -> RoomInfo:
         seed_sha256=row.seed_sha256,
         created=row.created,
         hotseat=bool(row.options.get("hotseat")),
+        rated=bool(row.options.get("rated")),
+        days_per_move=row.options.get("days_per_move"),
     )
 
 

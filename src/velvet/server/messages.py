@@ -79,6 +79,7 @@ def room_info(room: Room) -> RoomInfo:
         created=room.row.created,
         hotseat=bool(room.row.options.get("hotseat")),
         rated=bool(room.row.options.get("rated")),
+        days_per_move=room.row.options.get("days_per_move"),
     )
 
 

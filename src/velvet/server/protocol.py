@@ -585,6 +585,10 @@ class CreateRoom(BaseModel):
     """Seconds a dropped seat is waited for before ``takeover`` plays it."""
     takeover: BotOrHuman | None = None
     """The bot that plays a dropped seat after ``grace`` (and on timeouts)."""
+    days_per_move: Literal[1, 3, 7] | None = None
+    """A correspondence room: each decision may take this many days (from the move before
+    it, or the room's creation); past that the seat to move loses on time (``flagged`` in
+    the result). No bot takes over; not with ``turn_timer``."""
     listed: bool = True
     """Shown in the lobby while a human seat is free."""
     hints: Literal["on", "off"] | None = None
@@ -706,6 +710,8 @@ class RoomInfo(BaseModel):
     """Made as "one screen": its seats may all be played from one browser."""
     rated: bool = False
     """A rated game between two accounts (its end updates their ratings)."""
+    days_per_move: int | None = None
+    """A correspondence room's days per move (``CreateRoom.days_per_move``), else null."""
 
 
 class Problem(BaseModel):
@@ -766,6 +772,10 @@ class YourGame(BaseModel):
     hotseat: bool
     rated: bool
     created: float
+    days_per_move: int | None = None
+    """A correspondence room's days per move, else null."""
+    deadline: float | None = None
+    """A correspondence game going on: when the seat to move loses on time (Unix time)."""
 
 
 class YourGames(BaseModel):

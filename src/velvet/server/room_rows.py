@@ -100,6 +100,7 @@ async def new_row(
             "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
             "hotseat": request.hotseat,
             "rated": request.rated,
+            "days_per_move": request.days_per_move,
         },
         listed=request.listed,
         seats=seats,
@@ -169,6 +170,11 @@ def _prepare(
     if request.takeover is not None:
         with _on_field("takeover"):
             check(request.takeover, game.name)
+    if request.days_per_move is not None and request.turn_timer is not None:
+        raise ConfigError(
+            "days_per_move: a correspondence room has no turn_timer (give one of them)",
+            "days_per_move",
+        )
     if request.rated:
         with _on_field("rated"):
             _check_rated(request, game.name, specs)

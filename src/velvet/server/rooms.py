@@ -239,6 +239,12 @@ class Hub:
         if self.on_end is not None:
             self.on_end(room)
 
+    def announce_end(self, room: Room) -> None:
+        """The game was just ended outside a move (a loss on time, velvet.server.
+        correspondence; under the room's lock): told to its sockets and recorded."""
+        self._announce(room, [], mover=None)
+        self._ended(room)
+
     async def transfer(self, room: Room, conn: Conn) -> None:
         """``transfer``: a one-time code that moves ``conn``'s seat to another client."""
         await self.seats.transfer(room, conn)

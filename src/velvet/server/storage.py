@@ -36,6 +36,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -543,6 +544,31 @@ class Storage:
                 ).mappings():
                     found[s["room"]].seats.append(_seat(s))
             return found
+
+    def last_moves(self, room_ids: list[str]) -> dict[str, float]:
+        """When each of these rooms' last move was committed (Unix time); a room with no
+        move yet is left out (its clock runs from its creation)."""
+        if not room_ids:
+            return {}
+        with self._tx() as c:
+            found = c.execute(
+                select(moves.c.room, func.max(moves.c.at))
+                .where(moves.c.room.in_(room_ids))
+                .group_by(moves.c.room)
+            ).all()
+            return {room: float(at) for room, at in found}
+
+    def playing(self, limit: int = 1000) -> list[str]:
+        """Rooms not over (oldest first): the correspondence sweep reads their options."""
+        with self._tx() as c:
+            return list(
+                c.execute(
+                    select(rooms.c.id)
+                    .where(rooms.c.status != "over")
+                    .order_by(rooms.c.created)
+                    .limit(limit)
+                ).scalars()
+            )
 
     def rooms_of_account(self, account: int, limit: int = 50) -> list[str]:
         """The rooms where ``account`` holds a seat, games going on first, newest first."""

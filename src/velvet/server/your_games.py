@@ -7,6 +7,7 @@ its index in ``unknown``."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -15,7 +16,7 @@ from fastapi.responses import JSONResponse
 
 from velvet.engine.errors import VelvetError
 from velvet.games import find_spec
-from velvet.server import account_web
+from velvet.server import account_web, correspondence
 from velvet.server.accounts import Accounts
 from velvet.server.limits import MAX_KEYS, Bucket, address_key
 from velvet.server.problems import problem
@@ -38,9 +39,14 @@ def opened_seat(row: RoomRow, secret: str) -> int | None:
     return None
 
 
-def make_router(hub: Callable[[], Hub], accounts: Callable[[], Accounts], rate: float) -> APIRouter:
+def make_router(
+    hub: Callable[[], Hub],
+    accounts: Callable[[], Accounts],
+    rate: float,
+    clock: Callable[[], float] = time.time,
+) -> APIRouter:
     """The route; ``rate``: asks a second per client address (a burst of twice that), as
-    each may read up to 110 rooms."""
+    each may read up to 110 rooms; ``clock``: now, for correspondence deadlines."""
     router = APIRouter()
     buckets: OrderedDict[str, Bucket] = OrderedDict()
 
@@ -90,7 +96,7 @@ def make_router(hub: Callable[[], Hub], accounts: Callable[[], Accounts], rate: 
         bound = [s.account for r in mine for s in rows[r].seats if s.account is not None]
         names = await asyncio.to_thread(hub().names, bound) if bound else {}
         games = [
-            await _game(hub(), rows[room], seats, here.get(room, set()), names)
+            await _game(hub(), rows[room], seats, here.get(room, set()), names, clock())
             for room, seats in mine.items()
         ]
         games.sort(key=lambda g: (not g.your_move, g.status == "over", -g.created))
@@ -102,15 +108,17 @@ def make_router(hub: Callable[[], Hub], accounts: Callable[[], Accounts], rate: 
 
 
 async def _game(
-    hub: Hub, row: RoomRow, seats: set[int], here: set[int], names: dict[int, str]
+    hub: Hub, row: RoomRow, seats: set[int], here: set[int], names: dict[int, str], now: float
 ) -> YourGame:
-    """One room's status for a caller holding ``seats`` (``here``: through its secrets)."""
+    """One room's status for a caller holding ``seats`` (``here``: through its secrets);
+    a correspondence game past its deadline at ``now`` is lost on time first."""
     room = hub.rooms.get(row.id)
     if room is None and row.status != "over":
         try:
             room = await hub.get(row.id)  # whose move it is needs the position
         except (StorageError, VelvetError):
             room = None  # shown without whose move it is
+    due = await correspondence.check(hub, room, now) if room is not None else None
     to_move = room.to_move() if room is not None else None
     yours = (
         room is not None
@@ -136,4 +144,6 @@ async def _game(
         hotseat=bool(row.options.get("hotseat")),
         rated=bool(row.options.get("rated")),
         created=row.created,
+        days_per_move=correspondence.days_of(row),
+        deadline=due,
     )

@@ -138,7 +138,7 @@ function select(options, value) {
 // or a bot. An option's value goes into the request's `options` by its name; an error the
 // server gives names its option (and seat), which puts it on that field.
 
-const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players", "rated"]);
+const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players", "rated", "days_per_move"]);
 
 // The form field id of an option (of seat `seat`, 0-based, when it is per seat).
 export function optionId(option, seat) {
@@ -266,6 +266,7 @@ function createForm() {
     el("p", { class: "field-error", id: "rated-error", hidden: true }),
   );
   rated.setAttribute("aria-describedby", "rated-error");
+  const days = select([["", t("No (played live)")], ["1", t("1 day")], ["3", t("3 days")], ["7", t("7 days")]], "");
   const hints = select([["auto", t("On, except between two people")], ["on", t("On")], ["off", t("Off")]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
   const submit = el("button", { type: "submit", class: "primary" }, t("Create the room"));
@@ -282,6 +283,7 @@ function createForm() {
       el("summary", {}, t("More options")),
       field(t("Custom card files (TOML, up to 2)"), cards, "cards", t("They extend or replace the built-in cards.")),
       field(t("Seconds per decision"), timer, "turn_timer", t("When they run out a bot makes that one move.")),
+      field(t("Correspondence: days per move"), days, "days_per_move", t("Each move may take this long; past it, the player to move loses on time.")),
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, t("Show this room in the lobby"))),
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, t("One screen: every seat is played from this browser (everyone sees that the room is one-screen)"))),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, t("Allow undo (with two people, only when both agree)"))),
@@ -375,6 +377,7 @@ function createForm() {
     if (hotseat.checked) body.hotseat = true;
     if (rated.checked) body.rated = true;
     if (timer.value) body.turn_timer = Number(timer.value);
+    if (days.value) body.days_per_move = Number(days.value);
     if (hints.value !== "auto") body.hints = hints.value;
     try {
       if (cards.files.length > 2) return show(t("cards: at most 2 custom card files"), "cards");
@@ -509,6 +512,7 @@ async function loadRooms(box) {
     list.append(
       el("li", {}, el("span", { class: "room-name" }, t("{game} room {room}", { game: room.game.toUpperCase(), room: room.room })),
         room.hotseat ? el("span", { class: "badge one-screen", title: t("Every seat is played from one browser") }, t("one screen")) : null,
+        room.days_per_move ? el("span", { class: "badge correspondence" }, t("{n} days per move", { n: room.days_per_move })) : null,
         el("small", {}, ` ${t("move {number}", { number: room.version })} · ${seats} `),
         el("a", { class: "button", href: joinHref(room.room, null) }, t("Watch"))),
     );

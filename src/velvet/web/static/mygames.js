@@ -5,6 +5,7 @@
 // token. The header's "Your games" link counts the games waiting for your move.
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { savedSeats, seatKey, forgetSeat, seatHref } from "./lobby.js";
 
 const REFRESH_MS = 30000;
@@ -92,9 +93,19 @@ function entry(game) {
     el("span", { class: "opponents" }, others(game)),
     game.result ? el("span", { class: "result" }, game.result.charAt(0).toUpperCase() + game.result.slice(1)) : null,
     el("small", {}, `you play ${names} · move ${game.version} · room ${game.room}${game.rated ? " · rated" : ""}`),
+    game.deadline ? el("small", { class: "deadline" }, t("{days} days per move · {left} left", { days: game.days_per_move, left: timeLeft(game.deadline) })) : null,
     here ? null : el("small", { class: "elsewhere" }, "your account's seat, held on another device: move it here from there"),
     el("a", { class: game.your_move && here ? "button primary" : "button", href }, label),
   );
+}
+
+/** The time left until ``deadline`` (Unix seconds), in days and hours or hours and minutes. */
+function timeLeft(deadline) {
+  const left = Math.max(0, deadline - Date.now() / 1000);
+  const days = Math.floor(left / 86400);
+  const hours = Math.floor((left % 86400) / 3600);
+  const minutes = Math.floor((left % 3600) / 60);
+  return days ? t("{d} d {h} h", { d: days, h: hours }) : t("{h} h {m} min", { h: hours, m: minutes });
 }
 
 function section(title, games) {
