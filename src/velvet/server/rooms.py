@@ -4,9 +4,10 @@ A room in memory (velvet.server.room) holds the state rebuilt from its committed
 and the sockets connected to it. A move is checked against the engine's legal list,
 committed, and only then applied and sent out (velvet.server.messages), each seat getting
 its own view. The hub holds the rooms of this process and one of each desk: the seats
-(velvet.server.seats), the turn clock (velvet.server.clock) and the hints
-(velvet.server.hint_desk); a new room's row is made by velvet.server.room_rows and the
-notices between processes are typed by velvet.server.notices. The names those modules
+(velvet.server.seats), the bots (velvet.server.bot_driver), the turn clock
+(velvet.server.clock) and the hints (velvet.server.hint_desk); a new room's row is made
+by velvet.server.room_rows and the notices between processes are typed by
+velvet.server.notices. The names those modules
 took from here are still importable from here.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -24,6 +24,7 @@ from velvet.engine.core import Event, State, choose_by_text, player_name
 from velvet.engine.errors import IllegalActionError, VelvetError
 from velvet.games import find_spec
 from velvet.server import messages, room_rows
+from velvet.server.bot_driver import BotDriver
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
 from velvet.server.clock import HINT_TIME_CAP, Clock
@@ -103,6 +104,8 @@ class Hub:
         """The rooms' turn timers (velvet.server.clock)."""
         self.desk = HintDesk(self.hinter, self.clock)
         """The hints being worked out (velvet.server.hint_desk)."""
+        self.bots = BotDriver(pool, self.clock, self.move, self._maybe_evict)
+        """The bots' moves and takeovers' moves (velvet.server.bot_driver)."""
         self.bus = bus or Bus()
         storage.notify_channel = self.bus.commit_channel
         self.public_url = public_url
@@ -710,53 +713,16 @@ class Hub:
         self.desk.overtaken(room)
         self.clock.arm(room)
 
-    # --- bots and timers ------------------------------------------------------------------
+    # --- bots (velvet.server.bot_driver) -------------------------------------------------
 
     def _kick(self, room: Room) -> None:
-        """Start the bot if a bot is to move and none is thinking; time a person's turn.
-
-        A room whose every seat a bot plays moves only while someone watches it."""
-        self.clock.arm(room)
-        seat = room.to_move()
-        if seat is None or room.bot_for(seat) is None:
-            return
-        if not room.conns and room.unattended():
-            return
-        if room.bot_task is None or room.bot_task.done():
-            room.bot_task = asyncio.create_task(self._bots(room))
-
-    async def _bots(self, room: Room) -> None:
-        while True:
-            seat = room.to_move()
-            if seat is None:
-                break
-            spec = room.bot_for(seat)
-            if spec is None or (not room.conns and room.unattended()):
-                break  # a person's turn, or nobody left to watch the bots
-            await self._bot_move(room, seat, spec)
-        self._maybe_evict(room)
+        """Start the bot if a bot is to move and none is thinking; time a person's turn
+        (velvet.server.bot_driver.BotDriver.kick)."""
+        self.bots.kick(room)
 
     async def _bot_move(self, room: Room, seat: int, spec: str) -> None:
-        version = room.version
-        actions = room.state.legal_actions()
-        legal = [str(a) for a in actions]
-        room.legal = (version, dict(zip(legal, actions, strict=True)))
-        view = room.state.view(seat)
-        seed = int.from_bytes(
-            hashlib.sha256(f"{room.row.nonce}:{room.row.seed}:{version}".encode()).digest()[:8],
-            "big",
-        )
-        try:
-            text = await self.pool.choose(
-                room.row.game, tuple(room.row.cards), spec, view, legal, seed
-            )
-        except Exception:
-            log.exception("bot %s failed in room %s", spec, room.row.id)
-            text = legal[0]
-        before = room.version
-        await self.move(room, seat, version, text, None)
-        if room.version == before:
-            await asyncio.sleep(0.05)  # a conflict or a storage failure: try again soon
+        """One move of bot ``spec`` for ``seat`` (BotDriver.play_for)."""
+        await self.bots.play_for(room, seat, spec)
 
     async def close(self) -> None:
         self._closing = True  # sockets closed by the shutdown are not seats dropped
