@@ -38,7 +38,6 @@ from velvet.server.notices import (
     Notice,
     RematchDeclined,
     RematchMade,
-    RematchNotice,
     RematchOffered,
     UndoAsked,
     UndoEntry,
@@ -49,14 +48,12 @@ from velvet.server.protocol import (
     ErrorMsg,
     Invite,
     LogMsg,
-    RematchDeclinedMsg,
-    RematchMsg,
-    RematchOfferMsg,
     RoomCreated,
     RoomInfo,
     SeatInfo,
     Welcome,
 )
+from velvet.server.rematches import RematchDesk
 from velvet.server.room import (
     LOG_LIMIT,
     MAX_SNAPSHOTS,
@@ -68,12 +65,11 @@ from velvet.server.room import (
     replay_room,
     undo_entry,
 )
-from velvet.server.room_rows import rematch_row, seed_commitment
+from velvet.server.room_rows import seed_commitment
 from velvet.server.seats import MOVE_CODE_SECONDS, SeatDesk, SeatRefused
 from velvet.server.storage import (
     Conflict,
     RoomRow,
-    SeatRow,
     Storage,
     StorageError,
     token_digest,
@@ -113,6 +109,10 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.limiter = RoomLimiter(20.0, 200)
         """Rooms (and rematches) one client address may create."""
+        self.rematches = RematchDesk(
+            storage, self.bus, lambda address: self.limiter.refusal(address), self.started
+        )
+        """Rematch offers, answers and the rooms they make (velvet.server.rematches)."""
         self.max_rooms = 2000
         """Rooms held in memory at most (idle ones are dropped first)."""
         self.idle_seconds = 120.0
@@ -537,97 +537,12 @@ class Hub:
         await self.bus.publish(room.row.id, room.version, True)
 
     async def rematch(self, room: Room, conn: Conn) -> None:
-        """``rematch``: a new room with the same options, a new seed.
-
-        Between two people who each claimed their own seat (not one screen) it is an offer:
-        the other seat's ``rematch`` accepts it, and the new room has the seats swapped
-        (each client's secret opens its own new seat, nobody else's); ``rematch_decline``
-        turns it down. Otherwise (a bot, one screen, a seat never claimed) the new room
-        starts at once with the seats as they are.
-        """
-        assert conn.seat is not None
-        async with room.lock:
-            if not room.over:
-                conn.send(ErrorMsg(code="not_over", message="a rematch starts after the game"))
-                return
-            loaded = await asyncio.to_thread(self.storage.load_room, room.row.id)
-            now = loaded[0].seats if loaded else list(room.row.seats)
-            new_id = loaded[0].rematch if loaded else None
-            if new_id is None:
-                people = [s for s in now if s.who == "human"]
-                mutual = (
-                    len(people) == 2
-                    and all(s.secret_sha256 is not None for s in people)
-                    and not room.row.options.get("hotseat")
-                )
-                if mutual and room.rematch_offer in (None, conn.seat):
-                    room.rematch_offer = conn.seat
-                    for c in room.conns:
-                        c.send(RematchOfferMsg(seat=conn.seat))
-                    notice: Notice | None = RematchOffered(conn.seat)
-                else:
-                    notice = None
-                if notice is not None:
-                    await self.bus.publish(room.row.id, room.version, True, notice)
-                    return
-                refusal = self.limiter.refusal(conn.address)
-                if refusal is not None:
-                    conn.send(ErrorMsg(code="rate_limited", message=refusal))
-                    return
-                row = rematch_row(room.row, list(reversed(now)) if mutual else list(now))
-                try:
-                    await asyncio.to_thread(self.storage.create_room, row)
-                except (Conflict, StorageError) as failure:
-                    conn.send(ErrorMsg(code="storage", message=str(failure)))
-                    return
-                new_id = row.id
-            room.row.rematch = new_id
-            room.rematch_offer = None
-            await self._tell_rematch(room, new_id, now)
-        await self.bus.publish(room.row.id, room.version, True, RematchMade(new_id))
-        await self.started(new_id)
-
-    async def _tell_rematch(self, room: Room, new_id: str, old: Sequence[SeatRow]) -> None:
-        """Send each socket of ``room`` its seat in the rematch ``new_id``: the seat its
-        client's secret opens there (``old``: ``room``'s seats as claimed now)."""
-        new_seats = await asyncio.to_thread(self.storage.seats_of, new_id)
-        by_secret = {s.secret_sha256: s.seat for s in new_seats if s.secret_sha256}
-        seat_of: dict[int | None, int | None] = {None: None}
-        for s in old:
-            digest = s.secret_sha256
-            seat_of[s.seat] = by_secret.get(digest) if digest is not None else s.seat
-        for c in room.conns:
-            c.send(RematchMsg(room=new_id, seat=seat_of.get(c.seat)))
+        """``rematch``: offer, accept or start a rematch (RematchDesk.rematch)."""
+        await self.rematches.rematch(room, conn)
 
     async def decline_rematch(self, room: Room, conn: Conn) -> None:
         """``rematch_decline``: turn down the other seat's rematch offer."""
-        assert conn.seat is not None  # spectators are refused before
-        offer = room.rematch_offer
-        if offer is None or offer == conn.seat:
-            conn.send(ErrorMsg(code="no_offer", message="there is no rematch offer to decline"))
-            return
-        room.rematch_offer = None
-        for c in room.conns:
-            c.send(RematchDeclinedMsg(seat=conn.seat))
-        await self.bus.publish(room.row.id, room.version, True, RematchDeclined(conn.seat))
-
-    async def _heard_rematch(self, room: Room, said: RematchNotice) -> None:
-        """Another process's seat offered, declined or made the rematch of ``room``."""
-        if isinstance(said, RematchOffered):
-            if room.rematch_offer == said.seat:
-                return  # this process's own offer
-            room.rematch_offer = said.seat
-            for c in room.conns:
-                c.send(RematchOfferMsg(seat=said.seat))
-        elif isinstance(said, RematchDeclined):
-            if room.rematch_offer is not None:
-                room.rematch_offer = None
-                for c in room.conns:
-                    c.send(RematchDeclinedMsg(seat=said.seat))
-        elif room.row.rematch != said.room:
-            room.row.rematch, room.rematch_offer = said.room, None
-            old = await asyncio.to_thread(self.storage.seats_of, room.row.id)
-            await self._tell_rematch(room, said.room, old)
+        await self.rematches.decline(room, conn)
 
     async def catch_up(
         self, room_id: str, version: int, over: bool, said: Notice | None = None
@@ -644,7 +559,7 @@ class Hub:
             await self._heard_ask(room, version, said.seat)
             return
         if room is not None and isinstance(said, RematchOffered | RematchDeclined | RematchMade):
-            await self._heard_rematch(room, said)
+            await self.rematches.heard(room, said)
             return
         entry = said if isinstance(said, MoveEntry | UndoEntry) else None
 
