@@ -12,7 +12,8 @@ so a room serves one run).
     python benchmarks/lighthouse.py --pages lobby,vs --forms mobile --runs 3
 
 Prints performance, accessibility and best practices per page and form (the median of
-``--runs``), and the first contentful paint; ``--json FILE`` keeps every run's scores.
+``--runs``), and the first contentful paint; ``--json FILE`` keeps every run's scores,
+``--reports DIR`` every run's full Lighthouse report (its audits say what cost the points).
 Performance moves with the machine's load: docs/web.md gives the figures with the load
 they were measured under.
 """
@@ -100,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         help="where Lighthouse is installed from npm",
     )
     parser.add_argument("--json", dest="json_out", type=Path, help="write every run here")
+    parser.add_argument(
+        "--reports", type=Path, help="keep Lighthouse's full JSON report of each run in this folder"
+    )
     args = parser.parse_args(argv)
     forms = args.forms.split(",")
     if set(forms) - set(FORMS) or args.runs < 1:
@@ -120,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
                     for n in range(args.runs):
                         out = folder / f"{page}-{form}-{n}.json"
                         runs.append(run_once(command, chrome, page_url(base, page), form, out))
+                        if args.reports:
+                            args.reports.mkdir(parents=True, exist_ok=True)
+                            shutil.copy(out, args.reports / out.name)
                     median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                     results.append({"page": page, "form": form, "median": median, "runs": runs})
                     print(

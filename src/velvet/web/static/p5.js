@@ -334,7 +334,7 @@ function town(view, ctx, by) {
     // inside the other: a click on the location visits it, only a click on the
     // confidant recruits (a recruit rolls dice and cannot be taken back).
     const el = refEl(
-      "article",
+      "div",
       `location:${loc.id}`,
       { class: `p5-location p5-faced${view.discovered === loc.id ? " p5-new" : ""}` },
       by,
@@ -395,7 +395,7 @@ function shadowCard(sh, ctx, by) {
   const info = card(ctx.cards, "shadow", sh.id);
   const data = (info && info.data) || {};
   return refEl(
-    "article",
+    "div",
     `shadow:${sh.id}`,
     { class: "p5-shadow p5-faced" },
     by,
@@ -450,7 +450,7 @@ function palace(view, ctx, by) {
   let boss = null;
   if (pal.boss) {
     boss = refEl(
-      "article",
+      "div",
       "boss",
       { class: "p5-shadow p5-boss p5-faced" },
       by,
@@ -565,7 +565,7 @@ function thief(view, i, ctx, by) {
   if (p.held && p.held.length) {
     const draft = view.decision && view.decision.player === i ? view.decision.draft : null;
     const inParty = draft || p.party;
-    party = h("ul", { class: "p5-held" });
+    party = h("div", { class: "p5-held" });
     const order = [...p.held].sort((a, b) => Number(inParty.includes(b)) - Number(inParty.includes(a)));
     for (const x of order) {
       const sinfo = card(cards, "shadow", x);
@@ -576,7 +576,7 @@ function thief(view, i, ctx, by) {
         : null;
       party.append(
         refEl(
-          "li",
+          "div",
           `held:${i}:${x}`,
           { class: `p5-heldcard${active ? " p5-active" : ""}` },
           by,
