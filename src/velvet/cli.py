@@ -103,6 +103,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "review_command",
         "Judge every decision of a game record from its mover's own view: chance chart, mistakes.",
     ),
+    "bot": (
+        "velvet.bot.cli",
+        "bot_command",
+        "Play a seat of a running velvet serve with an external agent (velvet.bot).",
+    ),
     "join": (
         "velvet.server.cli",
         "join_command",
@@ -120,6 +125,7 @@ COMMAND_EXTRAS = {
     "print": "print",
     "serve": "server",
     "join": "server",
+    "bot": "server",
 }
 """The extra that brings what a lazy command needs, named when it is missing."""
 
