@@ -57,13 +57,10 @@ def play_command(url: str, agent: str, seed: int, idle: float, record_file: Path
     """
     try:
         from velvet.bot.play import check_agent, play_seat
-        from velvet.server.client import parse_invite
+        from velvet.server.client import checked_invite
     except ImportError as error:
         raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
-    try:
-        parse_invite(url)
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
+    checked_invite(url)
     if not 0 < idle <= 86_400:
         raise ConfigError(f"--idle must be between 0 and 86400 seconds, not {idle:g}")
     check_agent(agent)

@@ -226,11 +226,8 @@ def has_browser() -> bool:
 def join_command(url: str) -> None:
     """Join a room from an invite link (http://HOST/join/ROOM#TOKEN); no token: watch."""
     try:
-        from velvet.server.client import parse_invite, play_terminal
+        from velvet.server.client import checked_invite, play_terminal
     except ImportError as error:
         raise ConfigError(f"{NEEDS_EXTRA} ({error.name} is missing)") from None
-    try:
-        parse_invite(url)
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
+    checked_invite(url)
     raise SystemExit(asyncio.run(play_terminal(url)))

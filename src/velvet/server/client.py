@@ -39,6 +39,16 @@ class Invite:
     token: str | None
 
 
+def checked_invite(url: str) -> Invite:
+    """``parse_invite`` for a command line: a bad link is a one-line ConfigError."""
+    from velvet.engine.errors import ConfigError
+
+    try:
+        return parse_invite(url)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
 def parse_invite(url: str) -> Invite:
     """``http(s)://HOST/join/ROOM#TOKEN`` (or a ``ws://HOST/ws/ROOM`` URL) → where to connect."""
     parts = urlsplit(url.strip())
