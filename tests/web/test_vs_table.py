@@ -6,6 +6,7 @@ motion; axe finds no serious violation on the table.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 
 from tests.web.conftest import Tab, WebServer
 from tests.web.test_accessibility import _axe, serious_violations
+from velvet.server import room_rows
 
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -23,6 +25,16 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def axe() -> Any:
     return _axe()
+
+
+SEED = int(os.environ.get("VELVET_VS_TABLE_SEED", "1"))
+"""The seed of every room these tests create (the server runs in this process): the same
+deal on every run, so a failure replays. VELVET_VS_TABLE_SEED tries another one."""
+
+
+@pytest.fixture(autouse=True)
+def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(room_rows, "draw_seed", lambda: SEED)
 
 
 PREFERRED = ("Use ", "Summon", "Fuse", "Send", "Make")

@@ -26,6 +26,12 @@ from velvet.server.room import hints_default
 from velvet.server.storage import RoomRow, SeatRow, token_digest
 
 
+def draw_seed() -> int:
+    """A new room's seed: 63 random bits from the OS (tests replace this function to
+    replay a room they know)."""
+    return secrets.randbits(63)
+
+
 def seed_commitment(nonce: str, seed: int) -> str:
     """The published commitment to a room's seed (its SHA-256 with the nonce)."""
     return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
@@ -117,7 +123,7 @@ def rematch_row(old: RoomRow, seats: Sequence[SeatRow]) -> RoomRow:
         game=old.game,
         cards=old.cards,
         config=old.config,
-        seed=secrets.randbits(63),
+        seed=draw_seed(),
         options=old.options,
         listed=old.listed,
         seats=[dataclasses.replace(s, seat=i) for i, s in enumerate(seats)],
@@ -178,6 +184,6 @@ def _prepare(
     if request.rated:
         with _on_field("rated"):
             _check_rated(request, game.name, specs)
-    seed = secrets.randbits(63)
+    seed = draw_seed()
     game.new_state(config, seed)  # a bad config raises ConfigError here
     return game, config, specs, seed
