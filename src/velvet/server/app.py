@@ -113,7 +113,8 @@ class Settings:
     """When a quick-pair ticket is offered a bot, when a seek's gone seeker drops out of
     the list (velvet.server.matchmaking)."""
     clock: Callable[[], float] = time.time
-    """The wall clock the daily challenge reads its day from (tests set it)."""
+    """The wall clock the daily challenge reads its day from and stored moves and claims
+    are stamped with (tests set it)."""
 
 
 class _HttpMiddleware:
@@ -188,7 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.db, settings.busy_ms)
+        storage = Storage(settings.db, settings.busy_ms, settings.clock)
         await asyncio.to_thread(migrate, storage.engine)
         bus = make_bus(settings.db, settings.redis)
         hinter = HintPool(settings.hints)

@@ -250,8 +250,12 @@ class Storage:
     tried again alone, so a conflicting move fails alone.
     """
 
-    def __init__(self, url: str, busy_ms: int = 5000) -> None:
+    def __init__(
+        self, url: str, busy_ms: int = 5000, clock: Callable[[], float] = time.time
+    ) -> None:
         self.url = url
+        self.clock = clock
+        """The wall clock that stamps moves and claims (the app's, so tests can set it)."""
         self.engine = make_engine(url, busy_ms)
         self._write_lock = threading.Lock() if url.startswith("sqlite") else None
         self.notify_channel: str | None = None
@@ -304,7 +308,7 @@ class Storage:
         try:
             with self._tx() as c:
                 self._advance(c, sorted(batch, key=lambda w: (w.room, w.number)))
-                c.execute(_INSERT_MOVES, [_move_values(w) for w in batch])
+                c.execute(_INSERT_MOVES, [_move_values(w, self.clock()) for w in batch])
                 if self.notify_channel is not None:  # sent by PostgreSQL if, and when, it commits
                     c.execute(_NOTIFY, [self._notice(w) for w in batch])
         except Conflict:
@@ -398,7 +402,7 @@ class Storage:
                 .where(
                     seats.c.room == room_id, seats.c.seat == seat, seats.c.secret_sha256.is_(None)
                 )
-                .values(secret_sha256=secret_sha256, claimed_at=time.time(), account=account)
+                .values(secret_sha256=secret_sha256, claimed_at=self.clock(), account=account)
             )
             return bool(done.rowcount == 1)
 
@@ -415,7 +419,7 @@ class Storage:
     def take_move(self, room_id: str, seat: int, code_sha256: str, secret_sha256: str) -> bool:
         """Spend the seat's move code: the seat now opens with the new secret only (the old
         client's secret stops working). False if the code was spent or ran out."""
-        now = time.time()
+        now = self.clock()
         with self._tx() as c:
             done = c.execute(
                 update(seats)
@@ -620,13 +624,13 @@ def insert_room(c: Connection, row: RoomRow) -> None:
         c.execute(update(rooms).where(rooms.c.id == row.rematch_of).values(rematch=row.id))
 
 
-def _move_values(w: _MoveWrite) -> dict[str, Any]:
+def _move_values(w: _MoveWrite, at: float) -> dict[str, Any]:
     return {
         "room": w.room,
         "number": w.number,
         "seat": w.seat,
         "action": w.action,
-        "at": time.time(),
+        "at": at,
     }
 
 
