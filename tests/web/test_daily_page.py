@@ -60,7 +60,7 @@ def test_the_daily_page_starts_the_days_game_and_opens_replays_after_the_day(
     room = tab.page.evaluate("window.velvet.welcome.room")
     assert tab.page.evaluate("window.velvet.welcome.seat") == 0
     page.evaluate("() => window.velvet.connection.resign()")
-    page.wait_for_function("() => window.velvet.state && window.velvet.state.status === 'over'")
+    tab.wait("() => window.velvet.state && window.velvet.state.status === 'over'")
 
     page.goto(server.url + "/daily")
     page.wait_for_selector("table.daily-board tbody tr")

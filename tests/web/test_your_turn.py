@@ -6,6 +6,7 @@ shown only while the tab is hidden; the table names who plays each seat (from th
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,25 @@ class CspTab(Tab):
         self.page.on("websocket", self._socket)
         self.page.add_init_script(PROBES)
 
+    def wait(self, expression: str, arg: Any = None, timeout: float = 30_000) -> None:
+        """Poll ``expression`` (or the function ``expression`` of ``arg``) until it is true.
+
+        ``page.wait_for_function`` cannot serve here: after its first try it evaluates the
+        predicate from the page's own timers, where the CSP forbids ``eval``, so it fails
+        whenever the condition is not true at once. ``page.evaluate`` goes through the
+        DevTools protocol, which the CSP does not govern."""
+        deadline = time.monotonic() + timeout / 1000
+        while not self.page.evaluate(expression, arg):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still false after {timeout:.0f} ms: {expression}")
+            self.page.wait_for_timeout(50)
+
+    def wait_version(self, version: int) -> None:
+        self.wait(
+            "v => !!(window.velvet && window.velvet.state && window.velvet.state.version >= v)",
+            version,
+        )
+
 
 def play_until_turn_passes(tab: Tab, seat: int) -> None:
     """``seat`` (this tab's) plays end-ish moves until the other seat decides."""
@@ -98,13 +118,13 @@ def test_title_icon_and_notification_follow_your_turn(
     assert not mine.page.title().startswith(MARK)
     assert icon(mine) == "static/icon.svg"
     # the friend claims Player 1 after Zoe sat down: Zoe's table is told (a seats message)
-    mine.page.wait_for_function(
+    mine.wait(
         "document.querySelector('.bar .players').innerText.includes('Open seat')"
     )
     theirs.page.goto(created["invites"][0]["url"])
     theirs.page.wait_for_selector(".vs-board .pbar")
     theirs.wait_version(0)
-    mine.page.wait_for_function(
+    mine.wait(
         "document.querySelector('.bar .players').innerText.includes('Guest')"
     )
     for tab, me in ((mine, "Zoe (you)"), (theirs, "Guest (you)")):
@@ -116,11 +136,11 @@ def test_title_icon_and_notification_follow_your_turn(
 
     # the turn comes to Zoe: title and icon say so (the tab is in front: no notification)
     play_until_turn_passes(theirs, 0)
-    mine.page.wait_for_function(f"document.title.startsWith({MARK!r})", timeout=15_000)
+    mine.wait(f"document.title.startsWith({MARK!r})", timeout=15_000)
     assert mine.page.title() == MARK + "Velvet · room " + created["room"]
     assert icon(mine).startswith("data:image/svg+xml,")
     # the header's Your games link counts this game now
-    mine.page.wait_for_function("document.querySelector('#games-link .count')?.innerText === '1'")
+    mine.wait("document.querySelector('#games-link .count')?.innerText === '1'")
     assert "circle" in icon(mine)  # icon.svg with its dot
     assert not theirs.page.title().startswith(MARK) and icon(theirs) == "static/icon.svg"
     assert theirs.page.locator(".bar .who").inner_text() == "Zoe (Player 2) decides"
@@ -130,20 +150,20 @@ def test_title_icon_and_notification_follow_your_turn(
 
     # Zoe plays: it is not her turn any more, title and icon go back
     play_until_turn_passes(mine, 1)
-    mine.page.wait_for_function(f"!document.title.startsWith({MARK!r})")
+    mine.wait(f"!document.title.startsWith({MARK!r})")
     assert mine.page.title() == "Velvet · room " + created["room"]
     assert icon(mine) == "static/icon.svg"
 
     # Zoe turns notifications on in the Look menu: the click asks the browser, once
     mine.page.click(".look-menu summary")
     mine.page.check("#look-notify")
-    mine.page.wait_for_function("window.__asked === 1")
+    mine.wait("window.__asked === 1")
     assert mine.page.is_checked("#look-notify")
     mine.page.click(".look-menu summary")
     # in the background, her next turn is a notification
     mine.page.evaluate("window.__tab(true)")
     play_until_turn_passes(theirs, 0)
-    mine.page.wait_for_function("window.__shown.length === 1", timeout=15_000)
+    mine.wait("window.__shown.length === 1", timeout=15_000)
     shown = mine.page.evaluate("window.__shown[0]")
     assert shown["title"] == "Your turn — Velvet" and created["room"] in shown["body"]
     assert mine.page.title().startswith(MARK)
@@ -151,12 +171,12 @@ def test_title_icon_and_notification_follow_your_turn(
     mine.page.evaluate("window.__tab(false)")
     play_until_turn_passes(mine, 1)
     play_until_turn_passes(theirs, 0)
-    mine.page.wait_for_function(f"document.title.startsWith({MARK!r})", timeout=15_000)
+    mine.wait(f"document.title.startsWith({MARK!r})", timeout=15_000)
     assert mine.page.evaluate("[window.__asked, window.__shown.length]") == [1, 1]
     # a reload keeps the choice and asks nothing
     mine.page.reload()
     mine.page.wait_for_selector(".vs-board .pbar")
-    mine.page.wait_for_function(f"document.title.startsWith({MARK!r})", timeout=15_000)
+    mine.wait(f"document.title.startsWith({MARK!r})", timeout=15_000)
     assert mine.page.evaluate("window.__asked") == 0
     mine.page.click(".look-menu summary")
     assert mine.page.is_checked("#look-notify")
@@ -216,7 +236,7 @@ def test_a_second_device_and_a_late_spectator_get_the_log_so_far(
     for _ in range(8):  # a few moves of Player 1 (the bot plays its own)
         state = first.state()
         if state["to_move"] != 0:
-            first.page.wait_for_function(
+            first.wait(
                 "window.velvet.state.to_move === 0 || window.velvet.state.status === 'over'"
             )
             state = first.state()
@@ -232,14 +252,14 @@ def test_a_second_device_and_a_late_spectator_get_the_log_so_far(
     second = CspTab(browser, PHONE)
     second.page.goto(code_link)
     second.page.wait_for_selector(".layout .board")
-    second.page.wait_for_function("document.querySelectorAll('.log-list li').length > 0")
+    second.wait("document.querySelectorAll('.log-list li').length > 0")
     assert second.page.locator(".log-list li").all_inner_texts()[: len(lines)] == lines[-150:]
     first.page.get_by_role("alert").wait_for()  # the first device only watches from now on
     # and a spectator who comes late reads the game from its first line
     watcher = CspTab(browser, DESKTOP)
     watcher.page.goto(f"{server.url}/join/{created['room']}?seat=watch")
     watcher.page.wait_for_selector(".layout .board")
-    watcher.page.wait_for_function("document.querySelectorAll('.log-list li').length > 0")
+    watcher.wait("document.querySelectorAll('.log-list li').length > 0")
     seen = watcher.page.locator(".log-list li").all_inner_texts()
     assert seen[0] == lines[0] and len(seen) >= len(lines)
     for tab in (first, second, watcher):
