@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from velvet.engine.errors import ConfigError
-from velvet.games import game_names, get_game, get_spec
+from velvet.games import get_spec
 from velvet.learn.lessons import load_lessons
 from velvet.learn.progress import load_progress, progress_path, save_progress
+from velvet.learn.shelf import check_start, collection, forget, say_checked
 
 
 @click.command("learn")
@@ -41,28 +41,21 @@ def learn_command(
     Without options: the list of lessons with done marks; Enter resumes at the next one.
     Progress is kept in the data folder (VELVET_DATA_DIR overrides it).
     """
-    if game_name not in game_names():
-        raise ConfigError(f"unknown game '{game_name}': choose {', '.join(game_names())}")
-    if only and not folders:
-        raise ConfigError("--only needs --lessons DIR: which lessons, then?")
-    game = get_game(game_name)
-    lessons = load_lessons(game, folders, builtin=not only)
-    if not lessons:
-        raise ConfigError(f"game '{game_name}' has no lessons: give --lessons DIR")
+    lessons = collection(
+        game_name,
+        folders,
+        only,
+        lambda game: load_lessons(game, folders, builtin=not only),
+        "lessons",
+        "--lessons",
+    )
     if check:
-        click.echo(f"{len(lessons)} lessons of {game_name}: all check out")
+        say_checked(game_name, len(lessons), "lessons")
         return
     if reset:
-        try:
-            done = load_progress()
-        except ConfigError:  # an unreadable file: --reset is the way out it names
-            done = {}
-        done.pop(game_name, None)
-        save_progress(done)
-        click.echo(f"Progress of {game_name} forgotten ({progress_path()}).")
+        forget(game_name, load_progress, save_progress, progress_path, "Progress")
         return
-    if start is not None and not 1 <= start <= len(lessons):
-        raise ConfigError(f"--lesson {start}: choose 1 to {len(lessons)}")
+    first = check_start(start, len(lessons), "--lesson")
     from rich.console import Console
 
     from velvet.learn.terminal import Learn
@@ -74,4 +67,4 @@ def learn_command(
     if list_only:
         console.print(runner.menu_screen())
         return
-    runner.run(None if start is None else start - 1)
+    runner.run(first)

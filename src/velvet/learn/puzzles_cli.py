@@ -12,9 +12,9 @@ from rich.markup import escape
 from rich.text import Text
 
 from velvet.engine.core import player_name
-from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.errors import VelvetError
 from velvet.engine.files import one_line
-from velvet.games import game_names, get_game, get_spec
+from velvet.games import get_spec
 from velvet.learn.puzzles import Puzzle, load_puzzles
 from velvet.learn.puzzles_play import (
     GameProgress,
@@ -24,6 +24,7 @@ from velvet.learn.puzzles_play import (
     progress_path,
     save_progress,
 )
+from velvet.learn.shelf import check_start, collection, forget, say_checked
 from velvet.ui.renderers import renderer_for
 
 WIDTH = 80
@@ -185,30 +186,22 @@ def puzzle_command(
     Progress and Glicko-2 ratings (yours and each puzzle's) are kept in the data folder
     (VELVET_DATA_DIR overrides it). New puzzles: benchmarks/puzzles.py (docs/learn.md).
     """
-    if game_name not in game_names():
-        raise ConfigError(f"unknown game '{game_name}': choose {', '.join(game_names())}")
-    if only and not folders:
-        raise ConfigError("--only needs --puzzles DIR: which puzzles, then?")
-    puzzles = load_puzzles(get_game(game_name), folders, builtin=not only)
-    if not puzzles:
-        raise ConfigError(f"game '{game_name}' has no puzzles: give --puzzles DIR")
+    puzzles = collection(
+        game_name,
+        folders,
+        only,
+        lambda game: load_puzzles(game, folders, builtin=not only),
+        "puzzles",
+        "--puzzles",
+    )
     if check:
-        click.echo(f"{len(puzzles)} puzzles of {game_name}: all check out")
+        say_checked(game_name, len(puzzles), "puzzles")
         return
     if reset:
-        try:
-            done = load_progress()
-        except ConfigError:  # an unreadable file: --reset is the way out it names
-            done = {}
-        done.pop(game_name, None)
-        save_progress(done)
-        click.echo(f"Puzzle progress of {game_name} forgotten ({progress_path()}).")
+        forget(game_name, load_progress, save_progress, progress_path, "Puzzle progress")
         return
-    if start is not None and not 1 <= start <= len(puzzles):
-        raise ConfigError(f"--puzzle {start}: choose 1 to {len(puzzles)}")
+    first = check_start(start, len(puzzles), "--puzzle")
     load_progress()  # an unreadable progress file is an error before the first screen
     console = Console(highlight=False)
     title = get_spec(game_name).short_title or game_name
-    Solve(game_name, puzzles, console, console.input, title).run(
-        None if start is None else start - 1
-    )
+    Solve(game_name, puzzles, console, console.input, title).run(first)
