@@ -118,15 +118,11 @@ def test_title_icon_and_notification_follow_your_turn(
     assert not mine.page.title().startswith(MARK)
     assert icon(mine) == "static/icon.svg"
     # the friend claims Player 1 after Zoe sat down: Zoe's table is told (a seats message)
-    mine.wait(
-        "document.querySelector('.bar .players').innerText.includes('Open seat')"
-    )
+    mine.wait("document.querySelector('.bar .players').innerText.includes('Open seat')")
     theirs.page.goto(created["invites"][0]["url"])
     theirs.page.wait_for_selector(".vs-board .pbar")
     theirs.wait_version(0)
-    mine.wait(
-        "document.querySelector('.bar .players').innerText.includes('Guest')"
-    )
+    mine.wait("document.querySelector('.bar .players').innerText.includes('Guest')")
     for tab, me in ((mine, "Zoe (you)"), (theirs, "Guest (you)")):
         names = " ".join(tab.page.locator(".bar .players").inner_text().split())
         assert me in names
@@ -182,7 +178,12 @@ def test_title_icon_and_notification_follow_your_turn(
     assert mine.page.is_checked("#look-notify")
 
     # two more games of Zoe's: one she resigned (finished), one a bot plays first
-    for body in ({"game": "vs", "first": "1"}, {"game": "vs", "seats": ["human", "hard"]}):
+    # (the bot's game is a correspondence game, a day per move: the list says so, singular)
+    bodies = (
+        {"game": "vs", "first": "1"},
+        {"game": "vs", "seats": ["human", "hard"], "days_per_move": 1},
+    )
+    for body in bodies:
         other = mine.page.request.post(f"{server.url}/api/rooms", data=body).json()
         mine.page.goto(other["invites"][0]["url"])
         mine.page.wait_for_selector(".vs-board .pbar")
@@ -202,6 +203,8 @@ def test_title_icon_and_notification_follow_your_turn(
         assert "resigned" in tab.page.locator(".game-list > li.finished .result").inner_text()
         assert tab.page.locator(row).locator(".turn-word").inner_text() == "Your move"
         assert "against Guest" in tab.page.locator(row).inner_text()
+    deadline = mine.page.locator(f".game-list > li[data-room='{other['room']}'] .deadline")
+    assert deadline.inner_text().startswith("1 day per move · "), deadline.inner_text()
     # this browser holds the seat: the link plays it; the other device may only watch
     link = mine.page.locator(f"{row} a")
     assert link.inner_text() == "Play your move"
@@ -236,9 +239,7 @@ def test_a_second_device_and_a_late_spectator_get_the_log_so_far(
     for _ in range(8):  # a few moves of Player 1 (the bot plays its own)
         state = first.state()
         if state["to_move"] != 0:
-            first.wait(
-                "window.velvet.state.to_move === 0 || window.velvet.state.status === 'over'"
-            )
+            first.wait("window.velvet.state.to_move === 0 || window.velvet.state.status === 'over'")
             state = first.state()
         if state["status"] == "over":
             break

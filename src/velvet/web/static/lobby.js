@@ -7,7 +7,7 @@ import { toast } from "./table.js";
 import { PROTOCOL_VERSION, socketUrl } from "./net.js";
 import { loadGames } from "./catalog.js";
 import { renderFinder } from "./seeks.js";
-import { t, cardName } from "./i18n.js";
+import { t, tn, cardName } from "./i18n.js";
 
 const STORE = "velvet.seats";
 // --- remembered seats (localStorage) ---------------------------------------------------
@@ -512,7 +512,7 @@ async function loadRooms(box) {
     list.append(
       el("li", {}, el("span", { class: "room-name" }, t("{game} room {room}", { game: room.game.toUpperCase(), room: room.room })),
         room.hotseat ? el("span", { class: "badge one-screen", title: t("Every seat is played from one browser") }, t("one screen")) : null,
-        room.days_per_move ? el("span", { class: "badge correspondence" }, t("{n} days per move", { n: room.days_per_move })) : null,
+        room.days_per_move ? el("span", { class: "badge correspondence" }, tn("{n} day per move", "{n} days per move", room.days_per_move)) : null,
         el("small", {}, ` ${t("move {number}", { number: room.version })} · ${seats} `),
         el("a", { class: "button", href: joinHref(room.room, null) }, t("Watch"))),
     );
