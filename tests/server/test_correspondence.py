@@ -1,6 +1,7 @@
 """Correspondence rooms (issue 25, "your turn, even days later"): days per move, shown in
 the lobby and in "your games" with the deadline, a loss on time recorded when it passes
-(with an injected clock), and all of it read back after a restart."""
+(with an injected clock), found by the sweeper too when nobody asks, and all of it read
+back after a restart."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.server.conftest import sqlite_url
 from tests.server.test_seats import greet, make_room
@@ -17,6 +19,7 @@ from tests.server.test_your_games import ask
 
 from velvet.server.app import Settings, create_app
 from velvet.server.correspondence import DAY
+from velvet.server.storage import make_engine
 
 
 class Now:
@@ -88,6 +91,37 @@ def test_a_correspondence_game_survives_a_restart_and_is_lost_on_time_on_sqlite(
 
 def test_a_correspondence_game_is_lost_on_time_on_postgresql(pg_url: str) -> None:
     _corr_flow(pg_url)
+
+
+def _status(url: str, room: str) -> str:
+    """The room's status as stored, read past the app (asking the app would check it)."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as c:
+            found = c.execute(sa.text("SELECT status FROM velvet_rooms WHERE id=:r"), {"r": room})
+            return str(found.scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_the_sweeper_flags_a_room_nobody_asks_about(db: str) -> None:
+    now = Now()
+    settings = Settings(
+        db=db, bot_workers=0, rate=1000, http_rate=1000, clock=now, sweep_seconds=0.05
+    )
+    with TestClient(create_app(settings)) as client:
+        room = make_room(client, game="vs", first="1", seats=["human", "human"], days_per_move=1)
+        _play_first_move(client, room)
+        time.sleep(0.5)  # ten sweeps within the day: nothing is flagged
+        assert _status(db, room["room"]) == "playing"
+        now.offset = DAY + 5  # Player 2's day has run out; nobody asks about the room
+        for _ in range(100):
+            if _status(db, room["room"]) == "over":
+                break
+            time.sleep(0.05)
+        assert _status(db, room["room"]) == "over", "the sweeper did not flag the room"
+        result = client.get(f"/api/rooms/{room['room']}/record").json()["result"]
+        assert result["flagged"] == 1 and result["returns"] == [1.0, 0.0]
 
 
 def test_a_room_without_days_per_move_never_flags(db: str) -> None:

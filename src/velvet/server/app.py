@@ -115,6 +115,8 @@ class Settings:
     clock: Callable[[], float] = time.time
     """The wall clock the daily challenge reads its day from and stored moves and claims
     are stamped with (tests set it)."""
+    sweep_seconds: float = correspondence.SWEEP_SECONDS
+    """How often the correspondence rooms' deadlines are checked without being asked."""
 
 
 class _HttpMiddleware:
@@ -224,7 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ended.add(on_start)
         on_start.add_done_callback(ended.discard)
         await bus.start(hub.catch_up)
-        sweeper = correspondence.Sweeper(hub, settings.clock)
+        sweeper = correspondence.Sweeper(hub, settings.clock, settings.sweep_seconds)
         sweeper.start()
         state["hub"] = hub
         app.state.hub = hub  # for the operator's (and the tests') inspection
