@@ -160,6 +160,8 @@ def test_a_custom_card_room_is_reviewed_with_its_own_cards(client: TestClient) -
     assert download["cards"] == [RENAMED]
     with client.stream("POST", "/api/review", json=download) as answer:
         assert answer.status_code == 200
+        # its progress lines come as they are judged: never held back by a compressor
+        assert "content-encoding" not in answer.headers
         start = json.loads(next(answer.iter_lines()))
     assert start["type"] == "start" and start["game"] == "vs"
     # without its cards the record is of another card set, and the review says so
@@ -167,6 +169,22 @@ def test_a_custom_card_room_is_reviewed_with_its_own_cards(client: TestClient) -
     assert bare.status_code == 422 and "card" in bare.json()["message"], bare.json()
     bad = client.post("/api/review", json={**download, "cards": "x"})
     assert bad.status_code == 422 and "field 'cards'" in bad.json()["message"]
+
+
+def test_the_page_files_and_json_come_compressed_to_a_client_that_takes_gzip(
+    client: TestClient,
+) -> None:
+    room = make_room(client, game="vs")["room"]
+    for path in ("/static/app.js", "/static/style.css", f"/api/rooms/{room}/cards", "/"):
+        packed = client.get(path, headers={"accept-encoding": "gzip"})
+        plain = client.get(path, headers={"accept-encoding": "identity"})
+        assert packed.status_code == plain.status_code == 200, path
+        assert packed.headers["content-encoding"] == "gzip", path
+        assert "content-encoding" not in plain.headers, path
+        assert packed.content == plain.content  # httpx unpacks it: the same bytes
+        assert int(packed.headers["content-length"]) < len(plain.content) / 2, path
+    small = client.get("/healthz", headers={"accept-encoding": "gzip"})  # not worth it
+    assert small.status_code == 200 and "content-encoding" not in small.headers
 
 
 def test_a_bot_game_runs_to_its_end_and_a_rematch_keeps_the_seats(client: TestClient) -> None:

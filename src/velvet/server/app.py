@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -252,6 +253,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    # the page's scripts, styles and JSON, compressed (a phone on a slow line waits on the
+    # bytes); a review's NDJSON progress is not, or its lines would wait in the compressor
+    app.add_middleware(
+        GZipMiddleware,
+        minimum_size=1000,
+        exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, "application/x-ndjson"),
+    )
 
     def hub() -> Hub:
         return state["hub"]
