@@ -114,6 +114,7 @@ async function copyText(text) {
 
 function teardown() {
   roomTools([]);
+  document.querySelector("header.top")?.classList.remove("in-room");
   unmarkTurn();
   page.connection?.close();
   page.table?.destroy();
@@ -126,6 +127,26 @@ function status(text, ok) {
   node.classList.toggle("bad", !ok && Boolean(text));
 }
 
+// The board's style sheet, added once; resolves when it has loaded (or failed, or after
+// five seconds: a board unstyled beats no board).
+function boardSheet(game, href) {
+  let link = document.querySelector(`link[data-board="${game}"]`);
+  if (link?.dataset.ready) return Promise.resolve();
+  if (!link) {
+    link = el("link", { rel: "stylesheet", href, "data-board": game });
+    document.head.append(link);
+  }
+  return new Promise((resolve) => {
+    const done = () => {
+      link.dataset.ready = "1";
+      resolve();
+    };
+    link.addEventListener("load", done, { once: true });
+    link.addEventListener("error", done, { once: true });
+    setTimeout(done, 5000);
+  });
+}
+
 async function loadBoard(game) {
   // The game's board module and its style sheet, as its spec names them (GET api/games).
   let entry = null;
@@ -136,11 +157,10 @@ async function loadBoard(game) {
   }
   if (!entry?.board) return [null, `No board for the game '${game}'; the actions below still work.`];
   const path = `./${entry.board}`;
-  if (entry.board_css && !document.querySelector(`link[data-board="${game}"]`)) {
-    document.head.append(el("link", { rel: "stylesheet", href: `static/${entry.board_css}`, "data-board": game }));
-  }
+  const styled = entry.board_css ? boardSheet(game, `static/${entry.board_css}`) : null;
   try {
     const module = await import(path);
+    await styled; // drawn before its style sheet, the board would jump when it comes
     if (typeof module.renderBoard !== "function") throw new Error("it has no renderBoard");
     return [module, null];
   } catch (error) {
@@ -166,6 +186,8 @@ function seatName(seat) {
 
 function openRoom(main, room, invite) {
   document.title = `Velvet · room ${room}`;
+  // the header keeps a line for the room's tools from the start (they come with the welcome)
+  document.querySelector("header.top")?.classList.add("in-room");
   const seats = () => savedSeats().filter((s) => s.room === room);
   // The seat this page plays: the invite (or move code) it was opened with, else a seat this
   // browser holds (?seat=N picks one of several), else none: it watches.

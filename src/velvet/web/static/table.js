@@ -70,7 +70,9 @@ export class Table {
     this.root.replaceChildren(
       el(
         "section",
-        { class: "table" },
+        // hidden until the first state and the board are both here: drawn in one go, the
+        // table does not jump as its parts arrive (a phone's layout shift)
+        { class: "table pending", "data-loading": t("Loading the board…") },
         el("div", { class: "bar" }, this.title, this.players, this.turn, this.who, this.timer, this.seatBox, this.tools),
         this.banner,
         el(
@@ -251,6 +253,7 @@ export class Table {
 
   render() {
     if (!this.welcome || !this.state) return;
+    this.root.firstElementChild?.classList.toggle("pending", !this.board && !this.boardError);
     const { state, welcome } = this;
     const seat = this.seat();
     const game = welcome.game.toUpperCase();
