@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -185,6 +186,24 @@ def test_the_page_files_and_json_come_compressed_to_a_client_that_takes_gzip(
         assert int(packed.headers["content-length"]) < len(plain.content) / 2, path
     small = client.get("/healthz", headers={"accept-encoding": "gzip"})  # not worth it
     assert small.status_code == 200 and "content-encoding" not in small.headers
+
+
+def test_the_page_preloads_its_modules_and_a_table_its_board(client: TestClient) -> None:
+    html = {"accept": "text/html"}
+    lobby = client.get("/", headers=html).text
+    preloaded = re.findall(r'<link rel="modulepreload" href="static/([\w-]+\.js)">', lobby)
+    assert {"lobby.js", "table.js", "i18n.js", "seeks.js"} <= set(preloaded)  # seeks: 2 deep
+    assert "app.js" not in preloaded and len(preloaded) == len(set(preloaded))
+    assert "data-board" not in lobby and "{{PRELOAD}}" not in lobby
+    for game, board in (("vs", "vs"), ("p5", "p5")):
+        room = make_room(client, game=game)["room"]
+        table = client.get(f"/join/{room}", headers=html).text
+        link = f'<link rel="stylesheet" href="static/{board}.css" data-board="{game}">'
+        assert link in table, table
+        for module in (f"{board}.js", "cards.js"):
+            assert f'<link rel="modulepreload" href="static/{module}">' in table
+    unknown = client.get("/join/no-such-room", headers=html)
+    assert unknown.status_code == 200 and "data-board" not in unknown.text
 
 
 def test_a_bot_game_runs_to_its_end_and_a_rematch_keeps_the_seats(client: TestClient) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import html
 import logging
 import re
@@ -27,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from velvet import __version__
 from velvet.engine.errors import ConfigError, VelvetError, printable
+from velvet.games import find_spec
 from velvet.learn import puzzles_web, review_web
 from velvet.learn import web as learn_web
 from velvet.server import (
@@ -396,7 +398,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The browser client for a browser (the token stays in the URL fragment);
         for anything else, a line saying how to join from a terminal."""
         if "text/html" in request.headers.get("accept", ""):
-            page = _client_page(request)
+            page = _client_page(request, await _board_of(room_id))
             page.headers["Vary"] = "Accept"
             return page
         return PlainTextResponse(
@@ -407,6 +409,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "#<token from your invite>'\n",
             headers={"Vary": "Accept"},
         )
+
+    async def _board_of(room_id: str) -> tuple[str, str] | None:
+        """The room's game and its board module (None: no such room, or no board)."""
+        try:
+            rows = await asyncio.to_thread(hub().storage.rooms_of, [room_id[:64]])
+        except StorageError:
+            return None  # the page still opens; its WebSocket says what is wrong
+        row = rows.get(room_id[:64])
+        spec = find_spec(row.game) if row is not None else None
+        return (spec.name, spec.board) if spec is not None and spec.board else None
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby_page(request: Request) -> Response:
@@ -547,14 +559,55 @@ class _Static(StaticFiles):
         return response
 
 
-def _client_page(request: Request) -> HTMLResponse:
-    """index.html with its base set to where the app is mounted (behind a proxy too)."""
+_IMPORT = re.compile(r'\b(?:from|import)\s+"\./([\w-]+\.js)"')
+
+
+@functools.cache
+def _module_graph(entry: str) -> tuple[str, ...]:
+    """``entry`` and every client module it imports statically (found in its text), each
+    once, in the order found."""
+    found: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in found:
+            continue
+        try:
+            text = (STATIC / name).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        found.append(name)
+        todo += _IMPORT.findall(text)
+    return tuple(found)
+
+
+def _preloads(board: tuple[str, str] | None) -> str:
+    """Links that fetch at once what the page would find one import at a time: every module
+    of app.js and, on a table, the board's modules and style sheet (which the board waits
+    for before it is drawn)."""
+    modules = list(_module_graph("app.js")[1:])
+    links = []
+    if board is not None:
+        name, module = board
+        modules += [m for m in _module_graph(module) if m not in modules]
+        css = Path(module).with_suffix(".css").name
+        game = html.escape(name, quote=True)
+        if (STATIC / css).is_file():
+            links.append(f'<link rel="stylesheet" href="static/{css}" data-board="{game}">')
+    links += [f'<link rel="modulepreload" href="static/{m}">' for m in modules]
+    return "\n".join(links)
+
+
+def _client_page(request: Request, board: tuple[str, str] | None = None) -> HTMLResponse:
+    """index.html with its base set to where the app is mounted (behind a proxy too) and
+    its modules preloaded (``board``: a table's game and board module)."""
     try:
         page = (STATIC / "index.html").read_text(encoding="utf-8")
     except OSError:
         return HTMLResponse("<p>The browser client is not installed.</p>", status_code=500)
     base = html.escape(request.scope.get("root_path", "").rstrip("/") + "/", quote=True)
-    return HTMLResponse(page.replace("{{BASE}}", base), headers={"Cache-Control": "no-cache"})
+    page = page.replace("{{BASE}}", base).replace("{{PRELOAD}}", _preloads(board))
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
 def _info_of(row: Any, names: dict[int, str]) -> RoomInfo:

@@ -131,7 +131,7 @@ function status(text, ok) {
 // five seconds: a board unstyled beats no board).
 function boardSheet(game, href) {
   let link = document.querySelector(`link[data-board="${game}"]`);
-  if (link?.dataset.ready) return Promise.resolve();
+  if (link?.dataset.ready || link?.sheet) return Promise.resolve(); // loaded (the server may link it)
   if (!link) {
     link = el("link", { rel: "stylesheet", href, "data-board": game });
     document.head.append(link);
