@@ -463,6 +463,8 @@ export class Table {
     try {
       this.boardRoot.replaceChildren();
       this.board.renderBoard(this.boardRoot, this.context());
+      // the board's own headings (h3 and below in P5) come under one of the page's h2s
+      this.boardRoot.prepend(el("h2", { class: "visually-hidden" }, t("Board")));
     } catch (error) {
       console.error(error);
       this.boardRoot.replaceChildren(
