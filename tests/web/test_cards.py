@@ -134,3 +134,36 @@ def test_a_kind_the_renderer_does_not_know_still_reads_in_words(browser: Any, si
     text = _words(page.locator('[data-card="x"]').inner_text())
     assert re.search(r"ODD CARD.*Relic.*Does a thing\.", text, re.I), text
     page.close()
+
+
+# every word of the name on one line: a break inside it is measured as two line boxes
+BROKEN_WORDS = """() => [...document.querySelectorAll(".vc-name")].flatMap((name) => {
+  const node = [...name.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.data.trim());
+  if (!node) return [];
+  const broken = [];
+  for (const m of node.data.matchAll(/[^\\s-]+/g)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    if (range.getClientRects().length > 1) broken.push(m[0]);
+  }
+  return broken.length ? [`${node.data}: ${broken.join(", ")}`] : [];
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_no_vs_card_name_breaks_inside_a_word_in_a_phone_hand(
+    browser: Any, site: str, width: int
+) -> None:
+    cards = cards_json("vs")
+    FIXTURES["cards-vs"] = cards
+    ids = ",".join(k for k, c in cards.items() if c["kind"] in ("persona", "support", "react"))
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    page.goto(f"{site}/harness/cards.html?game=vs&ids={ids}&sizes=compact&context=vs-hand")
+    page.wait_for_selector("body[data-ready]")
+    assert page.get_attribute("body", "data-error") is None
+    assert page.locator(".vs-table .hand-cards > .vc").count() == len(ids.split(","))
+    page.evaluate("document.fonts.ready")
+    broken = page.evaluate(BROKEN_WORDS)
+    assert not broken, f"names broken inside a word at {width} px: {broken}"
+    page.close()

@@ -26,7 +26,22 @@ async function main() {
       list.append(figure);
     }
   }
-  root.replaceChildren(heading, list);
+  if (params.get("context") === "vs-hand") {
+    // the faces as a VS hand shows them (vs.css: a phone's small hand cards)
+    const sheet = document.createElement("link");
+    sheet.rel = "stylesheet";
+    sheet.href = "/static/vs.css";
+    await new Promise((resolve) => { sheet.onload = sheet.onerror = resolve; document.head.append(sheet); });
+    const table = document.createElement("section");
+    table.className = "vs-table";
+    const hand = document.createElement("div");
+    hand.className = "hand-cards";
+    hand.append(...[...list.querySelectorAll(".vc")]);
+    table.append(hand);
+    root.replaceChildren(heading, table);
+  } else {
+    root.replaceChildren(heading, list);
+  }
   document.body.dataset.ready = "true";
 }
 
