@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.record import GameRecord
+from velvet.engine.undo import UndoLedger
 from velvet.games import find_spec, has_forecast
 from velvet.server import games
 from velvet.server.notices import Entry, UndoEntry, read_entry
@@ -28,8 +29,6 @@ from velvet.server.storage import RoomRow
 
 OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
-MAX_SNAPSHOTS = 32
-"""States kept per room for undo (the most recent positions since the last reveal)."""
 LOG_LIMIT = 400
 """Versions of events kept per room for the log a joining socket is sent."""
 
@@ -79,19 +78,17 @@ class Room:
     """The moves that stand (the record's actions), in order."""
     entries: int = -1
     """Committed entries: moves and undos (the version); -1: as many as ``actions``."""
-    movers: list[int] = field(default_factory=list)
-    """The seat that made each move of ``actions``."""
-    barrier: int = 0
-    """Moves before this index cannot be taken back (a die, a shuffle or a hidden card came
-    out at or after the one before it)."""
+    ledger: UndoLedger = field(default_factory=UndoLedger)
+    """Who made each move of ``actions``, the barrier no undo crosses and the states an
+    undo goes back to (velvet.engine.undo, the terminal's rule too)."""
     taken_back: list[dict[str, Any]] = field(default_factory=list)
     """Undos so far, as the record keeps them: ``{"after": n, "actions": [...]}``."""
     undo_asked: tuple[int, int] | None = None
+    """(seat, version): a seat asked the other people to agree to its undo at that version
+    (kept in memory only; any move ends the request)."""
     rematch_offer: int | None = None
     """The seat that offered a rematch the other has not answered (in memory; the other
     processes holding the room hear it on the bus)."""
-    """(seat, version): a seat asked the other people to agree to its undo at that version
-    (kept in memory only; any move ends the request)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     taken_over: set[int] = field(default_factory=set)
@@ -107,9 +104,6 @@ class Room:
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     legal: tuple[int, dict[str, Any]] = (-1, {})
     """The legal actions by text at a version, kept from when they were last listed."""
-    snapshots: dict[int, State[Any]] = field(default_factory=dict)
-    """The state after the first N moves, by N, for N from ``barrier`` on (where an undo
-    may go back to; never changed: ``state_after`` hands out copies)."""
     used: float = field(default_factory=time.monotonic)
     """When a request or a socket last used the room (idle rooms leave memory)."""
     history: list[tuple[int, list[Event]]] = field(default_factory=list)
@@ -137,6 +131,21 @@ class Room:
     @property
     def version(self) -> int:
         return self.entries
+
+    @property
+    def movers(self) -> list[int | None]:
+        """The seat that made each move of ``actions`` (the ledger's)."""
+        return self.ledger.movers
+
+    @property
+    def barrier(self) -> int:
+        """Moves before this index cannot be taken back (the ledger's)."""
+        return self.ledger.barrier
+
+    @property
+    def snapshots(self) -> dict[int, State[Any]]:
+        """The states an undo may go back to, by moves made (the ledger's)."""
+        return self.ledger.snapshots
 
     def undo_allowed(self) -> bool:
         """The room's rules allow undo: ``solo`` (the default; with other people only when
@@ -174,23 +183,14 @@ class Room:
         secret or chance came out since and the room allows it; else None."""
         if self.over or not self.undo_allowed():
             return None
-        for index in range(len(self.movers) - 1, self.barrier - 1, -1):
-            if self.movers[index] == seat:
-                return index
-        return None
+        return self.ledger.target(seat)
 
     def push(self, text: str, before: State[Any]) -> None:
         """Count move ``text``, made from ``before`` (kept, never changed again) to the
         current state."""
-        self.snapshots[len(self.actions)] = before
+        self.ledger.push(before, self.state)
         self.actions.append(text)
-        self.movers.append(before.current_player)
         self.entries += 1
-        if self.state.reveals_since(before):
-            self.barrier = len(self.actions)
-            self.snapshots.clear()  # no undo goes back past a reveal
-        while len(self.snapshots) > MAX_SNAPSHOTS:
-            del self.snapshots[min(self.snapshots)]
 
     def take_back(self, keep: int, state: State[Any]) -> Event:
         """Drop the moves after the first ``keep``; ``state`` is the state they lead to.
@@ -198,13 +198,9 @@ class Room:
         Returns the event that tells it (``undo``: who, how many moves, back to which).
         """
         taken = self.actions[keep:]
-        seat = self.movers[keep]
+        seat = self.ledger.take_back(keep)
         self.taken_back.append({"after": keep, "actions": taken})
         del self.actions[keep:]
-        del self.movers[keep:]
-        for n in [n for n in self.snapshots if n > keep]:
-            del self.snapshots[n]  # states of the moves taken back
-        self.barrier = min(self.barrier, keep)
         self.state = state
         self.entries += 1
         return Event("undo", {"player": seat, "count": len(taken), "after": keep})
@@ -249,15 +245,13 @@ class Room:
     def state_after(self, keep: int) -> State[Any]:
         """The state after the first ``keep`` moves: a copy of its snapshot, else the
         nearest one before it played on, else replayed from the seed."""
-        start = max((n for n in self.snapshots if n <= keep), default=None)
-        if start is None:
+
+        def replay(moves: int) -> State[Any]:
             record = GameRecord.start(self.game, self.row.config, self.row.seed)
-            record.actions = self.actions[:keep]
+            record.actions = self.actions[:moves]
             return record.replay(self.game)
-        state = self.snapshots[start].clone()
-        for text in self.actions[start:keep]:
-            state.apply_unchecked(choose_by_text(state, text))
-        return state
+
+        return self.ledger.state_after(keep, self.actions, replay)
 
     def unattended(self) -> bool:
         """Every seat is played by a bot now (none has a person, or all were handed over):

@@ -22,6 +22,7 @@ from typing import Any
 
 from velvet.engine.core import Event, State, choose_by_text, player_name
 from velvet.engine.errors import IllegalActionError, VelvetError
+from velvet.engine.undo import MAX_SNAPSHOTS
 from velvet.games import find_spec
 from velvet.server import messages, room_rows
 from velvet.server.bot_driver import BotDriver
@@ -56,7 +57,6 @@ from velvet.server.protocol import (
 from velvet.server.rematches import RematchDesk
 from velvet.server.room import (
     LOG_LIMIT,
-    MAX_SNAPSHOTS,
     OUTBOX_LIMIT,
     Conn,
     Room,

@@ -48,6 +48,7 @@ from velvet.engine.files import one_line
 from velvet.engine.names import norm as _norm
 from velvet.engine.record import GameRecord, load_game, save_game, write_json_atomic
 from velvet.engine.rng import Rng
+from velvet.engine.undo import UndoLedger
 from velvet.i18n import N_, _, localize, ngettext
 from velvet.i18n import seat_name as player_name
 from velvet.ui.choose import InvalidAction, number_problem, pick, pick_name
@@ -287,8 +288,9 @@ class Session:
     page: int = 0
     last_view: Any = None
     card_infos: list[CardInfo] | None = None
-    undo_points: list[tuple[int, State[Any]]] = field(default_factory=list)
-    """(record length, state) before each human move since the last reveal of secrets."""
+    ledger: UndoLedger = field(default_factory=UndoLedger)
+    """Who made each move, the barrier no undo crosses, the states before the latest moves
+    (velvet.engine.undo: the server's rule too)."""
     hints_each: bool = False
     """Show the hints before every decision of a human seat (``--hints``)."""
     hint_budget: Budget | None = None
@@ -302,6 +304,7 @@ class Session:
 
     def __post_init__(self) -> None:
         self.renderer = renderer_for(self.game)
+        self.ledger.restart(len(self.record.actions))  # a resumed game's moves stand
         if self.record.actions and not self.history:
             self.history = played_moves(self.game, self.record)
         self.bot_rngs = [
@@ -586,8 +589,10 @@ class Session:
         legal = self.state.legal_actions()
         action = bot.choose(self.game, self.state.view(player), legal, self.bot_rngs[player])
         label = self.state.action_label(action)
+        before = self.state.clone()
         events = self.state.apply(action)
         self.record.actions.append(str(action))
+        self.ledger.push(before, self.state)
         self.remember(player, label, events, bot.name)
         said = self.said(events, self.screen_seat())
         if not said:
@@ -627,7 +632,7 @@ class Session:
             except (ValueError, TypeError, KeyError, IndexError) as error:
                 self.error(f"not understood: {one_line(str(error)) or 'not an action'}")
                 continue
-            point = (len(self.record.actions), self.state.clone())
+            before = self.state.clone()
             label = self.state.action_label(action)
             try:
                 events = self.state.apply(action)
@@ -635,7 +640,7 @@ class Session:
                 self.error(str(error))
                 continue
             self.record.actions.append(str(action))
-            self.undo_points.append(point)
+            self.ledger.push(before, self.state)
             self.remember(player, label, events)
             self.show_events(events, player)
             return
@@ -827,6 +832,12 @@ class Session:
             self.autosave.unlink()
         self.autosaved = False
 
+    def _replay_to(self, moves: int) -> State[Any]:
+        """The state after the record's first ``moves`` actions, replayed from its seed."""
+        record = GameRecord.start(self.game, self.record.config, self.record.seed)
+        record.actions = self.record.actions[:moves]
+        return record.replay(self.game)
+
     def undo(self, player: int) -> None:
         """Take back moves to this seat's last decision, unless a secret came out since.
 
@@ -836,28 +847,19 @@ class Session:
         The state goes back to a copy kept before the move; the record keeps the moves
         taken back (``taken_back``) and drops them from its actions, so it still replays.
         """
-        points = self.undo_points
-        while points and points[-1][0] > len(self.record.actions):
-            points.pop()  # made before a load
-        if points and points[-1][1].current_player == player:
-            at, state = points[-1]
-            replay = state.clone()
-            for text in self.record.actions[at:]:
-                before = replay.clone()
-                replay.apply(choose_by_text(replay, text))
-                if replay.reveals_since(before):
-                    points.clear()
-                    break
-            else:
-                points.pop()
-                taken = self.record.actions[at:]
-                del self.record.actions[at:]
-                self.record.taken_back.append({"after": at, "actions": taken})
-                self.state = state
-                self.forget_after(at)
-                self.last_view = None
-                self.console.print(_("Taken back: {n} action(s).").format(n=len(taken)))
-                return
+        people = [i for i, s in enumerate(self.seats) if s is None]
+        at = self.ledger.target(player, among=people)
+        if at is not None:
+            state = self.ledger.state_after(at, self.record.actions, self._replay_to)
+            taken = self.record.actions[at:]
+            del self.record.actions[at:]
+            self.ledger.take_back(at)
+            self.record.taken_back.append({"after": at, "actions": taken})
+            self.state = state
+            self.forget_after(at)
+            self.last_view = None
+            self.console.print(_("Taken back: {n} action(s).").format(n=len(taken)))
+            return
         self.error(
             _(
                 "nothing to undo: no move of yours since the last dice, draw or hidden card "
@@ -956,7 +958,7 @@ class Session:
                 return True
             self.record, self.state = record, state
             self.history, self.seen = played_moves(self.game, record), {}
-            self.undo_points.clear()
+            self.ledger.restart(len(record.actions))
             self.last_view = None
             self.console.print(_("Loaded {name}.").format(name=escape(name)))
         else:
