@@ -124,6 +124,28 @@ def test_the_sweeper_flags_a_room_nobody_asks_about(db: str) -> None:
         assert result["flagged"] == 1 and result["returns"] == [1.0, 0.0]
 
 
+def test_the_table_is_told_the_deadline_and_it_counts_from_the_last_move(db: str) -> None:
+    now = Now()
+    with serve(db, now) as client:
+        room = make_room(client, game="vs", first="1", seats=["human", "human"], days_per_move=3)
+        created = client.get(f"/api/rooms/{room['room']}").json()["created"]
+        with client.websocket_connect(f"/ws/{room['room']}") as a:
+            state = greet(a, room["invites"][0]["token"])[-1]
+            assert state["deadline"] == pytest.approx(created + 3 * DAY)  # no move yet
+            a.send_json({"v": 1, "type": "move", "version": 0, "action": state["legal"][0]["text"]})
+            while not (moved := a.receive_json()).get("ack"):
+                pass
+            assert now() - 5 < moved["deadline"] - 3 * DAY <= now()  # from the move
+        plain = make_room(client, game="vs", first="1", seats=["human", "human"])
+        with client.websocket_connect(f"/ws/{plain['room']}") as b:
+            assert greet(b, plain["invites"][0]["token"])[-1]["deadline"] is None
+    now.offset = DAY  # a restart a day later: read back from the stored move's time
+    with serve(db, now) as client, client.websocket_connect(f"/ws/{room['room']}") as a:
+        state = greet(a, room["invites"][1]["token"])[-1]
+        assert state["deadline"] == pytest.approx(moved["deadline"], abs=2)
+        assert state["to_move"] == 1
+
+
 def test_a_room_without_days_per_move_never_flags(db: str) -> None:
     now = Now()
     with serve(db, now) as client:

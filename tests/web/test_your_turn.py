@@ -191,6 +191,8 @@ def test_title_icon_and_notification_follow_your_turn(
         if body.get("first") == "1":
             mine.page.evaluate("window.velvet.connection.resign()")
             mine.page.locator(".banner").wait_for(state="visible")
+    # the correspondence table says how long the decision may take, in hours and minutes
+    mine.wait("/^23 h 5\\d min left$/.test(document.querySelector('.bar .timer').innerText)")
     # "Your games": the game is listed with "Your move" first, linked back to the table
     games = CspTab(browser, DESKTOP)
     games.context.add_cookies(mine.context.cookies())  # Zoe signed in on another device

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from velvet.engine.core import Event, player_name
-from velvet.server import games
+from velvet.server import correspondence, games
 from velvet.server.clock import time_left
 from velvet.server.protocol import (
     ActionOut,
@@ -185,6 +185,7 @@ def state_msg(room: Room, seat: int | None, events: Sequence[Event], ack: bool) 
         undo=seat is not None and room.may_undo(seat),
         undo_asked=room.asker(),
         time_left=time_left(room, to_move),
+        deadline=correspondence.deadline(room.row, room.moved_at),
     )
 
 

@@ -295,6 +295,9 @@ class StateMsg(_Server):
     """Seconds left for the pending decision when its turn timer was already running as this
     state was sent (you joined or reconnected mid-decision); null: the decision has just
     begun and gets the room's whole ``turn_timer`` (or the room has none)."""
+    deadline: float | None = None
+    """A correspondence room's pending decision runs out at this Unix time (the seat to
+    move then loses on time); null in other rooms and once the game is over."""
 
 
 class ErrorMsg(_Server):

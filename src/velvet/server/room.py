@@ -104,6 +104,9 @@ class Room:
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     legal: tuple[int, dict[str, Any]] = (-1, {})
     """The legal actions by text at a version, kept from when they were last listed."""
+    moved_at: float | None = None
+    """When the last entry (a move or an undo) was committed (Unix time, as near as this
+    process knows; None: no move yet): a correspondence decision's time starts there."""
     used: float = field(default_factory=time.monotonic)
     """When a request or a socket last used the room (idle rooms leave memory)."""
     history: list[tuple[int, list[Event]]] = field(default_factory=list)

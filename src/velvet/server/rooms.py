@@ -24,7 +24,7 @@ from velvet.engine.core import Event, State, choose_by_text, player_name
 from velvet.engine.errors import IllegalActionError, VelvetError
 from velvet.engine.undo import MAX_SNAPSHOTS
 from velvet.games import find_spec
-from velvet.server import messages, room_rows
+from velvet.server import correspondence, messages, room_rows
 from velvet.server.bot_driver import BotDriver
 from velvet.server.bots import BotPool
 from velvet.server.bus import Bus
@@ -189,6 +189,9 @@ class Hub:
                 return None
             row, actions = loaded
             room = await asyncio.to_thread(replay_room, row, actions)
+            if correspondence.days_of(row) is not None and actions:
+                last = await asyncio.to_thread(self.storage.last_moves, [room_id])
+                room.moved_at = last.get(room_id)
             bound = {s.seat: s.account for s in row.seats if s.account is not None}
             if bound:
                 names = await asyncio.to_thread(self.names, list(bound.values()))
@@ -372,6 +375,7 @@ class Hub:
                 return
             before, room.state = room.state, after
             room.push(str(action), before)
+            room.moved_at = self.storage.clock()
             if finished is not None:
                 room.row.status = "over"
                 room.row.result = finished
@@ -468,6 +472,7 @@ class Hub:
             return None
         event = room.take_back(keep, state)
         room.row.version = number
+        room.moved_at = self.storage.clock()
         self._announce(room, [event], mover=conn, action=entry.text())
         return number, entry
 
@@ -597,6 +602,7 @@ class Hub:
         except VelvetError:
             return False  # not a move of this state: the database says what happened
         room.row.version = version
+        room.moved_at = self.storage.clock()  # told just now: near enough its commit
         self._announce(room, events, mover=None)
         return True
 
@@ -611,6 +617,8 @@ class Hub:
         events: list[Event] = []
         for text in new:
             events.extend(room.apply_entry(read_entry(text)))
+        if new:
+            room.moved_at = self.storage.clock()
         changed = bool(new) or row.status != room.row.status
         room.row.status, room.row.result = row.status, row.result
         room.row.version, room.row.rematch = row.version, row.rematch

@@ -7,6 +7,7 @@
 import { el } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { savedSeats, seatKey, forgetSeat, seatHref } from "./lobby.js";
+import { timeWords } from "./table.js";
 
 const REFRESH_MS = 30000;
 const drawn = new WeakMap(); // the page: what it shows now (to redraw only on a change)
@@ -99,14 +100,8 @@ function entry(game) {
   );
 }
 
-/** The time left until ``deadline`` (Unix seconds), in days and hours or hours and minutes. */
-function timeLeft(deadline) {
-  const left = Math.max(0, deadline - Date.now() / 1000);
-  const days = Math.floor(left / 86400);
-  const hours = Math.floor((left % 86400) / 3600);
-  const minutes = Math.floor((left % 3600) / 60);
-  return days ? t("{d} d {h} h", { d: days, h: hours }) : t("{h} h {m} min", { h: hours, m: minutes });
-}
+/** The time left until ``deadline`` (Unix seconds), in words. */
+const timeLeft = (deadline) => timeWords(deadline - Date.now() / 1000);
 
 function section(title, games) {
   if (!games.length) return null;

@@ -17,6 +17,17 @@ export function toast(text, kind = "error") {
   setTimeout(() => item.remove(), kind === "error" ? 9000 : 4000);
 }
 
+/** ``seconds`` in words: days and hours, hours and minutes, or minutes:seconds. */
+export function timeWords(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (days) return t("{d} d {h} h", { d: days, h: hours });
+  if (hours) return t("{h} h {m} min", { h: hours, m: minutes });
+  return `${minutes}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export class Table {
   constructor(root, options) {
     this.root = root;
@@ -196,7 +207,8 @@ export class Table {
     if (!previous || previous.version !== state.version || previous.to_move !== state.to_move) {
       // A decision already under way (this seat joined or reconnected) has only what is left.
       const seconds = state.time_left ?? this.welcome?.turn_timer;
-      this.deadline = seconds != null && state.to_move !== null ? Date.now() + seconds * 1000 : null;
+      if (state.deadline) this.deadline = state.deadline * 1000; // a correspondence room's
+      else this.deadline = seconds != null && state.to_move !== null ? Date.now() + seconds * 1000 : null;
     }
     if (state.version > this.loggedVersion && state.events.length) {
       for (const event of state.events) this.log.push({ v: state.version, text: event.text, kind: event.kind });
@@ -792,7 +804,7 @@ export class Table {
       return;
     }
     const left = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
-    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    const text = t("{left} left", { left: timeWords(left) });
     this.timer.textContent = text;
     this.timer.classList.toggle("urgent", left <= 10);
     for (const node of this.boardRoot.querySelectorAll("[data-countdown]")) node.textContent = text;
