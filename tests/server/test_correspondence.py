@@ -158,18 +158,38 @@ def test_a_room_without_days_per_move_never_flags(db: str) -> None:
         assert game["days_per_move"] is None
 
 
+def test_a_room_counted_in_hours_is_lost_after_its_hour(db: str) -> None:
+    now = Now()
+    with serve(db, now) as client:
+        room = make_room(client, game="vs", first="1", seats=["human", "human"], hours_per_move=1)
+        info = client.get(f"/api/rooms/{room['room']}").json()
+        assert info["hours_per_move"] == 1 and info["days_per_move"] is None
+        secrets = _play_first_move(client, room)
+        game = ask(client, [{"room": room["room"], "secret": secrets[1]}])["games"][0]
+        assert game["hours_per_move"] == 1 and 3540 < game["deadline"] - now() <= 3600
+        now.offset = 3599  # a second to go: still playing
+        assert client.get(f"/api/rooms/{room['room']}").json()["status"] == "playing"
+        now.offset = 3601
+        assert client.get(f"/api/rooms/{room['room']}").json()["status"] == "over"
+        record = client.get(f"/api/rooms/{room['room']}/record").json()
+        assert record["result"]["flagged"] == 1
+
+
 @pytest.mark.parametrize(
-    ("body", "status", "code"),
+    ("body", "status", "code", "option"),
     [
-        ({"days_per_move": 2}, 422, "bad_request"),  # not one of 1, 3, 7
-        ({"days_per_move": 3, "turn_timer": 60}, 400, "bad_options"),
+        ({"days_per_move": 2}, 422, "bad_request", "days_per_move"),  # not one of 1, 3, 7
+        ({"days_per_move": 3, "turn_timer": 60}, 400, "bad_options", "days_per_move"),
+        ({"hours_per_move": 2}, 422, "bad_request", "hours_per_move"),  # not one of 1, 4, 12
+        ({"hours_per_move": 4, "turn_timer": 60}, 400, "bad_options", "hours_per_move"),
+        ({"hours_per_move": 4, "days_per_move": 1}, 400, "bad_options", "hours_per_move"),
     ],
 )
-def test_bad_days_per_move_is_refused_naming_the_field(
-    db: str, body: dict[str, Any], status: int, code: str
+def test_bad_time_per_move_is_refused_naming_the_field(
+    db: str, body: dict[str, Any], status: int, code: str, option: str
 ) -> None:
     with serve(db, Now()) as client:
         r = client.post("/api/rooms", json={"game": "vs", "seats": ["human", "human"], **body})
         assert r.status_code == status, r.text
-        assert r.json()["error"] == code and r.json()["option"] == "days_per_move"
+        assert r.json()["error"] == code and r.json()["option"] == option
         assert client.get("/api/rooms").json() == []  # nothing was made

@@ -65,3 +65,31 @@ def test_a_toy_games_options_are_fields_of_the_lobby_and_reach_its_room(
     assert stored is not None and stored[0].config == {"note": "fast: hello"}
     assert not tab.errors, tab.errors
     tab.close()
+
+
+def test_a_correspondence_room_in_hours_is_made_from_the_form_and_badged_in_the_lobby(
+    server: WebServer, browser: Any
+) -> None:
+    tab = Tab(browser, DESKTOP)
+    page = tab.page
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.create-form")
+    page.select_option("#game", "vs")
+    page.click("details.more > summary")
+    choices = page.locator("#days_per_move option").evaluate_all("os => os.map(o => o.value)")
+    assert choices == ["", "h1", "h4", "h12", "d1", "d3", "d7"]
+    page.select_option("#days_per_move", "h4")
+    page.click("button[type=submit]")
+    page.wait_for_selector(".invites")
+    link = page.locator(".invites input.link").first.input_value()
+    room = link.split("/join/")[1].split("#")[0]
+    app = server.server.config.app
+    assert isinstance(app, FastAPI)
+    stored = app.state.hub.storage.load_room(room)
+    assert stored is not None and stored[0].options["hours_per_move"] == 4
+    assert stored[0].options["days_per_move"] is None
+    page.goto(f"{server.url}/")  # the lobby lists it with its time per move
+    badge = page.locator(f".room-list li:has-text('{room}') .badge.correspondence")
+    assert badge.inner_text() == "4 hours per move"
+    assert not tab.errors, tab.errors
+    tab.close()

@@ -623,6 +623,7 @@ def _info_of(row: Any, names: dict[int, str]) -> RoomInfo:
         hotseat=bool(row.options.get("hotseat")),
         rated=bool(row.options.get("rated")),
         days_per_move=row.options.get("days_per_move"),
+        hours_per_move=row.options.get("hours_per_move"),
     )
 
 

@@ -1,6 +1,7 @@
 """Correspondence rooms: days per move, and the loss on time when they run out.
 
-A room made with ``days_per_move`` (1, 3 or 7) gives each decision that many days from
+A room made with ``days_per_move`` (1, 3 or 7) or ``hours_per_move`` (1, 4 or 12) gives
+each decision that many days (or hours) from
 the move before it (the first decision: from the room's creation). The deadline is read
 from what is stored (the room's options, its last move's commit time), so it survives a
 restart; nothing is kept in memory. When it has passed, the seat to move loses
@@ -27,22 +28,37 @@ log = logging.getLogger("velvet.server")
 DAY = 86_400.0
 DAYS_PER_MOVE = (1, 3, 7)
 """The choices a room has (``CreateRoom.days_per_move``)."""
+HOURS_PER_MOVE = (1, 4, 12)
+"""The choices in hours (``CreateRoom.hours_per_move``)."""
+HOUR = 3_600.0
 SWEEP_SECONDS = 60.0
 
 
 def days_of(row: RoomRow) -> int | None:
-    """The room's days per move, or None: not a correspondence room."""
+    """The room's days per move, or None (counted in hours, or not a correspondence room)."""
     days = row.options.get("days_per_move")
     return int(days) if days else None
 
 
+def hours_of(row: RoomRow) -> int | None:
+    """The room's hours per move, or None (counted in days, or not a correspondence room)."""
+    hours = row.options.get("hours_per_move")
+    return int(hours) if hours else None
+
+
+def per_move(row: RoomRow) -> float | None:
+    """Seconds each decision may take, or None: not a correspondence room."""
+    days, hours = days_of(row), hours_of(row)
+    return days * DAY if days else hours * HOUR if hours else None
+
+
 def deadline(row: RoomRow, last_move: float | None) -> float | None:
     """When the pending decision runs out (Unix time), or None (no days per move, over)."""
-    days = days_of(row)
-    if days is None or row.status == "over":
+    seconds = per_move(row)
+    if seconds is None or row.status == "over":
         return None
     start = last_move if last_move is not None else row.created
-    return start + days * DAY
+    return start + seconds
 
 
 def flag_result(room: Room, seat: int) -> dict[str, Any]:
@@ -63,7 +79,7 @@ def flag_result(room: Room, seat: int) -> dict[str, Any]:
 async def check(hub: Any, room: Room, now: float) -> float | None:
     """Flag ``room``'s seat to move if its deadline passed at ``now``; return the deadline
     still running (None: none, or the game is over now)."""
-    if days_of(room.row) is None or room.over:
+    if per_move(room.row) is None or room.over:
         return None
     last = await asyncio.to_thread(hub.storage.last_moves, [room.row.id])
     due = deadline(room.row, last.get(room.row.id))
@@ -100,7 +116,7 @@ class Sweeper:
         ids = await asyncio.to_thread(self.hub.storage.playing)
         rows = await asyncio.to_thread(self.hub.storage.rooms_of, ids)
         for row in rows.values():
-            if days_of(row) is None:
+            if per_move(row) is None:
                 continue
             room = await self.hub.get(row.id)
             if room is not None and await check(self.hub, room, self.clock()) is None:

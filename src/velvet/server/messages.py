@@ -80,6 +80,7 @@ def room_info(room: Room) -> RoomInfo:
         hotseat=bool(room.row.options.get("hotseat")),
         rated=bool(room.row.options.get("rated")),
         days_per_move=room.row.options.get("days_per_move"),
+        hours_per_move=room.row.options.get("hours_per_move"),
     )
 
 

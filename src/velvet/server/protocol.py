@@ -592,6 +592,8 @@ class CreateRoom(BaseModel):
     """A correspondence room: each decision may take this many days (from the move before
     it, or the room's creation); past that the seat to move loses on time (``flagged`` in
     the result). No bot takes over; not with ``turn_timer``."""
+    hours_per_move: Literal[1, 4, 12] | None = None
+    """A correspondence room counted in hours (as ``days_per_move``; give one of them)."""
     listed: bool = True
     """Shown in the lobby while a human seat is free."""
     hints: Literal["on", "off"] | None = None
@@ -715,6 +717,8 @@ class RoomInfo(BaseModel):
     """A rated game between two accounts (its end updates their ratings)."""
     days_per_move: int | None = None
     """A correspondence room's days per move (``CreateRoom.days_per_move``), else null."""
+    hours_per_move: int | None = None
+    """A correspondence room's hours per move (``CreateRoom.hours_per_move``), else null."""
 
 
 class Problem(BaseModel):
@@ -777,6 +781,8 @@ class YourGame(BaseModel):
     created: float
     days_per_move: int | None = None
     """A correspondence room's days per move, else null."""
+    hours_per_move: int | None = None
+    """A correspondence room's hours per move, else null."""
     deadline: float | None = None
     """A correspondence game going on: when the seat to move loses on time (Unix time)."""
 

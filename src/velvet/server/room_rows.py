@@ -107,6 +107,7 @@ async def new_row(
             "hotseat": request.hotseat,
             "rated": request.rated,
             "days_per_move": request.days_per_move,
+            "hours_per_move": request.hours_per_move,
         },
         listed=request.listed,
         seats=seats,
@@ -176,10 +177,15 @@ def _prepare(
     if request.takeover is not None:
         with _on_field("takeover"):
             check(request.takeover, game.name)
-    if request.days_per_move is not None and request.turn_timer is not None:
+    for name in ("days_per_move", "hours_per_move"):
+        if getattr(request, name) is not None and request.turn_timer is not None:
+            raise ConfigError(
+                f"{name}: a correspondence room has no turn_timer (give one of them)", name
+            )
+    if request.days_per_move is not None and request.hours_per_move is not None:
         raise ConfigError(
-            "days_per_move: a correspondence room has no turn_timer (give one of them)",
-            "days_per_move",
+            "hours_per_move: a room's time per move is in days or in hours, not both",
+            "hours_per_move",
         )
     if request.rated:
         with _on_field("rated"):

@@ -189,7 +189,7 @@ class Hub:
                 return None
             row, actions = loaded
             room = await asyncio.to_thread(replay_room, row, actions)
-            if correspondence.days_of(row) is not None and actions:
+            if correspondence.per_move(row) is not None and actions:
                 last = await asyncio.to_thread(self.storage.last_moves, [room_id])
                 room.moved_at = last.get(room_id)
             bound = {s.seat: s.account for s in row.seats if s.account is not None}

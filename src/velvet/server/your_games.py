@@ -145,5 +145,6 @@ async def _game(
         rated=bool(row.options.get("rated")),
         created=row.created,
         days_per_move=correspondence.days_of(row),
+        hours_per_move=correspondence.hours_of(row),
         deadline=due,
     )

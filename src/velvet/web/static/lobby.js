@@ -132,13 +132,26 @@ function select(options, value) {
   return el("select", {}, ...options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
 }
 
+/** "3 days per move" or "4 hours per move" of a correspondence room (its RoomInfo or
+ * game entry), else null. */
+export function perMoveWords(room) {
+  if (room.days_per_move) return tn("{n} day per move", "{n} days per move", room.days_per_move);
+  if (room.hours_per_move) return tn("{n} hour per move", "{n} hours per move", room.hours_per_move);
+  return null;
+}
+
+const perMoveBadge = (room) => {
+  const words = perMoveWords(room);
+  return words ? el("span", { class: "badge correspondence" }, words) : null;
+};
+
 // --- the create-room form, built from GET api/games -----------------------------------------
 // Every game the server plays, its seat counts, bots and set-up options (the ConfigOptions
 // `velvet play` shows as --NAME) come from the server: nothing here names a game, an option
 // or a bot. An option's value goes into the request's `options` by its name; an error the
 // server gives names its option (and seat), which puts it on that field.
 
-const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players", "rated", "days_per_move"]);
+const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players", "rated", "days_per_move", "hours_per_move"]);
 
 // The form field id of an option (of seat `seat`, 0-based, when it is per seat).
 export function optionId(option, seat) {
@@ -152,6 +165,7 @@ export function fieldOfError(data, game) {
   const name = data.option;
   if (!name) return null;
   if (name === "seats") return `seat_${(data.seat ?? 0) + 1}`;
+  if (name === "hours_per_move") return "days_per_move"; // one field for both
   if (ROOM_FIELDS.has(name)) return name;
   const option = (game?.options || []).find((o) => o.name === name);
   return option ? optionId(option, data.seat) : null;
@@ -266,7 +280,9 @@ function createForm() {
     el("p", { class: "field-error", id: "rated-error", hidden: true }),
   );
   rated.setAttribute("aria-describedby", "rated-error");
-  const days = select([["", t("No (played live)")], ["1", t("1 day")], ["3", t("3 days")], ["7", t("7 days")]], "");
+  // a correspondence room's time per move: "d3" is days_per_move 3, "h4" hours_per_move 4
+  const perMove = [["h1", t("1 hour")], ["h4", t("4 hours")], ["h12", t("12 hours")], ["d1", t("1 day")], ["d3", t("3 days")], ["d7", t("7 days")]];
+  const days = select([["", t("No (played live)")], ...perMove], "");
   const hints = select([["auto", t("On, except between two people")], ["on", t("On")], ["off", t("Off")]], "auto");
   const general = el("p", { class: "form-error", role: "alert", hidden: true });
   const submit = el("button", { type: "submit", class: "primary" }, t("Create the room"));
@@ -283,7 +299,7 @@ function createForm() {
       el("summary", {}, t("More options")),
       field(t("Custom card files (TOML, up to 2)"), cards, "cards", t("They extend or replace the built-in cards.")),
       field(t("Seconds per decision"), timer, "turn_timer", t("When they run out a bot makes that one move.")),
-      field(t("Correspondence: days per move"), days, "days_per_move", t("Each move may take this long; past it, the player to move loses on time.")),
+      field(t("Correspondence: time per move"), days, "days_per_move", t("Each move may take this long; past it, the player to move loses on time.")),
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, t("Show this room in the lobby"))),
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, t("One screen: every seat is played from this browser (everyone sees that the room is one-screen)"))),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, t("Allow undo (with two people, only when both agree)"))),
@@ -377,7 +393,7 @@ function createForm() {
     if (hotseat.checked) body.hotseat = true;
     if (rated.checked) body.rated = true;
     if (timer.value) body.turn_timer = Number(timer.value);
-    if (days.value) body.days_per_move = Number(days.value);
+    if (days.value) body[days.value[0] === "h" ? "hours_per_move" : "days_per_move"] = Number(days.value.slice(1));
     if (hints.value !== "auto") body.hints = hints.value;
     try {
       if (cards.files.length > 2) return show(t("cards: at most 2 custom card files"), "cards");
@@ -512,7 +528,7 @@ async function loadRooms(box) {
     list.append(
       el("li", {}, el("span", { class: "room-name" }, t("{game} room {room}", { game: room.game.toUpperCase(), room: room.room })),
         room.hotseat ? el("span", { class: "badge one-screen", title: t("Every seat is played from one browser") }, t("one screen")) : null,
-        room.days_per_move ? el("span", { class: "badge correspondence" }, tn("{n} day per move", "{n} days per move", room.days_per_move)) : null,
+        perMoveBadge(room),
         el("small", {}, ` ${t("move {number}", { number: room.version })} · ${seats} `),
         el("a", { class: "button", href: joinHref(room.room, null) }, t("Watch"))),
     );

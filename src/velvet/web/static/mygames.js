@@ -5,8 +5,8 @@
 // token. The header's "Your games" link counts the games waiting for your move.
 
 import { el } from "./dom.js";
-import { t, tn } from "./i18n.js";
-import { savedSeats, seatKey, forgetSeat, seatHref } from "./lobby.js";
+import { t } from "./i18n.js";
+import { savedSeats, seatKey, forgetSeat, seatHref, perMoveWords } from "./lobby.js";
 import { timeWords } from "./table.js";
 
 const REFRESH_MS = 30000;
@@ -94,7 +94,7 @@ function entry(game) {
     el("span", { class: "opponents" }, others(game)),
     game.result ? el("span", { class: "result" }, game.result.charAt(0).toUpperCase() + game.result.slice(1)) : null,
     el("small", {}, `you play ${names} · move ${game.version} · room ${game.room}${game.rated ? " · rated" : ""}`),
-    game.deadline ? el("small", { class: "deadline" }, tn("{n} day per move · {left} left", "{n} days per move · {left} left", game.days_per_move, { left: timeLeft(game.deadline) })) : null,
+    game.deadline ? el("small", { class: "deadline" }, t("{per_move} · {left} left", { per_move: perMoveWords(game), left: timeLeft(game.deadline) })) : null,
     here ? null : el("small", { class: "elsewhere" }, "your account's seat, held on another device: move it here from there"),
     el("a", { class: game.your_move && here ? "button primary" : "button", href }, label),
   );
