@@ -9,7 +9,13 @@ import click
 
 from velvet.bots import BOT_HELP
 from velvet.engine.errors import VelvetError
-from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_options
+from velvet.sim.cli import (
+    CommandError,
+    SimCommand,
+    _check_game_name,
+    parallel_options,
+    parse_options,
+)
 
 
 @click.command("arena", cls=SimCommand)
@@ -110,25 +116,7 @@ from velvet.sim.cli import CommandError, SimCommand, _check_game_name, parse_opt
     metavar="PATH",
     help="A custom card file extending or replacing the cards (repeatable).",
 )
-@click.option(
-    "--workers",
-    type=int,
-    default=None,
-    help="Processes (pool) or CPUs (local Ray); default every core.",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(["pool", "ray"]),
-    default="pool",
-    show_default=True,
-    help="Process pool on this machine, or Ray (as velvet sim).",
-)
-@click.option(
-    "--address",
-    default=None,
-    metavar="ADDR",
-    help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto).",
-)
+@parallel_options
 @click.option(
     "--out",
     type=click.Path(file_okay=False),

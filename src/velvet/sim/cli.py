@@ -172,6 +172,37 @@ def vary_help(spec: GameSpec) -> str:
     return lines[0].replace("``", "") if lines else "draws each game's set-up at random"
 
 
+def parallel_options(command: Any) -> Any:
+    """``--workers``, ``--backend`` and ``--address``: where a command's games are played
+    (``velvet sim`` and ``velvet arena`` alike)."""
+    for option in reversed(
+        [
+            click.option(
+                "--workers",
+                type=int,
+                default=None,
+                help="Processes (pool) or CPUs (local Ray); default every core.",
+            ),
+            click.option(
+                "--backend",
+                type=click.Choice(["pool", "ray"]),
+                default="pool",
+                show_default=True,
+                help="Process pool on this machine, or Ray.",
+            ),
+            click.option(
+                "--address",
+                default=None,
+                metavar="ADDR",
+                help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); "
+                "default starts Ray locally.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
 @click.command("sim", cls=SimCommand)
 @click.argument("game", metavar="GAME")
 @click.option(
@@ -236,25 +267,7 @@ def vary_help(spec: GameSpec) -> str:
     show_default=True,
     help="First game index (to split one run into shards that merge).",
 )
-@click.option(
-    "--workers",
-    type=int,
-    default=None,
-    help="Processes (pool) or CPUs (local Ray); default every core.",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(["pool", "ray"]),
-    default="pool",
-    show_default=True,
-    help="Process pool on this machine, or Ray.",
-)
-@click.option(
-    "--address",
-    default=None,
-    metavar="ADDR",
-    help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); default starts Ray locally.",
-)
+@parallel_options
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
