@@ -49,6 +49,7 @@ SERVER_TYPES = {
     "log",
     "transfer",
     "seats",
+    "emote",
 }
 CLIENT_TYPES = {
     "hello",
@@ -62,6 +63,7 @@ CLIENT_TYPES = {
     "forecast",
     "hint_cancel",
     "transfer",
+    "emote",
 }
 REQUIRED = os.environ.get("VELVET_REQUIRE_SERVICES") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -51,6 +51,7 @@ from velvet.server.protocol import (
     MAX_MESSAGE_BYTES,
     AnyClient,
     CreateRoom,
+    Emote,
     ErrorMsg,
     ForecastAsk,
     GameInfo,
@@ -788,6 +789,8 @@ async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) ->
         await hub.transfer(room, conn)
     elif isinstance(msg, RematchDecline):
         await hub.decline_rematch(room, conn)
+    elif isinstance(msg, Emote):
+        await hub.emote(room, conn, msg.emote)
     else:
         await hub.rematch(room, conn)
 

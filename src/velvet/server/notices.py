@@ -4,6 +4,7 @@ A committed entry (a row of ``velvet_moves``) is a move, stored as its action's 
 an undo, stored as ``!undo N`` (the moves after the first N are taken back). A bus notice
 (``room version over[ TEXT]``, velvet.server.bus) carries one committed entry, or one of
 the notices never committed: ``!ask SEAT`` (SEAT asks to take its last move back),
+``!emote SEAT EMOTE NONCE`` (a seat's preset emote; the nonce tells its sender it back),
 ``!offer SEAT`` / ``!decline SEAT`` (a rematch offered or turned down), ``!rematch ROOM``
 (the rematch was made). These stored and sent forms are the ones every version of the
 server wrote, so old rooms load and processes of mixed versions understand each other;
@@ -23,6 +24,7 @@ ASK_PREFIX = "!ask "
 OFFER_PREFIX = "!offer "
 DECLINE_PREFIX = "!decline "
 MADE_PREFIX = "!rematch "
+EMOTE_PREFIX = "!emote "
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,23 @@ class RematchMade:
         return f"{MADE_PREFIX}{self.room}"
 
 
-Notice = MoveEntry | UndoEntry | UndoAsked | RematchOffered | RematchDeclined | RematchMade
+@dataclass(frozen=True)
+class Emoted:
+    """``seat`` said the preset emote ``emote`` (``nonce``: this saying, so the process
+    that sent it knows it when the bus brings it back)."""
+
+    seat: int
+    emote: str
+    nonce: str
+    kind: Literal["emote"] = "emote"
+
+    def text(self) -> str:
+        return f"{EMOTE_PREFIX}{self.seat} {self.emote} {self.nonce}"
+
+
+Notice = (
+    MoveEntry | UndoEntry | UndoAsked | RematchOffered | RematchDeclined | RematchMade | Emoted
+)
 """What a bus notice carries after ``room version over``."""
 RematchNotice = RematchOffered | RematchDeclined | RematchMade
 
@@ -121,6 +139,11 @@ def read_notice(text: str) -> Notice | None:
         if text.startswith(prefix):
             seat = text[len(prefix) :]
             return make(int(seat)) if seat.isascii() and seat.isdigit() else None
+    if text.startswith(EMOTE_PREFIX):
+        parts = text[len(EMOTE_PREFIX) :].split(" ")
+        if len(parts) == 3 and parts[0].isascii() and parts[0].isdigit() and all(parts[1:]):
+            return Emoted(int(parts[0]), parts[1], parts[2])
+        return None
     if text.startswith(MADE_PREFIX):
         room = text[len(MADE_PREFIX) :]
         return RematchMade(room) if room else None

@@ -9,7 +9,7 @@ them with examples.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -183,6 +183,18 @@ class Transfer(_Client):
     type: Literal["transfer"]
 
 
+EmoteName = Literal["hello", "good_luck", "nice", "well_played", "oops", "thinking", "good_game"]
+EMOTES: tuple[str, ...] = get_args(EmoteName)
+"""The preset emotes a seat may send (``emote``); the client says each in words."""
+
+
+class Emote(_Client):
+    """Say one of the preset emotes to the room (seats only; one every few seconds)."""
+
+    type: Literal["emote"]
+    emote: EmoteName
+
+
 class Ping(_Client):
     type: Literal["ping"]
 
@@ -199,6 +211,7 @@ AnyClient = (
     | ForecastAsk
     | HintCancel
     | Transfer
+    | Emote
 )
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
@@ -409,6 +422,14 @@ class RematchOfferMsg(_Server):
 
     type: Literal["rematch_offer"] = "rematch_offer"
     seat: int
+
+
+class EmoteMsg(_Server):
+    """To the room (its seats and spectators): ``seat`` said the preset ``emote``."""
+
+    type: Literal["emote"] = "emote"
+    seat: int
+    emote: EmoteName
 
 
 class RematchDeclinedMsg(_Server):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ from velvet.server.storage import RoomRow
 
 OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
+EMOTE_SECONDS = 3.0
+"""A socket says at most one emote in this many seconds."""
 LOG_LIMIT = 400
 """Versions of events kept per room for the log a joining socket is sent."""
 
@@ -48,6 +51,8 @@ class Conn:
         self.hint_task: asyncio.Task[None] | None = None
         self.hint_version = -1
         """The version the pending ``hinting`` was asked at."""
+        self.emoted_at = -EMOTE_SECONDS
+        """When this socket last said an emote (``time.monotonic()``)."""
 
     def send(self, message: BaseModel | str) -> None:
         """Queue ``message`` (a model, or its JSON already made) for the socket."""
@@ -104,6 +109,8 @@ class Room:
     grace: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     legal: tuple[int, dict[str, Any]] = (-1, {})
     """The legal actions by text at a version, kept from when they were last listed."""
+    emoted: deque[str] = field(default_factory=lambda: deque(maxlen=64))
+    """The nonces of the emotes this process sent for the room (the bus brings them back)."""
     moved_at: float | None = None
     """When the last entry (a move or an undo) was committed (Unix time, as near as this
     process knows; None: no move yet): a correspondence decision's time starts there."""

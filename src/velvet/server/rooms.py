@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,6 +35,7 @@ from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
 from velvet.server.messages import row_seat_infos, seat_display, undo_text
 from velvet.server.notices import (
+    Emoted,
     Entry,
     MoveEntry,
     Notice,
@@ -45,7 +47,9 @@ from velvet.server.notices import (
     read_entry,
 )
 from velvet.server.protocol import (
+    EMOTES,
     CreateRoom,
+    EmoteMsg,
     ErrorMsg,
     Invite,
     LogMsg,
@@ -56,6 +60,7 @@ from velvet.server.protocol import (
 )
 from velvet.server.rematches import RematchDesk
 from velvet.server.room import (
+    EMOTE_SECONDS,
     LOG_LIMIT,
     OUTBOX_LIMIT,
     Conn,
@@ -545,6 +550,31 @@ class Hub:
         """``rematch``: offer, accept or start a rematch (RematchDesk.rematch)."""
         await self.rematches.rematch(room, conn)
 
+    async def emote(self, room: Room, conn: Conn, emote: str) -> None:
+        """``emote``: tell the room (here and on the other processes) what ``conn``'s seat
+        said; at most one every ``EMOTE_SECONDS`` from a socket."""
+        assert conn.seat is not None  # spectators are refused before
+        now = time.monotonic()
+        if now - conn.emoted_at < EMOTE_SECONDS:
+            conn.send(
+                ErrorMsg(
+                    code="rate_limited",
+                    message=f"one emote every {EMOTE_SECONDS:.0f} seconds; wait a moment",
+                )
+            )
+            return
+        conn.emoted_at = now
+        said = Emoted(conn.seat, emote, secrets.token_hex(6))
+        room.emoted.append(said.nonce)
+        self._tell_emote(room, said)
+        await self.bus.publish(room.row.id, room.version, room.over, said)
+
+    def _tell_emote(self, room: Room, said: Emoted) -> None:
+        if 0 <= said.seat < len(room.row.seats) and said.emote in EMOTES:
+            message = EmoteMsg.model_validate({"seat": said.seat, "emote": said.emote})
+            for c in room.conns:
+                c.send(message)
+
     async def decline_rematch(self, room: Room, conn: Conn) -> None:
         """``rematch_decline``: turn down the other seat's rematch offer."""
         await self.rematches.decline(room, conn)
@@ -565,6 +595,10 @@ class Hub:
             return
         if room is not None and isinstance(said, RematchOffered | RematchDeclined | RematchMade):
             await self.rematches.heard(room, said)
+            return
+        if isinstance(said, Emoted):
+            if room is not None and said.nonce not in room.emoted:  # not this process's own
+                self._tell_emote(room, said)
             return
         entry = said if isinstance(said, MoveEntry | UndoEntry) else None
 

@@ -210,6 +210,7 @@ function openRoom(main, room, invite) {
     onCancelHint: () => page.connection.cancelHint(),
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
+    onEmote: (emote) => page.connection.emote(emote) || toast("Not connected.", "info"),
     onSeat: (seat) => {
       history.replaceState(null, "", `${location.pathname}?seat=${seat === "" ? "watch" : seat}`);
       route();
@@ -301,6 +302,7 @@ function openRoom(main, room, invite) {
     timer: (msg) => table.setTimer(msg),
     rematch_offer: (msg) => showOffer(msg, page.welcome?.seat, seatName, page.connection),
     rematch_declined: (msg) => showDeclined(msg, page.welcome?.seat, seatName),
+    emote: (msg) => table.showEmote(msg),
     rematch: (msg) => {
       // Each client keeps its own secret; the server says which seat it opens there
       // (between two people the seats are swapped).

@@ -2,7 +2,7 @@
 // a move resent when the server never saw it or refused it as stale.
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "rematch_offer", "rematch_declined", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "rematch_offer", "rematch_declined", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats", "emote"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);
@@ -169,6 +169,10 @@ export class Connection {
 
   declineRematch() {
     return this.send({ type: "rematch_decline" });
+  }
+
+  emote(emote) {
+    return this.send({ type: "emote", emote });
   }
 
   // Ask for a one-time code that moves this seat to another device (answered by "transfer").

@@ -17,6 +17,26 @@ export function toast(text, kind = "error") {
   setTimeout(() => item.remove(), kind === "error" ? 9000 : 4000);
 }
 
+/** The preset emotes (protocol.EMOTES) in words. */
+const emoteWords = () => ({
+  hello: t("Hello!"),
+  good_luck: t("Good luck!"),
+  nice: t("Nice move!"),
+  well_played: t("Well played!"),
+  oops: t("Oops!"),
+  thinking: t("Thinking…"),
+  good_game: t("Good game!"),
+});
+const MUTE_KEY = "velvet.muteEmotes";
+
+function muted() {
+  try {
+    return localStorage.getItem(MUTE_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
 /** ``seconds`` in words: days and hours, hours and minutes, or minutes:seconds. */
 export function timeWords(seconds) {
   const s = Math.max(0, Math.floor(seconds));
@@ -77,6 +97,7 @@ export class Table {
     // One live region, kept across redraws, so a screen reader hears "thinking" and the answer.
     this.hintPanel = el("div", { class: "hint-panel", "aria-live": "polite", hidden: true });
     this.actionsTitle = el("h2", {}, t("Actions"));
+    this.emoteMenu = this.buildEmotes();
     this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": t("Game log") }); // focusable: it scrolls
     this.root.replaceChildren(
       el(
@@ -374,6 +395,8 @@ export class Table {
       const title = asker !== null ? t("{player} asks to take back their last move (Ctrl+Z or U agrees)", { player: this.name(asker) }) : t("Take back your last move (Ctrl+Z or U)");
       tools.push(el("button", { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title, onclick: () => this.undo() }, label));
     }
+    const people = (this.welcome.seats || []).filter((s) => s.who === "human").length;
+    if (seat !== null && people > 1 && !this.welcome.hotseat) tools.push(this.emoteMenu); // kept open across redraws
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
         el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, t("Resign")),
@@ -781,6 +804,41 @@ export class Table {
     this.hinted = { text, version: this.state.version };
     button.scrollIntoView({ block: "nearest" });
     button.focus();
+  }
+
+  // --- emotes: a few preset words to the other players (never free text) ---------------
+
+  buildEmotes() {
+    const menu = el("details", { class: "emote-menu" });
+    const mute = el("input", { type: "checkbox", id: "emote-mute", checked: muted() });
+    mute.addEventListener("change", () => {
+      try {
+        localStorage.setItem(MUTE_KEY, mute.checked ? "1" : "0");
+      } catch {
+        // private browsing: the choice lasts this page
+      }
+      this.muteEmotes = mute.checked;
+    });
+    this.muteEmotes = muted();
+    const buttons = Object.entries(emoteWords()).map(([id, words]) =>
+      el("button", { type: "button", class: "quiet", dataset: { emote: id }, onclick: () => {
+        menu.open = false;
+        this.options.onEmote?.(id);
+      } }, words));
+    menu.append(
+      el("summary", { class: "button quiet" }, t("Say…")),
+      el("div", { class: "emote-list", role: "group", "aria-label": t("Emotes") }, ...buttons,
+        el("label", { class: "emote-mute", for: "emote-mute" }, mute, " ", t("Mute the other players' emotes"))),
+    );
+    return menu;
+  }
+
+  // Another player's emote (or this seat's own, as the room heard it): said in a toast,
+  // unless this browser muted the others'.
+  showEmote(msg) {
+    if (this.muteEmotes && msg.seat !== this.seat()) return;
+    const words = emoteWords()[msg.emote];
+    if (words) toast(t("{player}: {words}", { player: this.name(msg.seat), words }), "info");
   }
 
   // The deciding seat's deadline moved by the time its hint took (the server's turn timer
