@@ -222,8 +222,9 @@ def test_every_translation_keeps_the_placeholders_of_its_english() -> None:
 
 
 def test_vs_event_sentences_follow_the_language(japanese: None) -> None:
-    """The VS engine's turn, 1 MORE and draw sentences come from the catalogue, with the
-    seat and card in the places Japanese word order puts them."""
+    """The VS engine's sentences (turn, 1 MORE, draw, the field's and the hand's) come from
+    the catalogue, with the seat and card in the places Japanese word order puts them, and
+    the English ones are as they were."""
     from velvet.engine import Event
 
     game = get_game("vs")
@@ -237,7 +238,27 @@ def test_vs_event_sentences_follow_the_language(japanese: None) -> None:
         "1 MORE！ プレイヤー1は弱点を突いたので、もう一度スキルを宣言できる。",
         "プレイヤー1はカード2枚を引く。",
     ]
+    # the field's and the hand's sentences too, their fragments (a count, a list) with them
+    said = {
+        "fuse": Event("fuse", {"player": 0, "card": "002", "stack": ["001", "005", "002"]}),
+        "bounce": Event("bounce", {"player": 1, "card": "001", "slot": "m", "under": ["5"]}),
+        "heal": Event("heal", {"player": 0, "amount": 3, "hp": 20, "card": "017"}),
+        "discard": Event("discard", {"player": 1, "card": "001", "random": True}),
+    }
+    ja = {kind: game.event_text(event) for kind, event in said.items()}
+    for kind, text in ja.items():
+        assert JAPANESE.search(text) and " the " not in text and " and " not in text, (kind, text)
+    assert ja["fuse"].startswith("プレイヤー1は") and "と" in ja["fuse"]  # "A と B"
+    assert "下にあった1枚は捨て札へ" in ja["bounce"]
     i18n.set_language("en")
     assert game.event_text(Event("one_more", {"player": 0})) == (
         "1 MORE! Player 1 hit a weakness and may declare another skill."
     )
+    assert game.event_text(Event("draw", {"player": 0, "count": 1})) == "Player 1 draws 1 card."
+    english = {kind: game.event_text(event) for kind, event in said.items()}
+    assert english["bounce"] == (
+        "Player 2's main Arsène returns to their hand; the 1 card under it goes to the "
+        "discard pile."
+    )
+    assert english["discard"] == "Player 2 discards Arsène at random."
+    assert " and " in english["fuse"] and english["fuse"].endswith("it is their main persona.")

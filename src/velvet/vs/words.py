@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from velvet.engine.core import CardInfo, Event, player_name
 from velvet.engine.errors import ConfigError
-from velvet.i18n import N_, _, seat_name
+from velvet.i18n import N_, _, ngettext, seat_name
 from velvet.vs import actions as A
 from velvet.vs.cards import (
     Ability,
@@ -360,7 +360,14 @@ def event_text(game: VsGame, event: Event) -> str:
         n = len(d.get("under") or [])
         if not n:
             return ""
-        return f"; the {_count(n)} under it {'goes' if n == 1 else 'go'} to the discard pile"
+        return ngettext(
+            "; the {n} card under it goes to the discard pile",
+            "; the {n} cards under it go to the discard pile",
+            n,
+        ).format(n=n)
+
+    def where(key: str = "slot") -> str:
+        return _(slot(key))
 
     if k == "turn":
         return _("Turn {turn}: {who}'s turn begins.").format(turn=d["turn"], who=who)
@@ -373,31 +380,42 @@ def event_text(game: VsGame, event: Event) -> str:
         if how == "summon":
             return _("{who} plays {card} from hand to summon it.").format(who=who, card=name())
         onto = [card_name(game, str(x)) for x in d.get("onto", [])]
-        return f"{who} plays {name()} from hand to fuse it onto {_and(onto) or 'their field'}."
+        return _("{who} plays {card} from hand to fuse it onto {onto}.").format(
+            who=who, card=name(), onto=_and(onto) or _("their field")
+        )
     if k == "pay":
         src = str(d.get("from", "hand"))
-        paid = f" for {name('for')}" if "for" in d else ""
+        paid = _(" for {card}").format(card=name("for")) if "for" in d else ""
         if src == "hand":
-            return f"{who} discards {name()} from hand to pay{paid}."
-        return f"{who} removes {name()} from the stack of their {slot('slot')} to pay{paid}."
+            return _("{who} discards {card} from hand to pay{paid}.").format(
+                who=who, card=name(), paid=paid
+            )
+        return _("{who} removes {card} from the stack of their {slot} to pay{paid}.").format(
+            who=who, card=name(), slot=where(), paid=paid
+        )
     if k == "pay_field":
-        return f"{who} sends their {slot()} {name()} to the discard pile to pay a cost{under()}."
+        said = _("{who} sends their {slot} {card} to the discard pile to pay a cost{under}.")
+        return said.format(who=who, slot=where(), card=name(), under=under())
     if k == "summon":
         return _("{who} summons {card} as their {slot} persona.").format(
             who=who, card=name(), slot=_(slot())
         )
     if k == "fuse":
         stack = [card_name(game, str(x)) for x in d.get("stack", [])][:-1]
-        return f"{who} fuses {name()} over {_and(stack)}: it is their {slot()} persona."
+        return _("{who} fuses {card} over {stack}: it is their {slot} persona.").format(
+            who=who, card=name(), stack=_and(stack), slot=where()
+        )
     if k == "change":
-        sub = f", {name('sub')} goes to sub" if "sub" in d else ""
-        return f"{who} changes: {name('main')} is now their main{sub}."
+        sub = _(", {card} goes to sub").format(card=name("sub")) if "sub" in d else ""
+        return _("{who} changes: {card} is now their main{sub}.").format(
+            who=who, card=name("main"), sub=sub
+        )
     if k == "support":
-        low = " (its 10 HP or less box)" if d.get("lowhp") else ""
-        return f"{who} plays the Support {name()}{low}."
+        low = _(" (its 10 HP or less box)") if d.get("lowhp") else ""
+        return _("{who} plays the Support {card}{low}.").format(who=who, card=name(), low=low)
     if k == "react":
-        low = " (its 10 HP or less box)" if d.get("lowhp") else ""
-        return f"{who} answers with the React {name()}{low}."
+        low = _(" (its 10 HP or less box)") if d.get("lowhp") else ""
+        return _("{who} answers with the React {card}{low}.").format(who=who, card=name(), low=low)
     if k == "pass":
         return _("{who} plays no React.").format(who=who)
     if k == "skill":
@@ -417,7 +435,7 @@ def event_text(game: VsGame, event: Event) -> str:
             f"{mod_text(str(d['mode']), int(d['amount']))} damage."
         )
     if k == "negate":
-        return f"{name()} of {who} negates the skill's damage."
+        return _("{card} of {who} negates the skill's damage.").format(card=name(), who=who)
     if k == "modify":
         src = ""
         if d.get("source"):
@@ -432,8 +450,10 @@ def event_text(game: VsGame, event: Event) -> str:
         why = " (negated)" if d.get("negated") else ""
         return f"The skill deals no damage to {who}{why}{_how(game, d)}."
     if k == "heal":
-        of = f" from {name()}" if d.get("card") else ""
-        return f"{who} heals {d['amount']} HP{of} (HP {d['hp']})."
+        of = _(" from {card}").format(card=name()) if d.get("card") else ""
+        return _("{who} heals {amount} HP{of} (HP {hp}).").format(
+            who=who, amount=d["amount"], of=of, hp=d["hp"]
+        )
     if k == "weakness":
         return _("It hit the weakness of {who}'s main {card}.").format(who=who, card=name())
     if k == "one_more":
@@ -441,22 +461,33 @@ def event_text(game: VsGame, event: Event) -> str:
     if k == "draw":
         return _("{who} draws {cards}.").format(who=who, cards=_count(int(d["count"])))
     if k == "discard":
-        how = " at random" if d.get("random") else ""
-        return f"{who} discards {name()}{how}."
+        if d.get("random"):
+            return _("{who} discards {card} at random.").format(who=who, card=name())
+        return _("{who} discards {card}.").format(who=who, card=name())
     if k == "search":
         if "card" not in d:  # as another seat sees it (VsGame.event_for)
-            return f"{who} takes a card from their deck into their hand."
-        return f"{who} takes {name()} from their deck into hand and shuffles the deck."
+            return _("{who} takes a card from their deck into their hand.").format(who=who)
+        return _("{who} takes {card} from their deck into hand and shuffles the deck.").format(
+            who=who, card=name()
+        )
     if k == "recover":
-        return f"{who} takes {name()} from their discard pile back into hand."
+        return _("{who} takes {card} from their discard pile back into hand.").format(
+            who=who, card=name()
+        )
     if k == "promote":
-        return f"{who} promotes their sub {name()} to main."
+        return _("{who} promotes their sub {card} to main.").format(who=who, card=name())
     if k == "bounce":
-        return f"{who}'s {slot()} {name()} returns to their hand{under()}."
+        return _("{who}'s {slot} {card} returns to their hand{under}.").format(
+            who=who, slot=where(), card=name(), under=under()
+        )
     if k == "destroy":
-        return f"{who}'s {slot()} {name()} is sent to the discard pile{under()}."
+        return _("{who}'s {slot} {card} is sent to the discard pile{under}.").format(
+            who=who, slot=where(), card=name(), under=under()
+        )
     if k == "swap":
-        return f"{who}'s main and sub swap: {name('main')} is now their main."
+        return _("{who}'s main and sub swap: {card} is now their main.").format(
+            who=who, card=name("main")
+        )
     if k == "fizzle":
         reason = str(d.get("reason", "no target"))
         of = f"{who}'s {name()}: its " if d.get("card") else "An "
@@ -481,7 +512,7 @@ def _count(n: int) -> str:
 def _and(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _("{some} and {last}").format(some=_(", ").join(words[:-1]), last=words[-1])
 
 
 def _how(game: VsGame, d: Mapping[str, Any]) -> str:
