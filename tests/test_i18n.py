@@ -244,6 +244,20 @@ def test_vs_event_sentences_follow_the_language(japanese: None) -> None:
         "bounce": Event("bounce", {"player": 1, "card": "001", "slot": "m", "under": ["5"]}),
         "heal": Event("heal", {"player": 0, "amount": 3, "hp": 20, "card": "017"}),
         "discard": Event("discard", {"player": 1, "card": "001", "random": True}),
+        "damage": Event(
+            "damage",
+            {
+                "player": 1,
+                "amount": 4,
+                "source": "skill",
+                "skill": "Agi",
+                "card": "001",
+                "base": 2,
+                "steps": [["add", 2, "017", "support", 4]],
+                "hp": 26,
+            },
+        ),
+        "game_over": Event("game_over", {"winner": 0, "reason": "hp"}),
     }
     ja = {kind: game.event_text(event) for kind, event in said.items()}
     for kind, text in ja.items():
@@ -261,4 +275,9 @@ def test_vs_event_sentences_follow_the_language(japanese: None) -> None:
         "discard pile."
     )
     assert english["discard"] == "Player 2 discards Arsène at random."
+    assert english["damage"] == (
+        "Player 2 takes 4 damage from Agi of Arsène (base 2, +2 the Support Desperado → 4) "
+        "(HP 26)."
+    )
+    assert english["game_over"] == "Player 1 wins: Player 2's HP reached 0."
     assert " and " in english["fuse"] and english["fuse"].endswith("it is their main persona.")

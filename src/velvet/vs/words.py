@@ -59,7 +59,7 @@ def mod_text(mode: str, amount: int) -> str:
         return f"{amount:+d}"
     if mode == "mul":
         return f"x{amount}"
-    return "halved"
+    return _("halved")
 
 
 def _whose(p: int, viewer: int) -> str:
@@ -281,15 +281,17 @@ def _first_label(state: VsState, index: int) -> str:
 
 def _source_text(g: VsGame, ident: str, kind: str) -> str:
     """ "Fire Boost of Jack-o'-Lantern", "the Support Desperado", "the React Tetrakarn"."""
-    if kind in ("support", "react"):
-        return f"the {kind.capitalize()} {card_name(g, ident)}"
+    if kind == "support":
+        return _("the Support {card}").format(card=card_name(g, ident))
+    if kind == "react":
+        return _("the React {card}").format(card=card_name(g, ident))
     if not ident:
-        return "an effect"
+        return _("an effect")
     card = g.card(ident)
     abilities = card.abilities if isinstance(card, Persona) else ()
     names = [a.name for a in abilities if a.trigger == kind]
-    ability = names[0] if len(set(names)) == 1 else "an ability"
-    return f"{ability} of {card_name(g, ident)}"
+    ability = names[0] if len(set(names)) == 1 else _("an ability")
+    return _("{ability} of {card}").format(ability=ability, card=card_name(g, ident))
 
 
 def _skill(g: VsGame, c: int, k: int) -> Skill:
@@ -419,36 +421,43 @@ def event_text(game: VsGame, event: Event) -> str:
     if k == "pass":
         return _("{who} plays no React.").format(who=who)
     if k == "skill":
-        whose = f"their {slot()} {name()}"
+        whose = _("their {slot} {card}").format(slot=where(), card=name())
         if d.get("top", d.get("card")) != d.get("card"):  # a card fused under the stack's top
-            whose = f"{name()}, fused under their {slot()} {name('top')}"
-        return f"{who} declares {d['skill']} ({d['type']}, {d['damage']} damage) of {whose}."
+            whose = _("{card}, fused under their {slot} {top}").format(
+                card=name(), slot=where(), top=name("top")
+            )
+        return _("{who} declares {skill} ({type}, {damage} damage) of {whose}.").format(
+            who=who, skill=d["skill"], type=d["type"], damage=d["damage"], whose=whose
+        )
     if k == "noskill":
         if d.get("reason"):
             return _("{who} has no persona and skips the Skill Step.").format(who=who)
         return _("{who} declares no skill.").format(who=who)
     if k == "modifier":
-        what = "this skill" if d.get("from") == "react" else "their skills this turn"
-        kind = "React" if d.get("from") == "react" else "Support"
-        return (
-            f"{who}'s {kind} {name()} changes {what}: "
-            f"{mod_text(str(d['mode']), int(d['amount']))} damage."
-        )
+        change = mod_text(str(d["mode"]), int(d["amount"]))
+        if d.get("from") == "react":
+            said = _("{who}'s React {card} changes this skill: {change} damage.")
+        else:
+            said = _("{who}'s Support {card} changes their skills this turn: {change} damage.")
+        return said.format(who=who, card=name(), change=change)
     if k == "negate":
         return _("{card} of {who} negates the skill's damage.").format(card=name(), who=who)
     if k == "modify":
         src = ""
         if d.get("source"):
-            src = f" ({_source_text(game, str(d['source']), str(d.get('from', '')))})"
-        return (
-            f"Applied {mod_text(str(d['mode']), int(d['amount']))}{src}: "
-            f"the damage is now {d['damage']}."
+            src = _(" ({source})").format(
+                source=_source_text(game, str(d["source"]), str(d.get("from", "")))
+            )
+        return _("Applied {change}{source}: the damage is now {damage}.").format(
+            change=mod_text(str(d["mode"]), int(d["amount"])), source=src, damage=d["damage"]
         )
     if k == "damage":
         return _damage_text(game, d, who)
     if k == "no_damage":
-        why = " (negated)" if d.get("negated") else ""
-        return f"The skill deals no damage to {who}{why}{_how(game, d)}."
+        why = _(" (negated)") if d.get("negated") else ""
+        return _("The skill deals no damage to {who}{why}{how}.").format(
+            who=who, why=why, how=_how(game, d)
+        )
     if k == "heal":
         of = _(" from {card}").format(card=name()) if d.get("card") else ""
         return _("{who} heals {amount} HP{of} (HP {hp}).").format(
@@ -490,18 +499,24 @@ def event_text(game: VsGame, event: Event) -> str:
         )
     if k == "fizzle":
         reason = str(d.get("reason", "no target"))
-        of = f"{who}'s {name()}: its " if d.get("card") else "An "
-        return f"{of}{d.get('effect', 'effect')} effect does nothing ({reason})."
+        effect = str(d.get("effect", "effect"))
+        if d.get("card"):
+            said = _("{who}'s {card}: its {effect} effect does nothing ({reason}).")
+        else:
+            said = _("An {effect} effect does nothing ({reason}).")
+        return said.format(who=who, card=name(), effect=effect, reason=reason)
     if k == "game_over":
         winner = int(d["winner"])
         if winner not in (0, 1):
-            return f"The game ends in a draw ({d.get('reason', 'turn cap')})."
-        loser = player_name(1 - winner)
+            return _("The game ends in a draw ({reason}).").format(
+                reason=d.get("reason", "turn cap")
+            )
+        loser = seat_name(1 - winner)
         why = {
-            "hp": f"{loser}'s HP reached 0",
-            "deck": f"{loser} could not draw in the Draw Step",
+            "hp": _("{loser}'s HP reached 0").format(loser=loser),
+            "deck": _("{loser} could not draw in the Draw Step").format(loser=loser),
         }.get(str(d.get("reason")), str(d.get("reason")))
-        return f"{player_name(winner)} wins: {why}."
+        return _("{winner} wins: {why}.").format(winner=seat_name(winner), why=why)
     return str(event)
 
 
@@ -519,28 +534,32 @@ def _how(game: VsGame, d: Mapping[str, Any]) -> str:
     """ " from Agi of Pixie (base 2, +2 Fire Boost of Jack-o'-Lantern → 4)" for a skill."""
     if "skill" not in d or "base" not in d:
         return ""
-    text = f" from {d['skill']} of {card_name(game, str(d.get('card', '')))}"
+    text = _(" from {skill} of {card}").format(
+        skill=d["skill"], card=card_name(game, str(d.get("card", "")))
+    )
     steps = d.get("steps") or []
     if not steps:
         return text
-    parts = [f"base {d['base']}"]
+    parts = [_("base {base}").format(base=d["base"])]
     for mode, amount, source, kind, after in steps:
         src = _source_text(game, str(source), str(kind))
         parts.append(f"{mod_text(str(mode), int(amount))} {src} → {after}")
-    return f"{text} ({', '.join(parts)})"
+    return _("{text} ({steps})").format(text=text, steps=_(", ").join(parts))
 
 
 def _damage_text(game: VsGame, d: Mapping[str, Any], who: str) -> str:
     amount = int(d["amount"])
     if d.get("source") == "skill":
-        text = f"{who} takes {amount} damage{_how(game, d)}"
+        text = _("{who} takes {amount} damage{how}").format(
+            who=who, amount=amount, how=_how(game, d)
+        )
     else:
-        of = f" from {card_name(game, str(d['card']))}" if d.get("card") else ""
-        text = f"{who} loses {amount} HP{of}"
+        of = _(" from {card}").format(card=card_name(game, str(d["card"]))) if d.get("card") else ""
+        text = _("{who} loses {amount} HP{of}").format(who=who, amount=amount, of=of)
     excess = int(d.get("excess", 0))
     if excess:
-        text += f"; HP stops at 0 and {excess} more is lost"
-    return f"{text} (HP {d['hp']})."
+        text += _("; HP stops at 0 and {excess} more is lost").format(excess=excess)
+    return _("{text} (HP {hp}).").format(text=text, hp=d["hp"])
 
 
 # --- card descriptions -----------------------------------------------------------------------
