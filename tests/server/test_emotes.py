@@ -14,20 +14,12 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import LiveServer, sqlite_url
-from tests.server.test_seats import greet, make_room
+from tests.server.test_seats import greet, make_room, next_of
 
 from velvet.server.app import Settings, create_app
 from velvet.server.client import Client
 from velvet.server.notices import Emoted, read_notice
 from velvet.server.protocol import EMOTES
-
-
-def _until(ws: Any, kind: str) -> dict[str, Any]:
-    for _ in range(30):
-        m = ws.receive_json()
-        if m["type"] == kind:
-            return dict(m)
-    raise AssertionError(f"no {kind} message")
 
 
 def test_an_emote_reaches_the_other_seat_and_the_spectators(tmp_path: Path) -> None:
@@ -45,22 +37,22 @@ def test_an_emote_reaches_the_other_seat_and_the_spectators(tmp_path: Path) -> N
             greet(watcher, None)
             a.send_json({"v": 1, "type": "emote", "emote": "well_played"})
             for ws in (b, watcher, a):  # the sender sees it too: the room's one record
-                assert _until(ws, "emote") == {
+                assert next_of(ws, "emote") == {
                     "v": 1,
                     "type": "emote",
                     "seat": 0,
                     "emote": "well_played",
                 }
             a.send_json({"v": 1, "type": "emote", "emote": "nice"})  # too soon
-            refused = _until(a, "error")
+            refused = next_of(a, "error")
             assert refused["code"] == "rate_limited" and "one emote every" in refused["message"]
             watcher.send_json({"v": 1, "type": "emote", "emote": "hello"})
-            assert _until(watcher, "error")["code"] == "spectator"
+            assert next_of(watcher, "error")["code"] == "spectator"
             b.send_json({"v": 1, "type": "emote", "emote": "you are bad"})
-            bad = _until(b, "error")
+            bad = next_of(b, "error")
             assert bad["code"] == "bad_message" and "emote" in bad["message"]
             b.send_json({"v": 1, "type": "emote", "emote": "oops"})  # b's first real one
-            assert _until(a, "emote") == {"v": 1, "type": "emote", "seat": 1, "emote": "oops"}
+            assert next_of(a, "emote") == {"v": 1, "type": "emote", "seat": 1, "emote": "oops"}
 
 
 def test_an_emote_notice_reads_back_and_a_malformed_one_is_ignored() -> None:
