@@ -1,5 +1,6 @@
 """The browser in Japanese: a browser whose language is Japanese gets the lobby and the table
-in Japanese (card names too) from ``GET /api/i18n/ja``; the header's menu switches back."""
+in Japanese (card names too) from ``GET /api/i18n/ja``, Your games too; the header's menu
+switches back."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def test_a_japanese_browser_gets_the_lobby_and_table_in_japanese(
         ]
         assert not english, english
         page.screenshot(path=str(shots / "table-ja-1280x720.png"))
+
+        page.goto(f"{server.url}/games")  # Your games, with the game just made
+        page.wait_for_selector(".your-games .game-list")
+        assert page.locator(".your-games h1").inner_text() == "あなたのゲーム"
+        box = page.locator(".your-games").inner_text()
+        assert "あなたの手番" in box and "あなたの席：" in box and "you play" not in box, box
+        assert page.title() == "Velvet · あなたのゲーム"
 
         page.goto(f"{server.url}/")
         page.wait_for_selector("form.create-form")

@@ -5,7 +5,7 @@
 // token. The header's "Your games" link counts the games waiting for your move.
 
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { savedSeats, seatKey, forgetSeat, seatHref, perMoveWords } from "./lobby.js";
 import { timeWords } from "./table.js";
 
@@ -39,8 +39,8 @@ function link() {
 
 function showCount(n) {
   const a = link();
-  a.replaceChildren("Your games", ...(n ? [el("span", { class: "count", "aria-hidden": "true" }, String(n))] : []));
-  a.setAttribute("aria-label", n ? `Your games: ${n} waiting for your move` : "Your games");
+  a.replaceChildren(t("Your games"), ...(n ? [el("span", { class: "count", "aria-hidden": "true" }, String(n))] : []));
+  a.setAttribute("aria-label", n ? t("Your games: {n} waiting for your move", { n }) : t("Your games"));
 }
 
 // Drawn on every page, counted again when a turn of this page's seat begins or ends.
@@ -58,33 +58,35 @@ export async function installGamesLink() {
 
 function others(game) {
   const names = game.players.filter((p) => !game.seats.includes(p.seat)).map((p) => p.display_name || p.name);
-  if (!names.length) return game.hotseat ? "one screen, every seat yours" : "alone";
-  return `${game.cooperative ? "with" : "against"} ${names.join(", ")}`;
+  if (!names.length) return game.hotseat ? t("one screen, every seat yours") : t("alone");
+  const list = names.join(", ");
+  return game.cooperative ? t("with {players}", { players: list }) : t("against {players}", { players: list });
 }
 
 function whoseMove(game) {
-  if (game.status === "over") return "Finished";
-  if (game.your_move) return "Your move";
-  if (game.to_move === null || game.to_move === undefined) return "Waiting";
+  if (game.status === "over") return t("Finished");
+  if (game.your_move) return t("Your move");
+  if (game.to_move === null || game.to_move === undefined) return t("Waiting");
   const p = game.players.find((x) => x.seat === game.to_move);
-  return p ? `Waiting for ${p.display_name || p.name}` : "Waiting for the other side";
+  return p ? t("Waiting for {player}", { player: p.display_name || p.name }) : t("Waiting for the other side");
 }
 
 function entry(game) {
   const seat = game.here.includes(game.to_move) ? game.to_move : game.here[0];
   const here = seat !== undefined;
-  const names = game.seats.map((s) => game.players.find((p) => p.seat === s)?.name || `Player ${s + 1}`).join(", ");
+  const names = game.seats.map((s) => game.players.find((p) => p.seat === s)?.name || t("Player {n}", { n: s + 1 })).join(", ");
+  const facts = { seats: names, version: game.version, room: game.room };
   let href;
   let label;
   if (game.status === "over") {
     href = here ? `join/${encodeURIComponent(game.room)}?replay&seat=${seat}` : `join/${encodeURIComponent(game.room)}?replay`;
-    label = "Watch the replay";
+    label = t("Watch the replay");
   } else if (here) {
     href = seatHref(game.room, seat);
-    label = game.your_move ? "Play your move" : "Open the table";
+    label = game.your_move ? t("Play your move") : t("Open the table");
   } else {
     href = `join/${encodeURIComponent(game.room)}?seat=watch`;
-    label = "Watch";
+    label = t("Watch");
   }
   return el(
     "li",
@@ -93,9 +95,9 @@ function entry(game) {
     el("span", { class: "game-title" }, game.title),
     el("span", { class: "opponents" }, others(game)),
     game.result ? el("span", { class: "result" }, game.result.charAt(0).toUpperCase() + game.result.slice(1)) : null,
-    el("small", {}, `you play ${names} · move ${game.version} · room ${game.room}${game.rated ? " · rated" : ""}`),
+    el("small", {}, game.rated ? t("you play {seats} · move {version} · room {room} · rated", facts) : t("you play {seats} · move {version} · room {room}", facts)),
     game.deadline ? el("small", { class: "deadline" }, t("{per_move} · {left} left", { per_move: perMoveWords(game), left: timeLeft(game.deadline) })) : null,
-    here ? null : el("small", { class: "elsewhere" }, "your account's seat, held on another device: move it here from there"),
+    here ? null : el("small", { class: "elsewhere" }, t("your account's seat, held on another device: move it here from there")),
     el("a", { class: game.your_move && here ? "button primary" : "button", href }, label),
   );
 }
@@ -105,7 +107,7 @@ const timeLeft = (deadline) => timeWords(deadline - Date.now() / 1000);
 
 function section(title, games) {
   if (!games.length) return null;
-  return [el("h2", {}, `${title} (${games.length})`), el("ul", { class: "game-list" }, ...games.map(entry))];
+  return [el("h2", {}, t("{title} ({n})", { title, n: games.length })), el("ul", { class: "game-list" }, ...games.map(entry))];
 }
 
 function draw(box, data) {
@@ -113,18 +115,18 @@ function draw(box, data) {
   const waiting = data.games.filter((g) => !g.your_move && g.status !== "over");
   const over = data.games.filter((g) => g.status === "over");
   const lost = data.unknown.map((i) => data.held[i]).filter(Boolean);
-  const where = data.player ? `this browser or your account ${data.player}` : "this browser";
-  const parts = [
-    el("h1", {}, "Your games"),
-    el("p", { class: "muted" }, `Games where ${where} holds a seat, your move first.`),
-  ];
+  const intro = data.player
+    ? t("Games where this browser or your account {player} holds a seat, your move first.", { player: data.player })
+    : t("Games where this browser holds a seat, your move first.");
+  const parts = [el("h1", {}, t("Your games")), el("p", { class: "muted" }, intro)];
   if (!data.games.length) {
-    parts.push(el("p", {}, "No games yet. ", el("a", { href: "./" }, "Start one in the lobby"), " or open an invite link."));
+    parts.push(el("p", {}, t("No games yet."), " ", el("a", { href: "./" }, t("Start one in the lobby")), " ", t("or open an invite link.")));
   }
-  parts.push(...(section("Your move", mine) || []), ...(section("Waiting for the other side", waiting) || []), ...(section("Finished", over) || []));
+  parts.push(...(section(t("Your move"), mine) || []), ...(section(t("Waiting for the other side"), waiting) || []), ...(section(t("Finished"), over) || []));
   if (lost.length) {
-    const forget = el("button", { type: "button", class: "quiet", onclick: () => { for (const s of lost) forgetSeat(s.room, s.seat); refresh(box); } }, "Forget them");
-    parts.push(el("p", { class: "muted lost" }, `${lost.length} seat${lost.length === 1 ? "" : "s"} this browser kept open${lost.length === 1 ? "s" : ""} nothing now (moved to another device, or the room is gone). `, forget));
+    const forget = el("button", { type: "button", class: "quiet", onclick: () => { for (const s of lost) forgetSeat(s.room, s.seat); refresh(box); } }, t("Forget them"));
+    const said = tn("{n} seat this browser kept opens nothing now (moved to another device, or the room is gone).", "{n} seats this browser kept open nothing now (moved to another device, or the room is gone).", lost.length);
+    parts.push(el("p", { class: "muted lost" }, `${said} `, forget));
   }
   box.replaceChildren(...parts);
   showCount(mine.length);
@@ -139,13 +141,13 @@ async function refresh(box) {
     draw(box, data);
   } catch (error) {
     drawn.delete(box);
-    box.replaceChildren(el("h1", {}, "Your games"), el("p", { role: "alert" }, `Your games could not be loaded: ${error.message}.`));
+    box.replaceChildren(el("h1", {}, t("Your games")), el("p", { role: "alert" }, t("Your games could not be loaded: {error}.", { error: error.message })));
   }
 }
 
 export function renderYourGames(main) {
-  document.title = "Velvet · your games";
-  const box = el("section", { class: "your-games" }, el("h1", {}, "Your games"), el("p", { class: "loading" }, "Loading…"));
+  document.title = t("Velvet · your games");
+  const box = el("section", { class: "your-games" }, el("h1", {}, t("Your games")), el("p", { class: "loading" }, t("Loading…")));
   main.replaceChildren(box);
   refresh(box);
   // Kept up to date while the page is open and seen (another tab may have moved).
