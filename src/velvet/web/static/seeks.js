@@ -4,6 +4,7 @@
 // api/seeks, api/queue); this module names none of them.
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { toast } from "./table.js";
 import { saveSeat, seatHref } from "./lobby.js";
 
@@ -45,7 +46,7 @@ function keepSeek(room, secret) {
 }
 
 function rating(r, provisional) {
-  return el("span", { class: "rating", title: provisional ? "provisional: few or no rated games yet" : "Glicko-2 rating" }, `${r}${provisional ? "?" : ""}`);
+  return el("span", { class: "rating", title: provisional ? t("provisional: few or no rated games yet") : t("Glicko-2 rating") }, `${r}${provisional ? "?" : ""}`);
 }
 
 // Open the table of a seat this browser now holds (its secret saved like a claimed invite).
@@ -58,22 +59,22 @@ export function renderFinder(node) {
   const ui = {
     games: [],
     signedIn: false,
-    game: el("select", { id: "finder-game", "aria-label": "Game" }),
+    game: el("select", { id: "finder-game", "aria-label": t("Game") }),
     rated: el("input", { type: "checkbox", id: "finder-rated" }),
-    quick: el("button", { type: "button", class: "primary", id: "quick-pair" }, "Quick pair"),
-    post: el("button", { type: "button", id: "post-seek" }, "Post a seek…"),
+    quick: el("button", { type: "button", class: "primary", id: "quick-pair" }, t("Quick pair")),
+    post: el("button", { type: "button", id: "post-seek" }, t("Post a seek…")),
     wait: el("div", { class: "finder-wait", role: "status", "aria-live": "polite", hidden: true }),
     form: el("form", { class: "seek-form", hidden: true }),
-    list: el("div", { class: "seek-list" }, el("p", {}, "Loading…")),
+    list: el("div", { class: "seek-list" }, el("p", {}, t("Loading…"))),
     ticket: null,
   };
-  const ratedLabel = el("label", { class: "finder-rated", for: "finder-rated" }, ui.rated, " Rated");
+  const ratedLabel = el("label", { class: "finder-rated", for: "finder-rated" }, ui.rated, " ", t("Rated"));
   node.replaceChildren(
-    el("h2", {}, "Find a game"),
-    el("div", { class: "finder-row" }, el("label", { for: "finder-game" }, "Game"), ui.game, ratedLabel, ui.quick, ui.post),
+    el("h2", {}, t("Find a game")),
+    el("div", { class: "finder-row" }, el("label", { for: "finder-game" }, t("Game")), ui.game, ratedLabel, ui.quick, ui.post),
     ui.wait,
     ui.form,
-    el("h3", {}, "Seeks"),
+    el("h3", {}, t("Seeks")),
     ui.list,
   );
   ui.quick.addEventListener("click", () => quickPair(ui));
@@ -94,14 +95,14 @@ function setSignedIn(ui, signedIn) {
   ui.signedIn = signedIn;
   ui.rated.disabled = !signedIn;
   if (!signedIn) ui.rated.checked = false;
-  ui.rated.parentElement.title = signedIn ? "Rated: Glicko-2, against another signed-in player" : "Sign in to play rated games";
+  ui.rated.parentElement.title = signedIn ? t("Rated: Glicko-2, against another signed-in player") : t("Sign in to play rated games");
 }
 
 async function start(ui) {
   const [games, account] = await Promise.all([call("GET", "api/games"), call("GET", "api/account")]);
   ui.games = games.ok ? games.data.filter((g) => g.players.includes(2)) : [];
   setSignedIn(ui, account.ok && Boolean(account.data.name));
-  ui.game.replaceChildren(...ui.games.map((g) => el("option", { value: g.name, title: g.title }, g.short_title || g.title)));
+  ui.game.replaceChildren(...ui.games.map((g) => el("option", { value: g.name, title: t(g.title) }, t(g.short_title || g.title))));
   const last = localStorage.getItem("velvet.game");
   if (ui.games.some((g) => g.name === last)) ui.game.value = last;
   const competitive = ui.games.find((g) => !g.cooperative);
@@ -124,11 +125,11 @@ async function quickPair(ui) {
   const joined = await call("POST", "api/queue", { game: game.name, rated: ui.rated.checked });
   if (!joined.ok) {
     ui.quick.disabled = false;
-    toast(joined.data.message || "could not join the queue", "error");
+    toast(joined.data.message || t("could not join the queue"), "error");
     return;
   }
   ui.ticket = joined.data;
-  const cancel = el("button", { type: "button", class: "quiet", id: "queue-leave" }, "Cancel");
+  const cancel = el("button", { type: "button", class: "quiet", id: "queue-leave" }, t("Cancel"));
   const line = el("p", { class: "wait-line" });
   const offer = el("p", { class: "bot-offer", hidden: true });
   ui.wait.replaceChildren(el("span", { class: "finder-spinner", "aria-hidden": "true" }), line, offer, cancel);
@@ -140,21 +141,24 @@ async function quickPair(ui) {
     if (left.ok && left.data.state === "paired") sit(left.data.room, left.data.seat, ticket.secret, ticket.game); // paired just before
   });
   const mine = rating(ui.ticket.rating, ui.ticket.provisional);
-  const who = game.cooperative ? "partner" : "opponent";
-  const article = ui.ticket.rated ? "a rated" : game.cooperative ? "a" : "an";
+  const title = t(game.short_title || game.title);
+  const looking = game.cooperative
+    ? ui.ticket.rated ? t("Looking for a rated partner in {game}", { game: title }) : t("Looking for a partner in {game}", { game: title })
+    : ui.ticket.rated ? t("Looking for a rated opponent in {game}", { game: title }) : t("Looking for an opponent in {game}", { game: title });
   const show = (status) => {
     const seconds = Math.floor(status.waited);
     const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
     line.replaceChildren(
-      el("strong", {}, `Looking for ${article} ${who} in ${game.short_title || game.title}`), ` · ${clock}`,
-      el("br"), "Your rating ", mine, ` · ${who}s rated within ±${status.window}`,
+      el("strong", {}, looking), ` · ${clock}`,
+      el("br"), t("Your rating"), " ", mine, " · ",
+      game.cooperative ? t("partners rated within ±{window}", { window: status.window }) : t("opponents rated within ±{window}", { window: status.window }),
     );
     if (status.bot && offer.hidden) {
       offer.hidden = false;
-      const play = el("button", { type: "button", class: "primary", id: "play-bot" }, `Play the ${status.bot.bot} bot`);
+      const play = el("button", { type: "button", class: "primary", id: "play-bot" }, t("Play the {bot} bot", { bot: status.bot.bot }));
       play.addEventListener("click", () => playBot(ui));
-      const scale = el("small", {}, ` (bots are rated against each other in the arena, ${status.bot.anchor} set at 1500)`);
-      offer.replaceChildren(`Nobody yet. Nearest your rating: the ${status.bot.bot} bot, rated ${status.bot.rating}`, scale, ".", el("br"), play, " or keep waiting.");
+      const scale = el("small", {}, t(" (bots are rated against each other in the arena, {anchor} set at 1500)", { anchor: status.bot.anchor }));
+      offer.replaceChildren(t("Nobody yet. Nearest your rating: the {bot} bot, rated {rating}", { bot: status.bot.bot, rating: status.bot.rating }), scale, ".", el("br"), play, t(" or keep waiting."));
     }
   };
   show({ waited: 0, window: 100 });
@@ -166,11 +170,11 @@ async function quickPair(ui) {
     if (ui.ticket !== ticket) return;
     if (!got.ok) {
       stopQueue(ui);
-      toast(got.data.message || "the queue could not be reached", "error");
+      toast(got.data.message || t("the queue could not be reached"), "error");
       return;
     }
     if (got.data.state === "paired" || got.data.state === "bot") {
-      stopQueue(ui, `Paired${got.data.opponent ? ` with ${got.data.opponent}` : ""}: opening the table…`);
+      stopQueue(ui, got.data.opponent ? t("Paired with {opponent}: opening the table…", { opponent: got.data.opponent }) : t("Paired: opening the table…"));
       sit(got.data.room, got.data.seat, ticket.secret, ticket.game);
       return;
     }
@@ -185,9 +189,9 @@ async function playBot(ui) {
   const ticket = ui.ticket;
   if (!ticket) return;
   const got = await call("POST", `api/queue/${encodeURIComponent(ticket.ticket)}/bot`);
-  if (!got.ok) return toast(got.data.message || "no bot game", "error");
+  if (!got.ok) return toast(got.data.message || t("no bot game"), "error");
   if (got.data.room) {
-    stopQueue(ui, "Opening the table…");
+    stopQueue(ui, t("Opening the table…"));
     sit(got.data.room, got.data.seat, ticket.secret, ticket.game);
   }
 }
@@ -209,33 +213,33 @@ function stopQueue(ui, text) {
 async function loadSeeks(ui) {
   const got = await call("GET", "api/seeks");
   if (!got.ok) {
-    ui.list.replaceChildren(el("p", {}, got.data.message || "The seeks could not be loaded."));
+    ui.list.replaceChildren(el("p", {}, got.data.message || t("The seeks could not be loaded.")));
     return;
   }
   const mine = mySeeks();
   const seeks = got.data;
   if (!seeks.length) {
-    ui.list.replaceChildren(el("p", {}, "No open seeks. Quick pair, or post one: it waits here for an opponent."));
+    ui.list.replaceChildren(el("p", {}, t("No open seeks. Quick pair, or post one: it waits here for an opponent.")));
     return;
   }
-  const titles = Object.fromEntries(ui.games.map((g) => [g.name, g.short_title || g.title]));
+  const titles = Object.fromEntries(ui.games.map((g) => [g.name, t(g.short_title || g.title)]));
   const rows = seeks.map((s) => {
     const own = s.room in mine;
     const join = own
-      ? el("span", { class: "badge yours" }, "yours")
-      : el("button", { type: "button", class: "primary join-seek", dataset: { room: s.room } }, "Join");
+      ? el("span", { class: "badge yours" }, t("yours"))
+      : el("button", { type: "button", class: "primary join-seek", dataset: { room: s.room } }, t("Join"));
     if (!own) join.addEventListener("click", () => takeSeek(ui, s, join));
-    const range = s.min_rating !== null || s.max_rating !== null ? ` · for ${s.min_rating ?? 0}–${s.max_rating ?? "any"}` : "";
+    const range = s.min_rating !== null || s.max_rating !== null ? t(" · for {low}–{high}", { low: s.min_rating ?? 0, high: s.max_rating ?? t("any") }) : "";
     return el("tr", { class: own ? "own" : "" },
       el("td", {}, titles[s.game] || s.game),
-      el("td", {}, s.player || el("span", { class: "muted" }, "anonymous")),
+      el("td", {}, s.player || el("span", { class: "muted" }, t("anonymous"))),
       el("td", {}, rating(s.rating, s.provisional)),
-      el("td", { class: "setup" }, s.setup.length ? s.setup.join(" · ") : "default set-up"),
-      el("td", {}, s.rated ? el("span", { class: "badge rated" }, "rated") : "casual", range),
+      el("td", { class: "setup" }, s.setup.length ? s.setup.join(" · ") : t("default set-up")),
+      el("td", {}, s.rated ? el("span", { class: "badge rated" }, t("rated")) : t("casual"), range),
       el("td", {}, join));
   });
-  ui.list.replaceChildren(el("table", { class: "seeks", "aria-label": "Open seeks (? marks a provisional rating)" },
-    el("thead", {}, el("tr", {}, ...["Game", "Player", "Rating", "Set-up (theirs, then yours)", "Mode", ""].map((h) => el("th", { scope: "col" }, h)))),
+  ui.list.replaceChildren(el("table", { class: "seeks", "aria-label": t("Open seeks (? marks a provisional rating)") },
+    el("thead", {}, el("tr", {}, ...[t("Game"), t("Player"), t("Rating"), t("Set-up (theirs, then yours)"), t("Mode"), ""].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, ...rows)));
 }
 
@@ -244,7 +248,7 @@ async function takeSeek(ui, seek, button) {
   const got = await call("POST", `api/seeks/${encodeURIComponent(seek.room)}/take`);
   if (!got.ok) {
     button.disabled = false;
-    toast(got.data.message || "the seek could not be taken", "error");
+    toast(got.data.message || t("the seek could not be taken"), "error");
     loadSeeks(ui);
     return;
   }
@@ -268,24 +272,24 @@ function buildForm(ui) {
     const seats = option.multiple ? [0, 1] : [null];
     for (const seat of seats) {
       const id = `seek-${option.name}${seat === null ? "" : `-${seat}`}`;
-      const label = seat === null ? option.label : `${seat === 0 ? "Your" : "Opponent's"} ${option.label}`;
+      const label = seat === null ? t(option.label) : seat === 0 ? t("Your {option}", { option: t(option.label) }) : t("Opponent's {option}", { option: t(option.label) });
       const fallback = seat !== null ? option.defaults[seat] : option.default;
       const named = option.choices.find((c) => c.id === fallback);
       const control = el("select", { id },
-        el("option", { value: "" }, named ? `default (${named.name})` : "default"),
+        el("option", { value: "" }, named ? t("default ({name})", { name: named.name }) : t("default")),
         ...option.choices.map((c) => el("option", { value: c.id }, c.name)));
       pickers.push({ option, seat, control });
       fields.push(el("div", { class: "field" }, el("label", { for: id }, label.charAt(0).toUpperCase() + label.slice(1)), control));
     }
   }
-  const low = el("input", { type: "number", id: "seek-min", min: 0, max: 4000, step: 50, placeholder: "any" });
-  const high = el("input", { type: "number", id: "seek-max", min: 0, max: 4000, step: 50, placeholder: "any" });
-  const submit = el("button", { type: "submit", class: "primary" }, "Post the seek");
+  const low = el("input", { type: "number", id: "seek-min", min: 0, max: 4000, step: 50, placeholder: t("any") });
+  const high = el("input", { type: "number", id: "seek-max", min: 0, max: 4000, step: 50, placeholder: t("any") });
+  const submit = el("button", { type: "submit", class: "primary" }, t("Post the seek"));
   const error = el("p", { class: "field-error", role: "alert", hidden: true });
   ui.form.replaceChildren(
     el("div", { class: "seek-fields" }, ...fields,
-      el("div", { class: "field" }, el("label", { for: "seek-min" }, "Opponent rated from"), low),
-      el("div", { class: "field" }, el("label", { for: "seek-max" }, "to"), high)),
+      el("div", { class: "field" }, el("label", { for: "seek-min" }, t("Opponent rated from")), low),
+      el("div", { class: "field" }, el("label", { for: "seek-max" }, t("to")), high)),
     error, submit);
   ui.form.onsubmit = async (event) => {
     event.preventDefault();
@@ -306,7 +310,7 @@ function buildForm(ui) {
     submit.disabled = false;
     if (!got.ok) {
       error.hidden = false;
-      error.textContent = got.data.message || "the seek could not be posted";
+      error.textContent = got.data.message || t("the seek could not be posted");
       return;
     }
     ui.form.hidden = true;
@@ -318,9 +322,9 @@ function buildForm(ui) {
 
 // This tab's own seek: polled (which keeps it listed) until it is taken, then the table opens.
 function watchSeek(ui, room, secret) {
-  const cancel = el("button", { type: "button", class: "quiet", id: "seek-cancel" }, "Cancel the seek");
+  const cancel = el("button", { type: "button", class: "quiet", id: "seek-cancel" }, t("Cancel the seek"));
   const box = el("div", { class: "my-seek" }, el("span", { class: "finder-spinner", "aria-hidden": "true" }),
-    el("p", {}, el("strong", {}, "Your seek is listed"), el("br"), "Waiting for someone to join; the table opens when they do. Leave this page and the seek goes after a minute."),
+    el("p", {}, el("strong", {}, t("Your seek is listed")), el("br"), t("Waiting for someone to join; the table opens when they do. Leave this page and the seek goes after a minute.")),
     cancel);
   ui.wait.hidden = false;
   ui.wait.replaceChildren(box);
@@ -342,11 +346,11 @@ function watchSeek(ui, room, secret) {
     const got = await call("POST", `api/seeks/${encodeURIComponent(room)}/status`, { secret });
     if (!got.ok) return end(got.status === 0 ? got.data.message : "");
     if (got.data.state === "taken") {
-      end(`${got.data.opponent || "Someone"} joined: opening the table…`);
+      end(t("{player} joined: opening the table…", { player: got.data.opponent || t("Someone") }));
       const game = mySeekGame(ui, room);
       return sit(room, 0, secret, game);
     }
-    if (got.data.state !== "open") return end("Your seek is no longer listed.");
+    if (got.data.state !== "open") return end(t("Your seek is no longer listed."));
     timer = setTimeout(poll, 2 * POLL_MS);
   };
   poll();
