@@ -11,23 +11,27 @@
 // (motion) or until the player turns it on (sound).
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 const STORE = "velvet.look";
-export const THEMES = {
-  velvet: "Velvet (dark)",
-  phantom: "Phantom (red and black)",
-  midnight: "Midnight TV (yellow)",
-  contrast: "High contrast",
-};
-export const SPEEDS = { normal: "Normal", fast: "Fast", slow: "Slow", off: "Off" };
+export const THEMES = new Set(["velvet", "phantom", "midnight", "contrast"]);
+export const SPEEDS = new Set(["normal", "fast", "slow", "off"]);
+// the themes' and speeds' names in the page's language (the catalogue sees each literal)
+const themeWords = () => ({
+  velvet: t("Velvet (dark)"),
+  phantom: t("Phantom (red and black)"),
+  midnight: t("Midnight TV (yellow)"),
+  contrast: t("High contrast"),
+});
+const speedWords = () => ({ normal: t("Normal"), fast: t("Fast"), slow: t("Slow"), off: t("Off") });
 const DEFAULTS = { theme: "velvet", sound: false, motion: "normal", notify: false };
 
 export function settings() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE) || "{}");
     const out = { ...DEFAULTS, ...saved };
-    if (!(out.theme in THEMES)) out.theme = DEFAULTS.theme;
-    if (!(out.motion in SPEEDS)) out.motion = DEFAULTS.motion;
+    if (!THEMES.has(out.theme)) out.theme = DEFAULTS.theme;
+    if (!SPEEDS.has(out.motion)) out.motion = DEFAULTS.motion;
     out.sound = out.sound === true;
     out.notify = out.notify === true;
     return out;
@@ -65,12 +69,12 @@ export function installLook(node) {
   const theme = el(
     "select",
     { id: "look-theme", onchange: (e) => save({ theme: e.target.value }) },
-    ...Object.entries(THEMES).map(([id, name]) => el("option", { value: id, selected: id === s.theme }, name)),
+    ...Object.entries(themeWords()).map(([id, name]) => el("option", { value: id, selected: id === s.theme }, name)),
   );
   const speed = el(
     "select",
     { id: "look-motion", onchange: (e) => save({ motion: e.target.value }) },
-    ...Object.entries(SPEEDS).map(([id, name]) => el("option", { value: id, selected: id === s.motion }, name)),
+    ...Object.entries(speedWords()).map(([id, name]) => el("option", { value: id, selected: id === s.motion }, name)),
   );
   const sound = el("input", {
     type: "checkbox",
@@ -96,7 +100,7 @@ export function installLook(node) {
       }
       if (!("Notification" in window)) {
         box.checked = false;
-        note.textContent = "This browser has no notifications.";
+        note.textContent = t("This browser has no notifications.");
         return;
       }
       let answer = notifyPermission();
@@ -109,25 +113,25 @@ export function installLook(node) {
       }
       box.checked = answer === "granted";
       save({ notify: box.checked });
-      if (!box.checked) note.textContent = "Notifications are blocked for this site: allow them in the browser's site settings.";
+      if (!box.checked) note.textContent = t("Notifications are blocked for this site: allow them in the browser's site settings.");
     },
   });
   node.replaceChildren(
     el(
       "details",
       { class: "look-menu" },
-      el("summary", { class: "button quiet", "aria-label": "Look: theme, sound, notifications and motion" }, "Look"),
+      el("summary", { class: "button quiet", "aria-label": t("Look: theme, sound, notifications and motion") }, t("Look")),
       el(
         "div",
         { class: "look-panel" },
-        el("label", { for: "look-theme" }, "Theme"),
+        el("label", { for: "look-theme" }, t("Theme")),
         theme,
-        el("label", { class: "look-check", for: "look-sound" }, sound, " Sound"),
-        el("label", { class: "look-check", for: "look-notify" }, notify, " Notify me of my turn"),
+        el("label", { class: "look-check", for: "look-sound" }, sound, " ", t("Sound")),
+        el("label", { class: "look-check", for: "look-notify" }, notify, " ", t("Notify me of my turn")),
         note,
-        el("label", { for: "look-motion" }, "Motion"),
+        el("label", { for: "look-motion" }, t("Motion")),
         speed,
-        reduced() ? el("small", {}, "Your system asks for reduced motion: nothing moves.") : null,
+        reduced() ? el("small", {}, t("Your system asks for reduced motion: nothing moves.")) : null,
       ),
     ),
   );
@@ -246,8 +250,8 @@ const MOVES = {
   alert: (board) => board.querySelector(".p5-meter"),
   check: (board) => board.querySelector(".p5-tray"),
   dice: (board) => board.querySelector(".p5-tray"),
-  defeat: (board, d, events) => stamp(board, ".p5-palace-wrap", `Defeated: ${nameIn(events, d)}`),
-  boss_defeated: (board) => stamp(board, ".p5-palace-wrap", "The boss falls"),
+  defeat: (board, d, events) => stamp(board, ".p5-palace-wrap", t("Defeated: {name}", { name: nameIn(events, d) })),
+  boss_defeated: (board) => stamp(board, ".p5-palace-wrap", t("The boss falls")),
 };
 
 function nameIn(events, d) {
