@@ -31,6 +31,7 @@ def test_a_japanese_browser_gets_the_lobby_and_table_in_japanese(
         assert page.locator("button[type=submit]").inner_text() == "ルームを作成"
         assert page.locator(".look-menu summary").inner_text() == "表示"  # the header's Look
         assert page.locator("#quick-pair").inner_text() == "クイック対戦"  # Find a game
+        assert page.locator("#account .sign-in").inner_text() == "サインイン"
         thieves = page.locator("#thief_1 option").all_inner_texts()
         assert any("ジョーカー（雨宮蓮）" in name for name in thieves)
         page.screenshot(path=str(shots / "lobby-ja-1280x720.png"), full_page=True)

@@ -3,6 +3,7 @@
 // this module never sees it; it asks api/account who is signed in.
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 const who = { name: null };
 
@@ -25,7 +26,7 @@ async function api(path, body) {
 function header() {
   let box = document.getElementById("account");
   if (!box) {
-    box = el("nav", { id: "account", class: "account", "aria-label": "Account" });
+    box = el("nav", { id: "account", class: "account", "aria-label": t("Account") });
     document.querySelector("header.top")?.append(box);
   }
   return box;
@@ -33,17 +34,17 @@ function header() {
 
 function showHeader() {
   const box = header();
-  const board = el("a", { href: "leaderboard" }, "Leaderboard");
+  const board = el("a", { href: "leaderboard" }, t("Leaderboard"));
   if (who.name) {
     box.replaceChildren(
       board,
       el("a", { href: `players/${encodeURIComponent(who.name)}`, class: "me" }, who.name),
-      el("button", { type: "button", class: "sign-out", onclick: signOut }, "Sign out"),
+      el("button", { type: "button", class: "sign-out", onclick: signOut }, t("Sign out")),
     );
   } else {
     box.replaceChildren(
       board,
-      el("button", { type: "button", class: "sign-in", "aria-expanded": "false", onclick: (e) => openForm(e.currentTarget) }, "Sign in"),
+      el("button", { type: "button", class: "sign-in", "aria-expanded": "false", onclick: (e) => openForm(e.currentTarget) }, t("Sign in")),
     );
   }
 }
@@ -61,12 +62,12 @@ function openForm(button) {
   const password = el("input", { id: "account-password", name: "password", type: "password", autocomplete: "current-password", required: true });
   const message = el("p", { class: "account-message", role: "alert" });
   const form = el("form", { class: "account-form" },
-    el("label", { for: "account-name" }, "Name"), name,
-    el("label", { for: "account-password" }, "Password"), password,
+    el("label", { for: "account-name" }, t("Name")), name,
+    el("label", { for: "account-password" }, t("Password")), password,
     el("div", { class: "account-buttons" },
-      el("button", { type: "submit", value: "signin" }, "Sign in"),
-      el("button", { type: "submit", value: "signup", class: "secondary" }, "Sign up")),
-    el("p", { class: "account-hint" }, "Sign up: a name of 3–24 letters, digits, _ or -, a password of 10 characters or more. Playing without an account works as before."),
+      el("button", { type: "submit", value: "signin" }, t("Sign in")),
+      el("button", { type: "submit", value: "signup", class: "secondary" }, t("Sign up"))),
+    el("p", { class: "account-hint" }, t("Sign up: a name of 3–24 letters, digits, _ or -, a password of 10 characters or more. Playing without an account works as before.")),
     message);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -79,7 +80,7 @@ function openForm(button) {
       document.dispatchEvent(new CustomEvent("velvet-account", { detail: { name: who.name } }));
       return;
     }
-    message.textContent = answer.data.message || `refused (${answer.status})`;
+    message.textContent = answer.data.message || t("refused ({status})", { status: answer.status });
   });
   box.append(form);
   name.focus();
