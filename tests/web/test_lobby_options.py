@@ -15,6 +15,14 @@ from tests.web.conftest import Tab, WebServer
 DESKTOP = {"width": 1280, "height": 720}
 
 
+def _lobby(server: WebServer, browser: Any) -> Tab:
+    """A tab on the lobby, its create-room form drawn."""
+    tab = Tab(browser, DESKTOP)
+    tab.page.goto(f"{server.url}/")
+    tab.page.wait_for_selector("form.create-form")
+    return tab
+
+
 @pytest.fixture
 def race(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy race game, with a choice and a file option, registered for this test."""
@@ -26,10 +34,8 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_toy_games_options_are_fields_of_the_lobby_and_reach_its_room(
     server: WebServer, browser: Any, race: None
 ) -> None:
-    tab = Tab(browser, DESKTOP)
+    tab = _lobby(server, browser)
     page = tab.page
-    page.goto(f"{server.url}/")
-    page.wait_for_selector("form.create-form")
     games = page.locator("#game option").evaluate_all("os => os.map(o => o.value)")
     assert games == ["p5", "vs", "race"]
     page.select_option("#game", "race")
@@ -70,10 +76,8 @@ def test_a_toy_games_options_are_fields_of_the_lobby_and_reach_its_room(
 def test_a_correspondence_room_in_hours_is_made_from_the_form_and_badged_in_the_lobby(
     server: WebServer, browser: Any
 ) -> None:
-    tab = Tab(browser, DESKTOP)
+    tab = _lobby(server, browser)
     page = tab.page
-    page.goto(f"{server.url}/")
-    page.wait_for_selector("form.create-form")
     page.select_option("#game", "vs")
     page.click("details.more > summary")
     choices = page.locator("#days_per_move option").evaluate_all("os => os.map(o => o.value)")
