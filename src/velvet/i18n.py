@@ -303,7 +303,16 @@ def localize(text: str, game: str) -> str:
 
 PACKAGE = Path(__file__).resolve().parent
 STATIC = PACKAGE / "web" / "static"
-BROWSER_FILES = ("index.html", "i18n.js", "lobby.js", "table.js", "mygames.js", "seeks.js", "look.js", "account.js")
+BROWSER_FILES = (
+    "index.html",
+    "i18n.js",
+    "lobby.js",
+    "table.js",
+    "mygames.js",
+    "seeks.js",
+    "look.js",
+    "account.js",
+)
 """The browser's files whose words go through ``t()`` (and ``data-i18n`` in the HTML)."""
 PYTHON_CALLS = {"_": 1, "N_": 1, "ngettext": 2}
 """Functions whose first string arguments (that many) are messages."""

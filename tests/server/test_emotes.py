@@ -93,8 +93,8 @@ async def _emote_across(a: str, b: str) -> list[dict[str, Any]]:
 def test_an_emote_said_on_one_process_is_heard_once_on_another(pg_url: str, bus: str) -> None:
     from tests.server.conftest import REDIS_URL
 
-    extra = {"redis": REDIS_URL} if bus == "redis" else {}
-    settings = Settings(db=pg_url, bot_workers=0, rate=1000.0, http_rate=1000.0, **extra)
+    redis = REDIS_URL if bus == "redis" else None
+    settings = Settings(db=pg_url, bot_workers=0, rate=1000.0, http_rate=1000.0, redis=redis)
     with LiveServer(settings) as a, LiveServer(settings) as b:
         emotes = asyncio.run(_emote_across(a.url, b.url))
     said = {"v": 1, "type": "emote", "seat": 0, "emote": "good_luck"}
