@@ -1,8 +1,8 @@
-"""Correspondence rooms: days per move, and the loss on time when they run out.
+"""Correspondence rooms: a time per move, and the loss on time when it runs out.
 
 A room made with ``days_per_move`` (1, 3 or 7) or ``hours_per_move`` (1, 4 or 12) gives
-each decision that many days (or hours) from
-the move before it (the first decision: from the room's creation). The deadline is read
+each decision that many days (or hours) from the move before it (the first decision: from
+the room's creation). The deadline is read
 from what is stored (the room's options, its last move's commit time), so it survives a
 restart; nothing is kept in memory. When it has passed, the seat to move loses
 (``flagged`` in the result), committed like a resignation. Deadlines are checked when a
@@ -53,7 +53,7 @@ def per_move(row: RoomRow) -> float | None:
 
 
 def deadline(row: RoomRow, last_move: float | None) -> float | None:
-    """When the pending decision runs out (Unix time), or None (no days per move, over)."""
+    """When the pending decision runs out (Unix time), or None (no time per move, over)."""
     seconds = per_move(row)
     if seconds is None or row.status == "over":
         return None
