@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import sqlite_url
+from tests.server.conftest import hello, send, sqlite_url
+from tests.server.test_app import next_of
 from tests.server.test_seats import greet, make_room
 from tests.server.test_your_games import ask
 
@@ -193,3 +194,21 @@ def test_bad_time_per_move_is_refused_naming_the_field(
         assert r.status_code == status, r.text
         assert r.json()["error"] == code and r.json()["option"] == option
         assert client.get("/api/rooms").json() == []  # nothing was made
+
+
+def test_a_room_and_its_rematch_are_stamped_by_the_servers_clock(db: str) -> None:
+    now = Now()
+    now.offset = 10 * DAY  # a clock far from the machine's: every stamp must come from it
+    with serve(db, now) as client:
+        room = make_room(client, game="vs", first="1", seats=["human", "random"])
+        created = client.get(f"/api/rooms/{room['room']}").json()["created"]
+        assert now() - 5 < created <= now()
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            hello(ws, room["invites"][0]["token"])
+            send(ws, type="resign")
+            while next_of(ws, "state")["status"] != "over":
+                pass
+            send(ws, type="rematch")
+            again = next_of(ws, "rematch")["room"]
+        stamped = client.get(f"/api/rooms/{again}").json()["created"]
+        assert now() - 5 < stamped <= now()

@@ -81,7 +81,8 @@ class RematchDesk:
                 if refusal is not None:
                     conn.send(ErrorMsg(code="rate_limited", message=refusal))
                     return
-                row = rematch_row(room.row, list(reversed(now)) if mutual else list(now))
+                seats = list(reversed(now)) if mutual else list(now)
+                row = rematch_row(room.row, seats, self.storage.clock())
                 try:
                     await asyncio.to_thread(self.storage.create_room, row)
                 except (Conflict, StorageError) as failure:

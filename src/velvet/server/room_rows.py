@@ -46,10 +46,11 @@ def fresh_row(
     options: dict[str, Any],
     listed: bool,
     seats: list[SeatRow],
+    created: float,
     rematch_of: str | None = None,
-    created: float | None = None,
 ) -> RoomRow:
-    """A room not yet played nor saved: a new id and nonce, ``seed`` committed to."""
+    """A room not yet played nor saved, made at ``created`` (the server's clock): a new id
+    and nonce, ``seed`` committed to."""
     nonce = secrets.token_hex(16)
     return RoomRow(
         id=secrets.token_urlsafe(9),
@@ -66,7 +67,7 @@ def fresh_row(
         listed=listed,
         rematch_of=rematch_of,
         rematch=None,
-        created=time.time() if created is None else created,
+        created=created,
         seats=seats,
     )
 
@@ -75,8 +76,10 @@ async def new_row(
     request: CreateRoom,
     check: Callable[[str, str], object],
     claims: Sequence[tuple[str, int | None] | None] = (),
+    clock: Callable[[], float] = time.time,
 ) -> tuple[RoomRow, list[str]]:
-    """A new room's row, checked, not yet saved, and each seat's invite token.
+    """A new room's row, checked, not yet saved, and each seat's invite token; ``clock``
+    stamps its creation and the claims (the server's ``Settings.clock``).
 
     ``check(spec, game)``: a bot the server allows. ``claims[i]``: seat i is claimed
     already by the client whose secret has this digest (and by that account, or None):
@@ -85,7 +88,7 @@ async def new_row(
     # parsing uploaded cards and decks takes a while: not on the event loop
     game, config, specs, seed = await asyncio.to_thread(_prepare, request, check)
     tokens = [secrets.token_urlsafe(24) for _ in specs]
-    now = time.time()
+    now = clock()
     seats = []
     for i, (s, t) in enumerate(zip(specs, tokens, strict=True)):
         seat = SeatRow(i, s, token_digest(t))
@@ -116,8 +119,9 @@ async def new_row(
     return row, tokens
 
 
-def rematch_row(old: RoomRow, seats: Sequence[SeatRow]) -> RoomRow:
-    """The rematch of ``old``: its game, cards, config and options, a new seed; ``seats``:
+def rematch_row(old: RoomRow, seats: Sequence[SeatRow], created: float) -> RoomRow:
+    """The rematch of ``old``, made at ``created``: its game, cards, config and options, a
+    new seed; ``seats``:
     the old seats as claimed now, in their new order (swapped between two people: each
     client keeps its own secret, which opens its own seat only)."""
     return fresh_row(
@@ -129,6 +133,7 @@ def rematch_row(old: RoomRow, seats: Sequence[SeatRow]) -> RoomRow:
         listed=old.listed,
         seats=[dataclasses.replace(s, seat=i) for i, s in enumerate(seats)],
         rematch_of=old.id,
+        created=created,
     )
 
 

@@ -160,7 +160,7 @@ class Hub:
     ) -> tuple[RoomRow, list[str]]:
         """A new room's row, checked, not yet saved, and each seat's invite token
         (velvet.server.room_rows.new_row, with this server's bot limits)."""
-        return await room_rows.new_row(request, self.pool.check, claims)
+        return await room_rows.new_row(request, self.pool.check, claims, self.storage.clock)
 
     async def started(self, room_id: str) -> None:
         """A room just saved: its bots start if one moves first (it loads when someone
