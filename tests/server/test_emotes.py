@@ -55,6 +55,34 @@ def test_an_emote_reaches_the_other_seat_and_the_spectators(tmp_path: Path) -> N
             assert next_of(a, "emote") == {"v": 1, "type": "emote", "seat": 1, "emote": "oops"}
 
 
+def test_a_room_made_without_emotes_refuses_them_and_says_so(tmp_path: Path) -> None:
+    settings = Settings(db=sqlite_url(tmp_path), bot_workers=0, rate=1000, http_rate=1000)
+    with TestClient(create_app(settings)) as client:
+        room = make_room(client, game="vs", seats=["human", "human"], emotes=False)
+        plain = make_room(client, game="vs", seats=["human", "human"])
+        with (
+            client.websocket_connect(f"/ws/{room['room']}") as a,
+            client.websocket_connect(f"/ws/{room['room']}") as b,
+            client.websocket_connect(f"/ws/{plain['room']}") as c,
+        ):
+            assert greet(a, room["invites"][0]["token"])[0]["emotes"] is False
+            greet(b, room["invites"][1]["token"])
+            assert greet(c, plain["invites"][0]["token"])[0]["emotes"] is True
+            a.send_json({"v": 1, "type": "emote", "emote": "hello"})
+            refused = next_of(a, "error")
+            assert (refused["code"], refused["message"]) == (
+                "emotes_off",
+                "this room's emotes are off",
+            )
+            b.send_json({"v": 1, "type": "ping"})
+            heard = [b.receive_json()["type"]]
+            while heard[-1] != "pong":
+                heard.append(b.receive_json()["type"])
+            assert "emote" not in heard  # nothing was said to the other seat
+        bad = client.post("/api/rooms", json={"game": "vs", "emotes": "maybe"})
+        assert bad.status_code == 422 and "emotes" in bad.text
+
+
 def test_an_emote_notice_reads_back_and_a_malformed_one_is_ignored() -> None:
     said = Emoted(1, "good_game", "a1b2c3")
     assert said.text() == "!emote 1 good_game a1b2c3" and read_notice(said.text()) == said

@@ -28,8 +28,10 @@ def test_an_emote_said_at_one_table_is_a_toast_at_the_other_and_can_be_muted(
     ).json()
     mine, theirs = Tab(browser, DESKTOP), Tab(browser, DESKTOP)
     _seat(mine, room["invites"][0]["url"])
-    _seat(theirs, room["invites"][1]["url"])
     menu = mine.page.locator(".bar .emote-menu")
+    assert menu.count() == 0  # nobody to say it to while the other seat is open
+    _seat(theirs, room["invites"][1]["url"])
+    menu.wait_for(timeout=10_000)  # the other player came: the menu with them
     menu.locator("summary").click()
     words = menu.locator(".emote-list button").all_inner_texts()
     assert words == [
@@ -74,3 +76,29 @@ def test_a_table_against_a_bot_offers_no_emotes(server: WebServer, browser: Any)
     assert tab.page.locator(".bar .tools button", has_text="Resign").count() == 1
     assert tab.page.locator(".emote-menu").count() == 0
     tab.close()
+
+
+def test_a_room_made_without_emotes_offers_none(server: WebServer, browser: Any) -> None:
+    tab = Tab(browser, DESKTOP)
+    tab.page.goto(f"{server.url}/")
+    tab.page.wait_for_selector("form.create-form")
+    tab.page.select_option("#game", "vs")
+    tab.page.select_option("#seat_2", "human")
+    tab.page.click("details.more summary")
+    assert tab.page.is_checked("#emotes")  # on unless turned off
+    tab.page.uncheck("#emotes")
+    tab.page.click("button[type=submit]")
+    tab.page.wait_for_selector(".invites")
+    links = tab.page.locator(".invites input.link").evaluate_all("ls => ls.map(l => l.value)")
+    mine, theirs = Tab(browser, DESKTOP), Tab(browser, DESKTOP)
+    _seat(mine, links[0])
+    _seat(theirs, links[1])
+    assert mine.page.evaluate("window.velvet.welcome.emotes") is False
+    mine.page.wait_for_function(  # the other player is here (seat 2 no longer open)
+        "() => [...document.querySelectorAll('.player-name')].map(n => n.textContent)"
+        ".join() === 'Guest,Guest'"
+    )
+    assert mine.page.locator(".bar .tools button", has_text="Resign").count() == 1
+    assert mine.page.locator(".emote-menu").count() == 0
+    for t in (tab, mine, theirs):
+        t.close()

@@ -45,6 +45,7 @@ ErrorCode = Literal[
     "game_over",
     "not_over",
     "undo_off",
+    "emotes_off",
     "nothing_to_undo",
     "undo_asked",
     "no_offer",
@@ -262,6 +263,8 @@ class Welcome(_Server):
     send it in every later ``hello``, and show it to nobody."""
     hotseat: bool = False
     """The room was made as "one screen": its seats may be played from one browser."""
+    emotes: bool = True
+    """Whether the seats may say preset emotes to each other (``emote``) in this room."""
 
 
 class ActionOut(BaseModel):
@@ -623,6 +626,9 @@ class CreateRoom(BaseModel):
     hotseat: bool = False
     """"One screen": every human seat may be played from one browser (people sharing a
     screen). Otherwise a seat opens only for the client that claimed its invite first."""
+    emotes: bool = True
+    """Whether the seats may say preset emotes to each other (``emote``). Off: the tables
+    offer none and the server refuses them (``emotes_off``)."""
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""

@@ -167,6 +167,10 @@ class Room:
         Persona VS game between two people."""
         return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
 
+    def emotes_allowed(self) -> bool:
+        """The room's ``emotes`` option; unset (rooms made before it): on."""
+        return self.row.options.get("emotes", True) is not False
+
     def forecasts(self) -> bool:
         """The room's game offers a forecast (its spec's ``forecast`` hook: P5's)."""
         return has_forecast(self.game.name)

@@ -284,6 +284,7 @@ class Hub:
                 forecast=conn.seat is not None and room.hints_allowed() and room.forecasts(),
                 secret=secret,
                 hotseat=bool(room.row.options.get("hotseat")),
+                emotes=room.emotes_allowed(),
             )
         )
         if room.history:
@@ -554,6 +555,9 @@ class Hub:
         """``emote``: tell the room (here and on the other processes) what ``conn``'s seat
         said; at most one every ``EMOTE_SECONDS`` from a socket."""
         assert conn.seat is not None  # spectators are refused before
+        if not room.emotes_allowed():
+            conn.send(ErrorMsg(code="emotes_off", message="this room's emotes are off"))
+            return
         now = time.monotonic()
         if now - conn.emoted_at < EMOTE_SECONDS:
             conn.send(

@@ -151,7 +151,7 @@ const perMoveBadge = (room) => {
 // or a bot. An option's value goes into the request's `options` by its name; an error the
 // server gives names its option (and seat), which puts it on that field.
 
-const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "takeover", "grace", "players", "rated", "days_per_move", "hours_per_move"]);
+const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "emotes", "takeover", "grace", "players", "rated", "days_per_move", "hours_per_move"]);
 
 // The form field id of an option (of seat `seat`, 0-based, when it is per seat).
 export function optionId(option, seat) {
@@ -271,6 +271,7 @@ function createForm() {
   const listed = el("input", { type: "checkbox", checked: true });
   const hotseat = el("input", { type: "checkbox" });
   const undo = el("input", { type: "checkbox", checked: true });
+  const emotes = el("input", { type: "checkbox", checked: true });
   const rated = el("input", { type: "checkbox" });
   const ratedRow = el(
     "div",
@@ -303,6 +304,7 @@ function createForm() {
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, t("Show this room in the lobby"))),
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, t("One screen: every seat is played from this browser (everyone sees that the room is one-screen)"))),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, t("Allow undo (with two people, only when both agree)"))),
+      el("div", { class: "field check" }, emotes, el("label", { for: "emotes" }, t("Emotes: the players may send each other preset words (Hello!, Good luck!)"))),
       ratedRow,
       field(t("Hints"), hints, "hints", t("A Hint button shows the hard bot's three best choices, each with its chance to win if you play on like the easy bot, and why (and a Forecast where the game has one).")),
     ),
@@ -312,6 +314,7 @@ function createForm() {
   listed.id = "listed";
   hotseat.id = "hotseat";
   undo.id = "undo";
+  emotes.id = "emotes";
   rated.id = "rated";
   // The form comes once the server has said which games it plays.
   const waiting = el("p", { class: "form-loading", role: "status" }, t("Loading the games…"));
@@ -392,6 +395,7 @@ function createForm() {
     if (chosen.players.length > 1) body.players = who.length;
     if (hotseat.checked) body.hotseat = true;
     if (rated.checked) body.rated = true;
+    if (!emotes.checked) body.emotes = false;
     if (timer.value) body.turn_timer = Number(timer.value);
     if (days.value) body[days.value[0] === "h" ? "hours_per_move" : "days_per_move"] = Number(days.value.slice(1));
     if (hints.value !== "auto") body.hints = hints.value;

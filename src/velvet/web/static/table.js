@@ -395,8 +395,10 @@ export class Table {
       const title = asker !== null ? t("{player} asks to take back their last move (Ctrl+Z or U agrees)", { player: this.name(asker) }) : t("Take back your last move (Ctrl+Z or U)");
       tools.push(el("button", { class: "quiet undo", type: "button", "aria-keyshortcuts": "Control+Z U", title, onclick: () => this.undo() }, label));
     }
-    const people = (this.welcome.seats || []).filter((s) => s.who === "human").length;
-    if (seat !== null && people > 1 && !this.welcome.hotseat) tools.push(this.emoteMenu); // kept open across redraws
+    // Emotes go between people: only once another person holds a seat (not while it is
+    // open), never one screen, and not where the room turned them off.
+    const others = (this.welcome.seats || []).filter((s) => s.who === "human" && s.seat !== seat && (s.claimed || s.connected));
+    if (seat !== null && others.length && !this.welcome.hotseat && this.welcome.emotes !== false) tools.push(this.emoteMenu); // kept open across redraws
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
         el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, t("Resign")),
