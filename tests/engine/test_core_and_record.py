@@ -82,6 +82,19 @@ def test_record_replays_to_an_identical_state() -> None:
     assert again.canonical() == state.canonical()
 
 
+def test_a_record_replays_any_prefix_of_its_actions() -> None:
+    record, _ = play_to_end(11)
+    assert len(record.actions) >= 3
+    state = RaceGame().new_state({}, 11)
+    for moves, text in enumerate([None, *record.actions]):
+        if text is not None:
+            state.apply(choose_by_text(state, text))
+        assert record.replay(RaceGame(), moves).canonical() == state.canonical()
+    for moves in (-1, len(record.actions) + 1):
+        with pytest.raises(RecordError, match=f"cannot replay {moves} actions: it has"):
+            record.replay(RaceGame(), moves)
+
+
 def test_record_from_another_card_set_is_refused() -> None:
     record, _ = play_to_end(2)
     with pytest.raises(RecordError, match="another card set"):

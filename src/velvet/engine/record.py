@@ -161,10 +161,17 @@ class GameRecord:
                 ) from error
             yield state, text, events
 
-    def replay(self, game: Game[Any]) -> State[Any]:
+    def replay(self, game: Game[Any], moves: int | None = None) -> State[Any]:
+        """The state after the record's actions, or after its first ``moves`` of them,
+        replayed from its seed (the one prefix replay: undo in the terminal and on the
+        server goes back this way when it has no copy of the state)."""
+        if moves is not None and not 0 <= moves <= len(self.actions):
+            raise RecordError(f"record: cannot replay {moves} actions: it has {len(self.actions)}")
         final: State[Any] | None = None
-        for state, _, _ in self.steps(game):
+        for number, (state, _, _) in enumerate(self.steps(game)):
             final = state
+            if number == moves:
+                break
         assert final is not None  # steps() always yields the start state
         return final
 

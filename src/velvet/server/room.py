@@ -259,13 +259,9 @@ class Room:
     def state_after(self, keep: int) -> State[Any]:
         """The state after the first ``keep`` moves: a copy of its snapshot, else the
         nearest one before it played on, else replayed from the seed."""
-
-        def replay(moves: int) -> State[Any]:
-            record = GameRecord.start(self.game, self.row.config, self.row.seed)
-            record.actions = self.actions[:moves]
-            return record.replay(self.game)
-
-        return self.ledger.state_after(keep, self.actions, replay)
+        record = GameRecord.start(self.game, self.row.config, self.row.seed)
+        record.actions = self.actions  # read only: replayed up to ``keep``
+        return self.ledger.state_after(keep, self.actions, lambda n: record.replay(self.game, n))
 
     def unattended(self) -> bool:
         """Every seat is played by a bot now (none has a person, or all were handed over):

@@ -832,12 +832,6 @@ class Session:
             self.autosave.unlink()
         self.autosaved = False
 
-    def _replay_to(self, moves: int) -> State[Any]:
-        """The state after the record's first ``moves`` actions, replayed from its seed."""
-        record = GameRecord.start(self.game, self.record.config, self.record.seed)
-        record.actions = self.record.actions[:moves]
-        return record.replay(self.game)
-
     def undo(self, player: int) -> None:
         """Take back moves to this seat's last decision, unless a secret came out since.
 
@@ -850,7 +844,9 @@ class Session:
         people = [i for i, s in enumerate(self.seats) if s is None]
         at = self.ledger.target(player, among=people)
         if at is not None:
-            state = self.ledger.state_after(at, self.record.actions, self._replay_to)
+            state = self.ledger.state_after(
+                at, self.record.actions, lambda moves: self.record.replay(self.game, moves)
+            )
             taken = self.record.actions[at:]
             del self.record.actions[at:]
             self.ledger.take_back(at)
