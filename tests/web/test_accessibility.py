@@ -4,7 +4,8 @@ axe-core's script comes inside the ``axe-playwright-python`` package (pinned in 
 extra) and is injected into the page from there: nothing is fetched from a CDN. The
 lobby, a VS table (and a hand card's tap menu on a phone), a P5 table and a finished
 game's replay are audited at 1280×720 and 390×844; a serious or critical violation
-fails the test with the rule, its help text and the elements it found.
+fails the test with the rule, its help text and the elements it found. On the same pages
+no word a player sees is smaller than 12 px.
 """
 
 from __future__ import annotations
@@ -44,6 +45,25 @@ def serious_violations(axe: Any, page: Any) -> list[str]:
         for v in violations
         if v["impact"] in FAILING
     ]
+
+
+SMALL_TEXT = """() => {
+  const out = new Set();
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const e = n.parentElement;
+    const unseen = '[hidden], .visually-hidden, .vc-sr, [aria-hidden=true]';
+    if (!n.data.trim() || e.closest(unseen)) continue;
+    const box = e.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(e).visibility === 'hidden') continue;
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    const what = `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
+    if (px < 11.95) out.add(`${what} ${px.toFixed(1)} px: ${n.data.trim().slice(0, 24)}`);
+  }
+  return [...out];
+}"""
+"""Every word shown on the page smaller than 12 px (text clipped out of sight and text
+hidden from everyone are not shown): one line each, its element, size and first words."""
 
 
 def _room(server: WebServer, **body: Any) -> dict[str, Any]:
@@ -134,6 +154,8 @@ def test_no_serious_accessibility_violation(
         bad = serious_violations(axe, page)
         assert not bad, "\n".join(bad)
         assert not errors, errors
+        small = page.evaluate(SMALL_TEXT)
+        assert not small, f"words under 12 px on {name} at {size}: {small}"
     finally:
         context.close()
 

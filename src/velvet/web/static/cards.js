@@ -63,7 +63,7 @@ export function glyph(name, cls = "") {
 export function typeChip(type, cls = "") {
   if (!type) return null;
   const key = ALIAS[type] || type;
-  return el("span", { class: `vc-type vc-t-${key} ${cls}`.trim() }, glyph(type), TYPE_WORD[type] || cap(type));
+  return el("span", { class: `vc-type vc-t-${key} ${cls}`.trim() }, glyph(type), el("span", { class: "vc-type-word" }, TYPE_WORD[type] || cap(type)));
 }
 
 function resourceChips(counts) {
