@@ -63,7 +63,14 @@ def test_every_message_shown_in_the_converted_files_is_in_the_japanese_catalogue
     found = i18n.extract()
     assert len(found) > 250  # the extraction sees the terminal, renderers, lobby and table
     places = {place.split(":")[0] for spots in found.values() for place in spots}
-    converted = {"ui/terminal.py", "ui/choose.py", "web/static/lobby.js", "web/static/table.js"}
+    converted = {
+        "ui/terminal.py",
+        "ui/choose.py",
+        "web/static/lobby.js",
+        "web/static/table.js",
+        "web/static/vs.js",
+        "web/static/cards.js",
+    }
     assert converted <= places
     assert i18n.missing("ja") == []
 
@@ -78,6 +85,17 @@ def test_the_check_fails_for_a_message_missing_from_the_catalogue(tmp_path: Path
     script = tmp_path / "new.js"
     script.write_text('el("p", {}, t("Seen {n} times", { n }));\ntoast("plain");\n')
     assert [m for m, _line in i18n.extract_browser(script)] == ["Seen {n} times"]
+
+
+def test_a_catalogue_that_gives_a_message_twice_is_refused_naming_both_lines() -> None:
+    text = (
+        'msgid "Deck"\nmsgstr "山札"\n\n'
+        'msgid "Hand"\nmsgstr "手札"\n\n'
+        'msgid "Deck"\nmsgstr "デッキ"\n'
+    )
+    with pytest.raises(ValueError, match=r"ja\.po:7: message 'Deck' again \(first on ja\.po:1\)"):
+        i18n.parse_po(text, "ja.po")
+    i18n.parse_po(i18n.po_path("ja").read_text(encoding="utf-8"))  # the shipped one: once each
 
 
 def test_the_shipped_mo_matches_the_po() -> None:

@@ -130,14 +130,24 @@ def _unquote(line: str, where: str) -> str:
 
 def parse_po(text: str, name: str = "velvet.po") -> Messages:
     """The translated messages of a .po file (untranslated and fuzzy entries left out, the
-    header ``""`` kept). Raises ValueError naming the line that is wrong."""
+    header ``""`` kept). Raises ValueError naming the line that is wrong (a message given
+    twice, too)."""
     out: Messages = {}
     entry: dict[str, str] = {}
     fuzzy = False
     key = ""
+    seen: dict[str, str] = {}  # each msgid and the line it was first on
+    started = f"{name}:0"  # the line of the entry's msgid
 
     def finish() -> None:
         nonlocal entry, fuzzy
+        if "msgid" in entry:
+            msgid = entry["msgid"]
+            if msgid in seen:  # msgfmt refuses it too: which translation would win is luck
+                raise ValueError(
+                    f"{started}: message {msgid[:40]!r} again (first on {seen[msgid]})"
+                )
+            seen[msgid] = started
         if "msgid" in entry and not fuzzy:
             msgid = entry["msgid"]
             if "msgid_plural" in entry:
@@ -169,6 +179,8 @@ def parse_po(text: str, name: str = "velvet.po") -> Messages:
                 finish()
             key = keyword
             entry[key] = _unquote(rest.strip(), where)
+            if keyword == "msgid":
+                started = where
     finish()
     return out
 
@@ -312,6 +324,10 @@ BROWSER_FILES = (
     "seeks.js",
     "look.js",
     "account.js",
+    "vs.js",
+    "cards.js",
+    "app.js",
+    "p5.js",
 )
 """The browser's files whose words go through ``t()`` (and ``data-i18n`` in the HTML)."""
 PYTHON_CALLS = {"_": 1, "N_": 1, "ngettext": 2}

@@ -14,7 +14,7 @@ import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 import { gameEntry } from "./catalog.js";
 import { showOffer, showDeclined } from "./rematch.js";
-import { loadLanguage, installLanguageMenu } from "./i18n.js";
+import { loadLanguage, installLanguageMenu, t, tn } from "./i18n.js";
 
 const page = {
   connection: null,
@@ -59,7 +59,7 @@ function route() {
   } else if (renderAccountPage(main, rel)) {
     // players/NAME, leaderboard (account.js)
   } else {
-    document.title = "Velvet · lobby";
+    document.title = t("Velvet · lobby");
     renderLobby(main);
   }
 }
@@ -68,7 +68,7 @@ function route() {
 // say so (seen in the tab strip and the task bar); both go back as soon as it is not.
 // Becoming your turn also plays the Look menu's turn sound (look.js, off by default) and,
 // in a tab in the background, shows a notification if the player turned them on there.
-const TITLE_MARK = "● Your turn — ";
+const titleMark = () => t("● Your turn — ");
 const ICON = "static/icon.svg";
 // icon.svg with a gold dot: a data: URL (the page's CSP allows data: images, no script).
 const TURN_ICON = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1b1030"/><path d="M7 8h5l4 12 4-12h5l-7 17h-4z" fill="#e03a5a"/><circle cx="24.5" cy="7.5" r="7" fill="#ffcf5a" stroke="#1b1030" stroke-width="2"/></svg>');
@@ -82,19 +82,20 @@ function setIcon(href) {
 function markTurn(state) {
   const seat = page.welcome?.seat;
   const mine = seat !== null && seat !== undefined && state.status !== "over" && state.to_move === seat && (state.legal || []).length > 0;
-  const base = document.title.startsWith(TITLE_MARK) ? document.title.slice(TITLE_MARK.length) : document.title;
-  document.title = mine ? TITLE_MARK + base : base;
+  const mark = titleMark();
+  const base = document.title.startsWith(mark) ? document.title.slice(mark.length) : document.title;
+  document.title = mine ? mark + base : base;
   setIcon(mine ? TURN_ICON : ICON);
   if (mine && wasMine === false) {
     const n = state.legal.length;
-    notifyTurn("Your turn — Velvet", `${page.welcome.game.toUpperCase()} · room ${page.welcome.room}: ${n} choice${n === 1 ? "" : "s"} to make`, page.welcome.room);
+    notifyTurn(t("Your turn — Velvet"), tn("{game} · room {room}: {n} choice to make", "{game} · room {room}: {n} choices to make", n, { game: page.welcome.game.toUpperCase(), room: page.welcome.room }), page.welcome.room);
   }
   if (wasMine !== null && mine !== wasMine) installGamesLink(); // the header's count of your moves
   wasMine = mine;
 }
 
 function unmarkTurn() {
-  if (document.title.startsWith(TITLE_MARK)) document.title = document.title.slice(TITLE_MARK.length);
+  if (document.title.startsWith(titleMark())) document.title = document.title.slice(titleMark().length);
   setIcon(ICON);
   wasMine = null;
 }
@@ -106,9 +107,9 @@ function roomTools(items) {
 async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied.", "info");
+    toast(t("Link copied."), "info");
   } catch {
-    window.prompt("Copy this link:", text);
+    window.prompt(t("Copy this link:"), text);
   }
 }
 
@@ -155,7 +156,7 @@ async function loadBoard(game) {
   } catch (error) {
     console.warn(error);
   }
-  if (!entry?.board) return [null, `No board for the game '${game}'; the actions below still work.`];
+  if (!entry?.board) return [null, t("No board for the game '{game}'; the actions below still work.", { game })];
   const path = `./${entry.board}`;
   const styled = entry.board_css ? boardSheet(game, `static/${entry.board_css}`) : null;
   try {
@@ -165,7 +166,7 @@ async function loadBoard(game) {
     return [module, null];
   } catch (error) {
     console.warn(error);
-    return [null, `The ${entry.short_title || game} board did not load (${entry.board}); play with the action buttons.`];
+    return [null, t("The {game} board did not load ({module}); play with the action buttons.", { game: entry.short_title || game, module: entry.board })];
   }
 }
 
@@ -185,7 +186,7 @@ function seatName(seat) {
 }
 
 function openRoom(main, room, invite) {
-  document.title = `Velvet · room ${room}`;
+  document.title = t("Velvet · room {room}", { room });
   // the header keeps a line for the room's tools from the start (they come with the welcome)
   document.querySelector("header.top")?.classList.add("in-room");
   const seats = () => savedSeats().filter((s) => s.room === room);
@@ -201,16 +202,16 @@ function openRoom(main, room, invite) {
     seats: seats(),
     replayOnOver: new URLSearchParams(location.search).has("replay"),
     onAct: (text) => {
-      if (!page.connection.move(text)) toast("Not connected: the move is sent when the connection is back.", "info");
+      if (!page.connection.move(text)) toast(t("Not connected: the move is sent when the connection is back."), "info");
     },
     onUndo: () => {
-      if (!page.connection.undo()) toast("Not connected: try again when the connection is back.", "info");
+      if (!page.connection.undo()) toast(t("Not connected: try again when the connection is back."), "info");
     },
     onHint: (kind) => page.connection.ask(kind),
     onCancelHint: () => page.connection.cancelHint(),
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
-    onEmote: (emote) => page.connection.emote(emote) || toast("Not connected.", "info"),
+    onEmote: (emote) => page.connection.emote(emote) || toast(t("Not connected."), "info"),
     onSeat: (seat) => {
       history.replaceState(null, "", `${location.pathname}?seat=${seat === "" ? "watch" : seat}`);
       route();
@@ -235,10 +236,10 @@ function openRoom(main, room, invite) {
       table.setWelcome(msg);
       const spectate = new URL(`join/${encodeURIComponent(room)}`, document.baseURI).href;
       roomTools([
-        msg.hotseat ? el("span", { class: "badge one-screen", title: "Every seat of this room may be played from one browser" }, "One screen") : null,
-        el("button", { type: "button", class: "quiet", onclick: () => copyText(spectate) }, "Copy spectator link"),
+        msg.hotseat ? el("span", { class: "badge one-screen", title: t("Every seat of this room may be played from one browser") }, t("One screen")) : null,
+        el("button", { type: "button", class: "quiet", onclick: () => copyText(spectate) }, t("Copy spectator link")),
         msg.seat !== null && !msg.hotseat
-          ? el("button", { type: "button", class: "quiet", onclick: () => page.connection?.transfer() || toast("Not connected.", "info") }, "Move this seat to another device")
+          ? el("button", { type: "button", class: "quiet", onclick: () => page.connection?.transfer() || toast(t("Not connected."), "info") }, t("Move this seat to another device"))
           : null,
       ]);
       if (boardFor !== msg.game) {
@@ -256,12 +257,12 @@ function openRoom(main, room, invite) {
     seats: (msg) => table.setSeats(msg.seats),
     transfer: (msg) => {
       const link = new URL(`join/${encodeURIComponent(room)}#${msg.code}`, document.baseURI).href;
-      const box = el("div", { class: "transfer", role: "dialog", "aria-label": "Move this seat" },
-        el("p", {}, `Open this link on the other device within ${Math.round(msg.seconds / 60)} minutes; it works once. This page then only watches.`),
-        el("input", { readonly: true, value: link, class: "link", "aria-label": "One-time link for the other device" }),
-        el("p", {}, "Code: ", el("code", {}, msg.code)),
-        el("button", { type: "button", onclick: () => copyText(link) }, "Copy"),
-        el("button", { type: "button", class: "quiet", onclick: () => box.remove() }, "Close"));
+      const box = el("div", { class: "transfer", role: "dialog", "aria-label": t("Move this seat") },
+        el("p", {}, t("Open this link on the other device within {n} minutes; it works once. This page then only watches.", { n: Math.round(msg.seconds / 60) })),
+        el("input", { readonly: true, value: link, class: "link", "aria-label": t("One-time link for the other device") }),
+        el("p", {}, t("Code: "), el("code", {}, msg.code)),
+        el("button", { type: "button", onclick: () => copyText(link) }, t("Copy")),
+        el("button", { type: "button", class: "quiet", onclick: () => box.remove() }, t("Close")));
       document.getElementById("room-tools")?.append(box);
     },
     over: (msg) => {
@@ -274,18 +275,18 @@ function openRoom(main, room, invite) {
         const lost = held ? held.seat : page.welcome?.seat;
         if (lost !== null && lost !== undefined) forgetSeat(room, lost); // its secret opens nothing now
         const say = {
-          bad_token: "This link opens no seat in this room",
-          invite_used: "This invite was already used",
-          seat_moved: "This seat moved to another device",
+          bad_token: t("This link opens no seat in this room"),
+          invite_used: t("This invite was already used"),
+          seat_moved: t("This seat moved to another device"),
         }[msg.code];
         status("", true); // no reconnecting: the answer stands
         const why = msg.message.charAt(0).toUpperCase() + msg.message.slice(1);
         main.replaceChildren(el("div", { class: "board-missing", role: "alert" }, el("h2", {}, `${say}.`), el("p", {}, `${why}.`),
-          el("p", {}, el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, "Watch the room"), " · ", el("a", { href: "./" }, "Back to the lobby"))));
+          el("p", {}, el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, t("Watch the room")), " · ", el("a", { href: "./" }, t("Back to the lobby")))));
         return;
       }
       if (msg.code === "no_room") {
-        main.replaceChildren(el("p", { class: "board-missing", role: "alert" }, `There is no room '${room}'. `, el("a", { href: "./" }, "Back to the lobby")));
+        main.replaceChildren(el("p", { class: "board-missing", role: "alert" }, t("There is no room '{room}'. ", { room }), el("a", { href: "./" }, t("Back to the lobby"))));
         return;
       }
       if (msg.code === "hint_none") return; // a cancel that crossed the answer: nothing to say
@@ -313,7 +314,7 @@ function openRoom(main, room, invite) {
         else if (s.seat === mine && seat !== null) saveSeat({ ...s, room: msg.room, seat });
       }
       const url = `join/${encodeURIComponent(msg.room)}?seat=${seat ?? "watch"}`;
-      toast("Rematch: a new game starts.", "info");
+      toast(t("Rematch: a new game starts."), "info");
       history.pushState(null, "", url);
       route();
     },

@@ -13,6 +13,7 @@
 // attrs: attributes for the outer element (data-ref, data-card, aria-label...).
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 // --- icons (16×16, currentColor; the same set for both games) ----------------------------
 const STROKE = 'fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"';
@@ -41,9 +42,16 @@ export const ICONS = {
 };
 // Persona VS names its types in full.
 const ALIAS = { physical: "phys", electric: "elec" };
-const TYPE_WORD = { phys: "Phys", psy: "Psy", elec: "Elec", physical: "Physical", electric: "Electric" };
+// a type's and a resource's word, looked up when drawn (the catalogue comes after this module)
+export function typeWord(type) {
+  const words = {
+    phys: t("Phys"), physical: t("Physical"), gun: t("Gun"), fire: t("Fire"), ice: t("Ice"), elec: t("Elec"),
+    electric: t("Electric"), wind: t("Wind"), psy: t("Psy"), nuke: t("Nuke"), bless: t("Bless"), curse: t("Curse"),
+  };
+  return words[type] || cap(type);
+}
 const RES = ["stamina", "sp", "bullet", "cash", "any"];
-const RES_WORD = { stamina: "Stamina", sp: "SP", bullet: "Bullet", cash: "Cash", any: "ANY" };
+export const resWord = (res) => ({ stamina: t("Stamina"), sp: t("SP"), bullet: t("Bullet"), cash: t("Cash"), any: t("ANY") })[res] || res;
 
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
 
@@ -63,14 +71,14 @@ export function glyph(name, cls = "") {
 export function typeChip(type, cls = "") {
   if (!type) return null;
   const key = ALIAS[type] || type;
-  return el("span", { class: `vc-type vc-t-${key} ${cls}`.trim() }, glyph(type), el("span", { class: "vc-type-word" }, TYPE_WORD[type] || cap(type)));
+  return el("span", { class: `vc-type vc-t-${key} ${cls}`.trim() }, glyph(type), el("span", { class: "vc-type-word" }, typeWord(type)));
 }
 
 function resourceChips(counts) {
   const out = [];
   for (const res of RES) {
     const n = (counts || {})[res];
-    if (n) out.push(el("span", { class: `vc-res vc-res-${res}` }, glyph(res), `${n} ${RES_WORD[res]}`));
+    if (n) out.push(el("span", { class: `vc-res vc-res-${res}` }, glyph(res), `${n} ${resWord(res)}`));
   }
   return out;
 }
@@ -149,7 +157,7 @@ function weakLine(types) {
   return el(
     "div",
     { class: "vc-weak" },
-    ...spaced(el("span", { class: "vc-label" }, "Weak"), list.length ? list.map((t) => typeChip(t)) : el("span", { class: "vc-none" }, "nothing")),
+    ...spaced(el("span", { class: "vc-label" }, t("Weak")), list.length ? list.map((type) => typeChip(type)) : el("span", { class: "vc-none" }, t("nothing"))),
   );
 }
 
@@ -178,7 +186,7 @@ function vsPersona(info, size, attrs) {
       "li",
       { class: "vc-skill" },
       ...spaced(
-        el("span", { class: "vc-dmg" }, el("span", { class: "vc-dmg-n" }, String(s.damage)), el("span", { class: "vc-sr" }, " damage")),
+        el("span", { class: "vc-dmg" }, el("span", { class: "vc-dmg-n" }, String(s.damage)), el("span", { class: "vc-sr" }, t(" damage"))),
         typeChip(s.type, "vc-skill-type"),
         el("span", { class: "vc-skill-name" }, s.name),
         words ? el("span", { class: "vc-words" }, words) : null,
@@ -198,9 +206,9 @@ function vsPersona(info, size, attrs) {
     "vc-dark",
     attrs,
     size,
-    [nameBar(info.name, d.cost ?? 0, "Cost")],
+    [nameBar(info.name, d.cost ?? 0, t("Cost"))],
     [
-      kindBar(el("span", { class: "vc-kind-word" }, d.starter ? "Persona · starter" : "Persona"), weakLine(d.weakness)),
+      kindBar(el("span", { class: "vc-kind-word" }, d.starter ? t("Persona · starter") : t("Persona")), weakLine(d.weakness)),
       rows.length ? el("ul", { class: "vc-skills" }, ...rows) : null,
       named,
       ...abilities,
@@ -214,9 +222,9 @@ function vsSpell(info, size, attrs) {
   const rule = (info.lines || [])[0] || "";
   const effect = (info.lines || []).slice(1);
   const when = react
-    ? el("span", { class: "vc-kind-word" }, glyph("shield"), d.timing === "declaration" ? "React · on declaration" : "React · on resolution")
-    : el("span", { class: "vc-kind-word" }, glyph("bolt"), "Support · planning");
-  const against = react && d.vs_type ? el("div", { class: "vc-weak" }, el("span", { class: "vc-label" }, "Against"), typeChip(d.vs_type)) : null;
+    ? el("span", { class: "vc-kind-word" }, glyph("shield"), d.timing === "declaration" ? t("React · on declaration") : t("React · on resolution"))
+    : el("span", { class: "vc-kind-word" }, glyph("bolt"), t("Support · planning"));
+  const against = react && d.vs_type ? el("div", { class: "vc-weak" }, el("span", { class: "vc-label" }, t("Against")), typeChip(d.vs_type)) : null;
   const condition = rule.includes(",") && !d.vs_type ? rule.slice(rule.indexOf(",") + 1).trim() : "";
   return face(
     info,
@@ -235,7 +243,7 @@ function vsSpell(info, size, attrs) {
 
 function vsPlayer(info, size, attrs) {
   return face(info, "vc-vs-player", "vc-dark", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, glyph("pawn"), "Player card")),
+    kindBar(el("span", { class: "vc-kind-word" }, glyph("pawn"), t("Player card"))),
     ...(info.lines || []).map((l) => el("p", { class: "vc-effect" }, l)),
   ]);
 }
@@ -244,6 +252,18 @@ function vsPlayer(info, size, attrs) {
 
 // The 22 major arcana, each a frame colour of its own (a fixed order, not a hash).
 const ARCANA = ["Fool", "Magician", "Priestess", "Empress", "Emperor", "Hierophant", "Lovers", "Chariot", "Justice", "Hermit", "Fortune", "Strength", "Hanged Man", "Death", "Temperance", "Devil", "Tower", "Star", "Moon", "Sun", "Judgement", "Faith"];
+function arcanaWord(name) {
+  const words = {
+    Fool: t("Fool"), Magician: t("Magician"), Priestess: t("Priestess"), Empress: t("Empress"), Emperor: t("Emperor"),
+    Hierophant: t("Hierophant"), Lovers: t("Lovers"), Chariot: t("Chariot"), Justice: t("Justice"), Hermit: t("Hermit"),
+    Fortune: t("Fortune"), Strength: t("Strength"), "Hanged Man": t("Hanged Man"), Death: t("Death"),
+    Temperance: t("Temperance"), Devil: t("Devil"), Tower: t("Tower"), Star: t("Star"), Moon: t("Moon"), Sun: t("Sun"),
+    Judgement: t("Judgement"), Faith: t("Faith"),
+  };
+  return words[name] || name;
+}
+// a P5 social stat's word
+export const statWord = (stat) => ({ knowledge: t("Knowledge"), guts: t("Guts"), proficiency: t("Proficiency"), compassion: t("Compassion"), kindness: t("Kindness"), charm: t("Charm") })[stat] || cap(stat);
 const arcanaIndex = (name) => {
   const i = ARCANA.findIndex((a) => String(name || "").toLowerCase().startsWith(a.toLowerCase()));
   return i < 0 ? 0 : i;
@@ -256,11 +276,11 @@ function p5Skill(a, words, size) {
     "li",
     { class: `vc-skill${damage ? "" : " vc-skill-nodmg"}` },
     ...spaced(
-      damage ? el("span", { class: "vc-dmg" }, el("span", { class: "vc-dmg-n" }, String(damage)), el("span", { class: "vc-sr" }, " damage")) : null,
+      damage ? el("span", { class: "vc-dmg" }, el("span", { class: "vc-dmg-n" }, String(damage)), el("span", { class: "vc-sr" }, t(" damage"))) : null,
       typeChip(a.type, "vc-skill-type"),
       el("span", { class: "vc-skill-name" }, a.name),
-      a.dice ? el("span", { class: "vc-tag" }, glyph("star"), "Dice") : null,
-      el("span", { class: "vc-costline" }, ...spaced(a.cost && total(a.cost) ? ["cost", ...resourceChips(a.cost)] : [], damage ? ["deals", ...resourceChips(a.damage)] : [])),
+      a.dice ? el("span", { class: "vc-tag" }, glyph("star"), t("Dice")) : null,
+      el("span", { class: "vc-costline" }, ...spaced(a.cost && total(a.cost) ? [t("cost"), ...resourceChips(a.cost)] : [], damage ? [t("deals"), ...resourceChips(a.damage)] : [])),
       (size === "full" || !damage) && words ? el("span", { class: "vc-words" }, words) : null,
     ),
   );
@@ -274,12 +294,12 @@ function skillWords(info, prefix, name) {
 
 function p5Thief(info, size, attrs) {
   const d = info.data || {};
-  const stats = Object.entries(d.stats || {}).map(([s, n]) => el("li", {}, el("span", { class: "vc-stat-n" }, String(n)), ` ${cap(s)}`));
+  const stats = Object.entries(d.stats || {}).map(([s, n]) => el("li", {}, el("span", { class: "vc-stat-n" }, String(n)), ` ${statWord(s)}`));
   const passive = lineAfter(info, "Passive — ");
   return face(info, "vc-p5-thief", "vc-red", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, glyph("pawn"), "Phantom Thief")),
-    el("ul", { class: "vc-stats", "aria-label": "Social stats" }, ...stats),
-    passive ? el("p", { class: "vc-ability" }, el("strong", {}, "Passive "), passive) : null,
+    kindBar(el("span", { class: "vc-kind-word" }, glyph("pawn"), t("Phantom Thief"))),
+    el("ul", { class: "vc-stats", "aria-label": t("Social stats") }, ...stats),
+    passive ? el("p", { class: "vc-ability" }, el("strong", {}, t("Passive ")), passive) : null,
   ]);
 }
 
@@ -288,7 +308,7 @@ function p5Persona(info, size, attrs) {
   const skills = d.skills || [];
   const frame = skills[0]?.type || "phys";
   return face(info, `vc-p5-persona vc-frame-${frame}`, "vc-dark", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, d.party ? "Persona · party" : "Persona")),
+    kindBar(el("span", { class: "vc-kind-word" }, d.party ? t("Persona · party") : t("Persona"))),
     el("ul", { class: "vc-skills" }, ...skills.map((a) => p5Skill(a, total(a.damage) ? "" : skillWords(info, "Skill — ", a.name), size))),
     d.party && size === "full" ? el("p", { class: "vc-words" }, "Uses the persona abilities of the shadows you hold.") : null,
   ]);
@@ -297,10 +317,10 @@ function p5Persona(info, size, attrs) {
 function p5Confidant(info, size, attrs) {
   const d = info.data || {};
   const ability = lineAfter(info, "Ability — ");
-  const checks = (d.checks || []).map(cap).join(" + ");
+  const checks = (d.checks || []).map(statWord).join(" + ");
   return face(info, `vc-p5-confidant vc-arcana-${arcanaIndex(d.arcana)}`, "vc-light", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, d.arcana ? `Confidant · ${d.arcana}` : "Confidant")),
-    checks ? el("p", { class: "vc-checks" }, el("span", { class: "vc-label" }, "Recruit"), `${checks} checks`) : null,
+    kindBar(el("span", { class: "vc-kind-word" }, d.arcana ? t("Confidant · {arcana}", { arcana: arcanaWord(d.arcana) }) : t("Confidant"))),
+    checks ? el("p", { class: "vc-checks" }, el("span", { class: "vc-label" }, t("Recruit")), t("{checks} checks", { checks })) : null,
     ability ? el("p", { class: "vc-ability" }, el("strong", {}, `${ability.split(": ")[0]}: `), ability.split(": ").slice(1).join(": ")) : null,
   ]);
 }
@@ -308,7 +328,7 @@ function p5Confidant(info, size, attrs) {
 function p5Enemy(info, size, attrs, boss) {
   const d = info.data || {};
   const health = d.health || {};
-  const extra = ["On Palace Enter: ", "On Death: "].map((p) => (lineAfter(info, p) ? el("p", { class: "vc-ability" }, el("strong", {}, p), lineAfter(info, p)) : null));
+  const extra = [["On Palace Enter: ", t("On Palace Enter: ")], ["On Death: ", t("On Death: ")]].map(([p, word]) => (lineAfter(info, p) ? el("p", { class: "vc-ability" }, el("strong", {}, word), lineAfter(info, p)) : null));
   const ability = d.persona
     ? el("ul", { class: "vc-skills" }, p5Skill(d.persona, total(d.persona.damage) ? "" : skillWords(info, "Persona ability (Arsene) — ", d.persona.name), size))
     : null;
@@ -318,12 +338,12 @@ function p5Enemy(info, size, attrs, boss) {
     boss ? "vc-red" : "vc-dark",
     attrs,
     size,
-    [nameBar(info.name, total(health), "Health")],
+    [nameBar(info.name, total(health), t("Health"))],
     [
-      kindBar(el("span", { class: "vc-kind-word" }, boss ? [glyph("crown"), "Boss · 100% alert"] : "Shadow"), weakLine(d.weak)),
-      el("div", { class: "vc-health" }, ...spaced(el("span", { class: "vc-label" }, "Health"), resourceChips(health))),
+      kindBar(el("span", { class: "vc-kind-word" }, boss ? [glyph("crown"), t("Boss · 100% alert")] : t("Shadow")), weakLine(d.weak)),
+      el("div", { class: "vc-health" }, ...spaced(el("span", { class: "vc-label" }, t("Health")), resourceChips(health))),
       ...(size === "full" ? extra : []),
-      ability && size !== "mini" ? el("p", { class: "vc-label vc-sub" }, "As a persona") : null,
+      ability && size !== "mini" ? el("p", { class: "vc-label vc-sub" }, t("As a persona")) : null,
       ability,
     ],
   );
@@ -333,8 +353,8 @@ function p5Location(info, size, attrs) {
   const d = info.data || {};
   const visit = lineAfter(info, "Visit: ") || (info.lines || []).join(" ");
   return face(info, "vc-p5-location", "vc-light", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, glyph("map"), d.start ? "Location · start" : "Location")),
-    el("p", { class: "vc-effect" }, el("strong", {}, "Visit: "), visit),
+    kindBar(el("span", { class: "vc-kind-word" }, glyph("map"), d.start ? t("Location · start") : t("Location"))),
+    el("p", { class: "vc-effect" }, el("strong", {}, t("Visit: ")), visit),
   ]);
 }
 
@@ -344,7 +364,7 @@ function p5Palace(info, size, attrs) {
     return el("li", {}, el("span", { class: "vc-stat-n" }, alert.replace(" alert", "")), ` ${rest.join(" — ")}`);
   });
   return face(info, "vc-p5-palace", "vc-dark", attrs, size, [nameBar(info.name, null, "")], [
-    kindBar(el("span", { class: "vc-kind-word" }, "Palace · alert track")),
+    kindBar(el("span", { class: "vc-kind-word" }, t("Palace · alert track"))),
     el("ol", { class: "vc-rows" }, ...rows),
   ]);
 }

@@ -17,10 +17,10 @@
 // "p5-live" and show the action's note (its exact chance) before the choice.
 // Text from the server is set with textContent only; the SVG icons are constants.
 
-import { ICONS, cardFace } from "./cards.js";
+import { ICONS, cardFace, resWord, statWord, typeWord } from "./cards.js";
+import { t, tn, cardName } from "./i18n.js";
 
 const RES = ["stamina", "sp", "bullet", "cash"];
-const RES_NAME = { stamina: "Stamina", sp: "SP", bullet: "Bullet", cash: "Cash", any: "ANY" };
 const STATS = ["knowledge", "guts", "proficiency", "compassion", "charm"];
 const TYPES = ["phys", "gun", "fire", "ice", "elec", "wind", "psy", "nuke", "bless", "curse"];
 const REDUCED = () =>
@@ -53,8 +53,8 @@ function h(tag, attrs = {}, ...children) {
 }
 
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
-const typeName = (t) => ({ phys: "Phys", psy: "Psy" })[t] || cap(t);
-const playerName = (i) => `Player ${i + 1}`;
+const difficultyWord = (level) => ({ story: t("story"), standard: t("standard"), hard: t("hard"), merciless: t("merciless") })[level] || level;
+const playerName = (i) => t("Player {number}", { number: i + 1 });
 
 function card(cards, kind, id) {
   if (!cards || !id) return null;
@@ -63,7 +63,8 @@ function card(cards, kind, id) {
   const plain = cards[id];
   return plain && (!plain.kind || plain.kind === kind) ? plain : null;
 }
-const nameOf = (cards, kind, id) => (card(cards, kind, id) || {}).name || id;
+// a card's name in the page's language (the server's cards are in English)
+const nameOf = (cards, kind, id) => cardName("p5", (card(cards, kind, id) || {}).name || id);
 function lineOf(info, prefix) {
   const line = ((info && info.lines) || []).find((l) => l.startsWith(prefix));
   return line ? line.slice(prefix.length) : "";
@@ -74,14 +75,14 @@ function chips(counts, cls = "") {
   const out = [];
   for (const res of [...RES, "any"]) {
     const n = (counts || {})[res];
-    if (n) out.push(h("span", { class: `p5-chip p5-res-${res} ${cls}`.trim() }, icon(res), `${n} ${RES_NAME[res]}`));
+    if (n) out.push(h("span", { class: `p5-chip p5-res-${res} ${cls}`.trim() }, icon(res), `${n} ${resWord(res)}`));
   }
   return out;
 }
 
 function typeBadge(type) {
   if (!type) return null;
-  return h("span", { class: `p5-type p5-type-${type}` }, icon(type), typeName(type));
+  return h("span", { class: `p5-type p5-type-${type}` }, icon(type), typeWord(type));
 }
 
 function weakness(list) {
@@ -89,8 +90,8 @@ function weakness(list) {
   return h(
     "div",
     { class: "p5-weak" },
-    h("span", { class: "p5-label" }, "Weak to:"),
-    weak.length ? weak.map(typeBadge) : h("span", { class: "p5-none" }, "nothing"),
+    h("span", { class: "p5-label" }, t("Weak to:")),
+    weak.length ? weak.map(typeBadge) : h("span", { class: "p5-none" }, t("nothing")),
   );
 }
 
@@ -131,7 +132,7 @@ function chanceLine(action, withTarget) {
   // a note is a chance ("Chance: …") or the engine's word that the move does nothing
   // ("does nothing: cannot pay 1 Cash"), whose reasons may wrap
   const idle = /^does nothing: /.test(action.note);
-  const what = idle ? "does nothing" : "chance";
+  const what = idle ? t("does nothing") : t("chance");
   const parts = action.note.replace(/^(Chance|does nothing): /, "").split("; ");
   const cls = idle ? "p5-odds p5-idle" : "p5-odds";
   const head = on ? `${verb} on ${on}${idle ? ` — ${what}` : ""}` : `${verb} — ${what}`;
@@ -157,14 +158,14 @@ function calendar(view) {
   }
   return h(
     "section",
-    { class: "p5-calendar", "aria-label": "Calendar" },
+    { class: "p5-calendar", "aria-label": t("Calendar") },
     h(
       "div",
       { class: "p5-day", "data-day": view.day },
-      h("strong", {}, `Day ${day}`),
-      ` of ${days}`,
-      h("span", { class: "p5-days-left" }, ` · ${Math.max(0, days - day)} left`),
-      view.difficulty ? h("span", { class: "p5-days-left" }, ` · ${view.difficulty} difficulty`) : null,
+      h("strong", {}, t("Day {n}", { n: day })),
+      t(" of {days}", { days }),
+      h("span", { class: "p5-days-left" }, t(" · {n} left", { n: Math.max(0, days - day) })),
+      view.difficulty ? h("span", { class: "p5-days-left" }, t(" · {level} difficulty", { level: difficultyWord(view.difficulty) })) : null,
     ),
     strip,
   );
@@ -174,18 +175,18 @@ function banner(view, ctx) {
   const d = view.decision || {};
   let who = "";
   if (d.player !== null && d.player !== undefined) {
-    who = d.player === ctx.seat ? `You (${playerName(d.player)})` : playerName(d.player);
+    who = d.player === ctx.seat ? t("You ({player})", { player: playerName(d.player) }) : playerName(d.player);
   }
   const result =
     view.result === 1
-      ? h("div", { class: "p5-result p5-win" }, "Victory: the boss is defeated")
+      ? h("div", { class: "p5-result p5-win" }, t("Victory: the boss is defeated"))
       : view.result === -1
-        ? h("div", { class: "p5-result p5-loss" }, `Defeat: day ${view.days} has passed`)
+        ? h("div", { class: "p5-result p5-loss" }, t("Defeat: day {n} has passed", { n: view.days }))
         : null;
   const draft = d.draft
-    ? h("div", { class: "p5-draft" }, "Draft party: ", d.draft.map((x) => nameOf(ctx.cards, "shadow", x)).join(", ") || "nobody")
+    ? h("div", { class: "p5-draft" }, t("Draft party: "), d.draft.map((x) => nameOf(ctx.cards, "shadow", x)).join(", ") || t("nobody"))
     : null;
-  const left = d.left !== undefined ? ` (${d.left} left to place)` : "";
+  const left = d.left !== undefined ? t(" ({n} left to place)", { n: d.left }) : "";
   return h(
     "div",
     { class: "p5-now", role: "status" },
@@ -204,25 +205,25 @@ let rolledFor = null;
 function diceTray(events, cards, key) {
   const rolls = (events || []).filter((e) => (e.kind === "check" || e.kind === "dice") && e.data);
   if (!rolls.length) return null;
-  const tray = h("section", { class: "p5-tray", "aria-label": "Dice", "data-landed": "false" });
+  const tray = h("section", { class: "p5-tray", "aria-label": t("Dice"), "data-landed": "false" });
   const dice = [];
   for (const e of rolls) {
-    const what = e.kind === "check" ? `${cap(e.data.stat)} check` : "Phantom Thief die";
+    const what = e.kind === "check" ? t("{stat} check", { stat: statWord(e.data.stat) }) : t("Phantom Thief die");
     const row = h("div", { class: `p5-roll ${e.data.success ? "p5-success" : "p5-failure"}` });
     // a Dice ability's roll follows its "use" event: say which skill rolled
     const before = events.slice(0, events.indexOf(e)).reverse();
     const use = e.kind === "dice" ? before.find((x) => x.kind === "use") : null;
     if (use && use.text) row.append(h("span", { class: "p5-roll-why" }, use.text));
-    row.append(h("span", { class: "p5-roll-what" }, `${playerName(e.data.player ?? 0)} — ${what}:`));
+    row.append(h("span", { class: "p5-roll-what" }, t("{player} — {what}:", { player: playerName(e.data.player ?? 0), what })));
     const faces = e.data.dice || [];
-    if (!faces.length) row.append(h("span", { class: "p5-none" }, "no dice"));
+    if (!faces.length) row.append(h("span", { class: "p5-none" }, t("no dice")));
     faces.forEach((face, i) => {
       const hit = face >= 5;
       const die = h("span", {
         class: `p5-die ${hit ? "p5-hit" : ""}`,
         "data-face": face,
         role: "img",
-        "aria-label": `${face}${hit ? ", Phantom Thief symbol" : ""}`,
+        "aria-label": hit ? t("{face}, Phantom Thief symbol", { face }) : String(face),
       });
       die.style.setProperty("--i", String(i));
       die.append(hit ? icon("star") : h("span", { class: "p5-face" }, String(face)));
@@ -234,7 +235,7 @@ function diceTray(events, cards, key) {
         "strong",
         { class: "p5-roll-result" },
         h("span", { "aria-hidden": "true" }, e.data.success ? "✓ " : "✗ "),
-        e.data.success ? "Success" : "Failure",
+        e.data.success ? t("Success") : t("Failure"),
       ),
     );
     tray.append(row);
@@ -290,7 +291,7 @@ function fold(key, cls, label, gist, by, ...content) {
       { class: "p5-fold-head" },
       h(key.startsWith("player:") ? "span" : "h3", { class: "p5-fold-label" }, label),
       gist ? h("span", { class: "p5-gist" }, gist) : null,
-      live ? h("span", { class: "p5-tag p5-acts" }, "▸ your choice is here") : null,
+      live ? h("span", { class: "p5-tag p5-acts" }, t("▸ your choice is here")) : null,
     ),
     body,
   );
@@ -347,31 +348,31 @@ function town(view, ctx, by) {
   const decks = view.decks || {};
   const away = (here.off || []).map((i) => pawn(i, view, ctx));
   const where = view.players
-    .map((p, i) => (p.location === "off" || p.location === "palace" ? null : `${playerName(i)} at ${nameOf(ctx.cards, "location", p.location)}`))
+    .map((p, i) => (p.location === "off" || p.location === "palace" ? null : t("{player} at {place}", { player: playerName(i), place: nameOf(ctx.cards, "location", p.location) })))
     .filter(Boolean);
-  const gist = `${view.locations.length} places${where.length ? " · " + where.join(", ") : ""}`;
+  const gist = `${tn("{n} place", "{n} places", view.locations.length)}${where.length ? " · " + where.join(", ") : ""}`;
   return fold(
     "town",
     "p5-town",
-    "Town",
+    t("Town"),
     gist,
     by,
     list,
     h(
       "div",
       { class: "p5-decks" },
-      refEl("span", "deck:locations", { class: "p5-deck" }, by, `Location deck: ${decks.locations ?? 0}`),
-      h("span", { class: "p5-deck" }, `Confidant deck: ${decks.confidants ?? 0}`),
-      h("span", { class: "p5-deck" }, `Shadow deck: ${decks.shadows ?? 0}`),
-      h("span", { class: "p5-supply" }, "Supply: ", chips(view.supply)),
+      refEl("span", "deck:locations", { class: "p5-deck" }, by, t("Location deck: {n}", { n: decks.locations ?? 0 })),
+      h("span", { class: "p5-deck" }, t("Confidant deck: {n}", { n: decks.confidants ?? 0 })),
+      h("span", { class: "p5-deck" }, t("Shadow deck: {n}", { n: decks.shadows ?? 0 })),
+      h("span", { class: "p5-supply" }, t("Supply: "), chips(view.supply)),
     ),
-    away.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, "Not yet out:"), away) : null,
+    away.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, t("Not yet out:")), away) : null,
   );
 }
 
 // --- the palace -------------------------------------------------------------------------
 function needs(target, full, left, by) {
-  const out = h("div", { class: "p5-needs" }, h("span", { class: "p5-label" }, "Left to pay:"));
+  const out = h("div", { class: "p5-needs" }, h("span", { class: "p5-label" }, t("Left to pay:")));
   for (const res of RES) {
     const total = (full || {})[res] || 0;
     const now = (left || {})[res] || 0;
@@ -383,7 +384,7 @@ function needs(target, full, left, by) {
         { class: `p5-chip p5-need p5-res-${res}${now ? "" : " p5-met"}` },
         by,
         icon(res),
-        `${now} of ${total} ${RES_NAME[res]}`,
+        t("{now} of {total} {resource}", { now, total, resource: resWord(res) }),
       ),
     );
   }
@@ -415,10 +416,10 @@ function palace(view, ctx, by) {
   const bossData = (bossInfo && bossInfo.data) || {};
   const shadows = h("div", { class: "p5-shadows" });
   for (const sh of pal.shadows) shadows.append(shadowCard(sh, ctx, by));
-  const party = inside.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, "Inside:"), inside.map((i) => pawn(i, view, ctx))) : null;
+  const party = inside.length ? h("div", { class: "p5-here" }, h("span", { class: "p5-label" }, t("Inside:")), inside.map((i) => pawn(i, view, ctx))) : null;
   const standing = pal.shadows.length
-    ? h("li", { class: "p5-stop p5-standing" }, party, h("h4", { class: "p5-sub" }, "Shadows in the way"), shadows)
-    : h("li", { class: "p5-stop p5-standing" }, party, h("p", { class: "p5-none" }, "No shadow revealed."));
+    ? h("li", { class: "p5-stop p5-standing" }, party, h("h4", { class: "p5-sub" }, t("Shadows in the way")), shadows)
+    : h("li", { class: "p5-stop p5-standing" }, party, h("p", { class: "p5-none" }, t("No shadow revealed.")));
   const path = h("ol", { class: "p5-rows p5-path" });
   const last = rows.length ? rows[rows.length - 1].alert : 0;
   rows.forEach((row, r) => {
@@ -433,7 +434,7 @@ function palace(view, ctx, by) {
         by,
         h("span", { class: "p5-alert" }, `${row.alert}%`),
         h("span", { class: "p5-small" }, text),
-        now ? h("span", { class: "p5-tag p5-now-tag" }, "now") : null,
+        now ? h("span", { class: "p5-tag p5-now-tag" }, t("now")) : null,
       ),
     );
     if (now) path.append(standing);
@@ -443,8 +444,8 @@ function palace(view, ctx, by) {
       "li",
       { class: `p5-row p5-boss-row${pal.boss ? " p5-reached p5-current" : ""}` },
       h("span", { class: "p5-alert" }, "100%"),
-      h("span", { class: "p5-small" }, `The boss ${bossInfo ? bossInfo.name : ""} appears`),
-      pal.boss ? h("span", { class: "p5-tag p5-now-tag" }, "now") : null,
+      h("span", { class: "p5-small" }, t("The boss {name} appears", { name: bossInfo ? cardName("p5", bossInfo.name) : "" })),
+      pal.boss ? h("span", { class: "p5-tag p5-now-tag" }, t("now")) : null,
     ),
   );
   let boss = null;
@@ -454,7 +455,7 @@ function palace(view, ctx, by) {
       "boss",
       { class: "p5-shadow p5-boss p5-faced" },
       by,
-      bossInfo ? cardFace(bossInfo, { game: "p5", size: "full" }) : h("h4", {}, "Boss"),
+      bossInfo ? cardFace(bossInfo, { game: "p5", size: "full" }) : h("h4", {}, t("Boss")),
       needs("boss", pal.boss_health || bossData.health, pal.boss, by), // a level's health, else the card's
     );
     path.append(h("li", { class: "p5-stop p5-standing" }, party, boss, pal.shadows.length ? shadows : null));
@@ -463,29 +464,31 @@ function palace(view, ctx, by) {
       h(
         "li",
         { class: "p5-stop p5-boss-preview" },
-        h("span", { class: "p5-small" }, `At 100% alert, the boss ${bossInfo.name} appears.`),
+        h("span", { class: "p5-small" }, t("At 100% alert, the boss {name} appears.", { name: cardName("p5", bossInfo.name) })),
         weakness(bossData.weak),
       ),
     );
   }
   const meter = h(
     "div",
-    { class: "p5-meter", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": pal.alert, "aria-label": "Alert" },
+    { class: "p5-meter", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": pal.alert, "aria-label": t("Alert") },
     h("span", { style: `width:${Math.max(2, pal.alert)}%` }),
   );
-  const gist = `Alert ${pal.alert}% · ${pal.boss ? "the boss" : `${pal.shadows.length} shadow${pal.shadows.length === 1 ? "" : "s"}`}${inside.length ? " · " + inside.map(playerName).join(", ") + " inside" : ""}`;
+  const facing = pal.boss ? t("the boss") : tn("{n} shadow", "{n} shadows", pal.shadows.length);
+  const within = inside.length ? " · " + t("{players} inside", { players: inside.map(playerName).join(", ") }) : "";
+  const gist = `${t("Alert {n}%", { n: pal.alert })} · ${facing}${within}`;
   // The palace's own target (entering it) is its alert line, inside the fold: a control
   // never holds another (the fold's summary is one).
   return h(
     "section",
-    { class: "p5-palace-wrap", "aria-label": "Palace" },
+    { class: "p5-palace-wrap", "aria-label": t("Palace") },
     fold(
       "palace",
       "p5-palace",
-      info ? info.name : pal.id,
+      info ? cardName("p5", info.name) : pal.id,
       gist,
       by,
-      refEl("div", "palace", { class: "p5-alert-line" }, by, h("strong", {}, `Alert ${pal.alert}%`), meter),
+      refEl("div", "palace", { class: "p5-alert-line" }, by, h("strong", {}, t("Alert {n}%", { n: pal.alert })), meter),
       path,
     ),
   );
@@ -494,8 +497,8 @@ function palace(view, ctx, by) {
 // --- a thief's board --------------------------------------------------------------------
 function skillEl(i, key, name, ability, text, p, by) {
   const a = ability || {};
-  const used = (p.used_day || []).includes(key) ? "used today" : (p.used_palace || []).includes(key) ? "used in this palace" : "";
-  const limit = a.limit === "day" ? "1/day" : a.limit === "palace" ? "1/palace" : "";
+  const used = (p.used_day || []).includes(key) ? t("used today") : (p.used_palace || []).includes(key) ? t("used in this palace") : "";
+  const limit = a.limit === "day" ? t("1/day") : a.limit === "palace" ? t("1/palace") : "";
   return refEl(
     "li",
     `skill:${i}:${key}`,
@@ -503,9 +506,9 @@ function skillEl(i, key, name, ability, text, p, by) {
     by,
     h("span", { class: "p5-name" }, name),
     typeBadge(a.type),
-    a.cost && Object.keys(a.cost).length ? h("span", { class: "p5-cost" }, "cost ", chips(a.cost)) : null,
-    a.damage && Object.keys(a.damage).length ? h("span", { class: "p5-dmg" }, "deals ", chips(a.damage)) : null,
-    a.dice ? h("span", { class: "p5-tag" }, icon("star"), "Dice") : null,
+    a.cost && Object.keys(a.cost).length ? h("span", { class: "p5-cost" }, t("cost "), chips(a.cost)) : null,
+    a.damage && Object.keys(a.damage).length ? h("span", { class: "p5-dmg" }, t("deals "), chips(a.damage)) : null,
+    a.dice ? h("span", { class: "p5-tag" }, icon("star"), t("Dice")) : null,
     limit ? h("span", { class: "p5-tag" }, limit) : null,
     used ? h("span", { class: "p5-tag" }, used) : null,
     !a.damage && text ? h("span", { class: "p5-small" }, text) : null,
@@ -520,10 +523,10 @@ function thief(view, i, ctx, by) {
   const me = ctx.seat === i;
   const turn = view.turn === i && view.result === 0 && view.phase !== "order";
   const where =
-    p.location === "off" ? "not yet out" : p.location === "palace" ? "in the palace" : `at ${nameOf(cards, "location", p.location)}`;
+    p.location === "off" ? t("not yet out") : p.location === "palace" ? t("in the palace") : t("at {place}", { place: nameOf(cards, "location", p.location) });
   const stats = h("ul", { class: "p5-stats" });
   for (const s of STATS) {
-    stats.append(refEl("li", `stat:${i}:${s}`, { class: "p5-stat" }, by, h("span", {}, cap(s)), h("strong", {}, String(p.stats[s] ?? 0))));
+    stats.append(refEl("li", `stat:${i}:${s}`, { class: "p5-stat" }, by, h("span", {}, statWord(s)), h("strong", {}, String(p.stats[s] ?? 0))));
   }
   // Tokens as counters: a disc a resource, its fresh count large, what is spent under it.
   const tokens = h("ul", { class: "p5-tokens" });
@@ -537,8 +540,8 @@ function thief(view, i, ctx, by) {
         { class: `p5-counter p5-res-${res}${fresh ? "" : " p5-empty"}` },
         by,
         h("span", { class: "p5-disc" }, icon(res), h("strong", { class: "p5-count" }, String(fresh))),
-        h("span", { class: "p5-counter-name" }, RES_NAME[res]),
-        h("span", { class: "p5-spent" }, spent === null ? "kept" : `${spent} spent`),
+        h("span", { class: "p5-counter-name" }, resWord(res)),
+        h("span", { class: "p5-spent" }, spent === null ? t("kept") : t("{n} spent", { n: spent })),
       ),
     );
   }
@@ -552,7 +555,7 @@ function thief(view, i, ctx, by) {
   const passive = tinfo && tinfo.data ? tinfo.data.passive : null;
   const abilities = h("ul", { class: "p5-skills" });
   abilities.append(
-    skillEl(i, p.thief, `Passive: ${passive ? passive.name : ""}`, passive, lineOf(tinfo, "Passive — ").replace(/^[^:]*: /, ""), p, by),
+    skillEl(i, p.thief, t("Passive: {name}", { name: passive ? passive.name : "" }), passive, lineOf(tinfo, "Passive — ").replace(/^[^:]*: /, ""), p, by),
   );
   for (const c of p.confidants) {
     const cinfo = card(cards, "confidant", c);
@@ -581,13 +584,13 @@ function thief(view, i, ctx, by) {
           { class: `p5-heldcard${active ? " p5-active" : ""}` },
           by,
           h("span", { class: "p5-name" }, nameOf(cards, "shadow", x)),
-          h("span", { class: "p5-tag" }, active ? (draft ? "in the draft party" : "in the party") : "held"),
+          h("span", { class: "p5-tag" }, active ? (draft ? t("in the draft party") : t("in the party")) : t("held")),
           inner ? h("ul", { class: "p5-skills" }, inner) : null,
         ),
       );
     }
   }
-  const gist = RES.map((res) => `${p.fresh[res] ?? 0} ${RES_NAME[res]}`).join(" · ");
+  const gist = RES.map((res) => `${p.fresh[res] ?? 0} ${resWord(res)}`).join(" · ");
   // The thief's own target (choosing who goes next) is the name at the head of the board,
   // beside the fold, never around it.
   return h(
@@ -602,24 +605,24 @@ function thief(view, i, ctx, by) {
         "h4",
         { class: "p5-thief-name" },
         icon("pawn"),
-        `${playerName(i)}${me ? " (you)" : ""}: ${nameOf(cards, "thief", p.thief)}`,
-        turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? "your turn" : "their turn") : null,
-        p.went && !turn ? h("span", { class: "p5-tag" }, "went today") : null,
+        `${playerName(i)}${me ? t(" (you)") : ""}: ${nameOf(cards, "thief", p.thief)}`,
+        turn ? h("span", { class: "p5-tag p5-turn-tag" }, me ? t("your turn") : t("their turn")) : null,
+        p.went && !turn ? h("span", { class: "p5-tag" }, t("went today")) : null,
       ),
     ),
     fold(
       `player:${i}`,
       "p5-thief-fold",
-      "Board",
+      t("Board"),
       `${where} · ${gist}`,
       by,
       h("div", { class: "p5-small" }, where),
-      h("div", { class: "p5-board-cols" }, h("div", {}, h("h5", {}, "Tokens"), tokens), h("div", {}, h("h5", {}, "Social stats"), stats)),
-      h("h5", {}, `Persona: ${nameOf(cards, "persona", p.persona)}`),
+      h("div", { class: "p5-board-cols" }, h("div", {}, h("h5", {}, t("Tokens")), tokens), h("div", {}, h("h5", {}, t("Social stats")), stats)),
+      h("h5", {}, t("Persona: {name}", { name: nameOf(cards, "persona", p.persona) })),
       skills,
-      h("h5", {}, "Abilities and confidants"),
+      h("h5", {}, t("Abilities and confidants")),
       abilities,
-      party ? h("h5", {}, "Shadows held (persona party)") : null,
+      party ? h("h5", {}, t("Shadows held (persona party)")) : null,
       party,
     ),
   );
@@ -632,27 +635,28 @@ function palaceFirst(view) {
 }
 
 // --- the header's words -----------------------------------------------------------------
-const PHASE_WORDS = {
-  order: "Order of turns",
-  main: "Action",
-  discover: "Discovery",
-  fight: "Palace",
-  ending: "End of the day",
-  after: "After the action",
-  enter_order: "On Palace Enter",
-  stat: "Social stat",
-  allocate_any: "ANY damage",
-  restore_mix: "Restoring tokens",
-  party: "Party draft",
-};
+const phaseWords = () => ({
+  order: t("Order of turns"),
+  main: t("Action"),
+  discover: t("Discovery"),
+  fight: t("Palace"),
+  ending: t("End of the day"),
+  after: t("After the action"),
+  enter_order: t("On Palace Enter"),
+  stat: t("Social stat"),
+  allocate_any: t("ANY damage"),
+  restore_mix: t("Restoring tokens"),
+  party: t("Party draft"),
+});
 
 /** The table header's turn and step: "Day 3 of 28 · Palace". */
 export function stepText(ctx) {
   const view = ctx.view;
   const days = view.days || 28;
-  const day = `Day ${Math.min(view.day, days)} of ${days}`;
+  const day = t("Day {n} of {days}", { n: Math.min(view.day, days), days });
   const kind = (view.decision || {}).kind;
-  const words = PHASE_WORDS[kind] || PHASE_WORDS[view.phase];
+  const phases = phaseWords();
+  const words = phases[kind] || phases[view.phase];
   return kind === "over" || !words ? day : `${day} · ${words}`;
 }
 
@@ -675,8 +679,8 @@ export function renderBoard(root, ctx) {
     ),
     h(
       "section",
-      { class: "p5-team", "aria-label": "Phantom Thieves" },
-      h("h3", {}, "Phantom Thieves"),
+      { class: "p5-team", "aria-label": t("Phantom Thieves") },
+      h("h3", {}, t("Phantom Thieves")),
       h("div", { class: "p5-thieves" }, view.players.map((_, i) => thief(view, i, ctx, by))),
     ),
   );

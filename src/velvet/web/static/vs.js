@@ -10,30 +10,40 @@
 
 import { cardBack, cardFace } from "./cards.js";
 import { el, icon, typeTag } from "./dom.js";
+import { t, tn, cardName as localName } from "./i18n.js";
 import { cancel as cancelMotion, play as playMotion } from "./motion.js";
 
-const SLOTS = ["Main", "Sub 1", "Sub 2"];
 const SLOT_CODES = ["m", "s1", "s2"];
-const STEPS = {
-  planning: "Planning Step",
-  declare: "Skill Step: declare a skill",
-  "react-declaration": "React window (skill declared)",
-  resolve: "Skill Step: resolving",
-  order: "Skill Step: order the damage modifiers",
-  "react-resolution": "React window (skill resolved)",
-  "end-skill": "End of the Skill Step",
-  over: "Game over",
-};
+// the words are looked up when drawn (the page's catalogue comes after this module)
+const slotTitle = (slot) => [t("Main"), t("Sub 1"), t("Sub 2")][slot];
+const slotWord = (slot) => [t("main"), t("sub 1"), t("sub 2")][slot];
+function stepWord(step) {
+  const words = {
+    planning: t("Planning Step"),
+    declare: t("Skill Step: declare a skill"),
+    "react-declaration": t("React window (skill declared)"),
+    resolve: t("Skill Step: resolving"),
+    order: t("Skill Step: order the damage modifiers"),
+    "react-resolution": t("React window (skill resolved)"),
+    "end-skill": t("End of the Skill Step"),
+    over: t("Game over"),
+  };
+  return words[step] || step;
+}
 const MAX_HP = 30;
 
 export function stepText(ctx) {
   const v = ctx.view;
-  if (v.step === "over") return `Turn ${v.turn_no}`; // the header says "Game over" itself
-  return `Turn ${v.turn_no} · ${ctx.names(v.turn)}'s turn · ${STEPS[v.step] || v.step}`;
+  if (v.step === "over") return t("Turn {n}", { n: v.turn_no }); // the header says "Game over" itself
+  return t("Turn {n} · {player}'s turn · {step}", { n: v.turn_no, player: ctx.names(v.turn), step: stepWord(v.step) });
 }
 
+// A card's data, its name in the page's language (the server's cards are in English).
 function info(ctx, id) {
-  return ctx.cards[id] || { id, name: id, kind: "card", lines: [], data: {} };
+  const card = ctx.cards[id];
+  if (!card) return { id, name: id, kind: "card", lines: [], data: {} };
+  const name = localName("vs", card.name);
+  return name === card.name ? card : { ...card, name };
 }
 
 function cardName(ctx, id) {
@@ -48,17 +58,17 @@ function personaCard(ctx, id, attrs, size = "full") {
 function slotView(ctx, seat, slot) {
   const stack = ctx.view.field[seat][slot];
   const ref = `field:${seat}:${slot}`;
-  const label = `${ctx.names(seat)}'s ${SLOTS[slot].toLowerCase()}`;
+  const label = t("{player}'s {slot}", { player: ctx.names(seat), slot: slotWord(slot) });
   if (!stack.length) {
     return el(
       "div",
       { class: `slot slot-${SLOT_CODES[slot]}` },
-      el("span", { class: "slot-name" }, SLOTS[slot]),
-      el("div", { class: "empty", "data-ref": ref, "aria-label": `${label}: empty` }, el("span", { class: "empty-text" }, ctx.compact ? `${SLOTS[slot]} empty` : "empty")),
+      el("span", { class: "slot-name" }, slotTitle(slot)),
+      el("div", { class: "empty", "data-ref": ref, "aria-label": t("{place}: empty", { place: label }) }, el("span", { class: "empty-text" }, ctx.compact ? t("{slot} empty", { slot: slotTitle(slot) }) : t("empty"))),
     );
   }
   const top = stack[stack.length - 1];
-  const node = el("div", { class: `slot slot-${SLOT_CODES[slot]}` }, el("span", { class: "slot-name" }, SLOTS[slot]));
+  const node = el("div", { class: `slot slot-${SLOT_CODES[slot]}` }, el("span", { class: "slot-name" }, slotTitle(slot)));
   const size = ctx.compact ? (slot === 0 ? "compact" : "mini") : slot === 0 ? "full" : "compact";
   node.append(personaCard(ctx, top, { "data-ref": ref, "aria-label": `${label}: ${cardName(ctx, top)}` }, size));
   if (stack.length > 1) node.append(el("span", { class: "stack-n", "aria-hidden": "true" }, `×${stack.length}`));
@@ -68,12 +78,12 @@ function slotView(ctx, seat, slot) {
       el(
         "details",
         { class: "under" },
-        el("summary", {}, `${under.length} fused card${under.length > 1 ? "s" : ""} under it`),
+        el("summary", {}, tn("{n} fused card under it", "{n} fused cards under it", under.length)),
         el(
           "ul",
           {},
           ...under
-            .map((id, depth) => el("li", { class: "chip", "data-card": id, "data-ref": `stack:${seat}:${slot}:${depth}`, "aria-label": `${cardName(ctx, id)}, fused under ${cardName(ctx, top)}` }, cardName(ctx, id)))
+            .map((id, depth) => el("li", { class: "chip", "data-card": id, "data-ref": `stack:${seat}:${slot}:${depth}`, "aria-label": t("{card}, fused under {top}", { card: cardName(ctx, id), top: cardName(ctx, top) }) }, cardName(ctx, id)))
             .reverse(),
         ),
       ),
@@ -88,39 +98,39 @@ function playerBar(ctx, seat) {
   const you = ctx.seat === seat;
   const pc = v.player_cards?.[seat];
   const discard = v.discard[seat];
-  const whose = `${ctx.names(seat)}'s`;
+  const player = ctx.names(seat);
   const share = Math.max(0, Math.min(100, (hp / MAX_HP) * 100));
   const low = hp <= 10 ? " low" : "";
   // HP as a large gauge: the number, "of 30", and a slanted bar in ten-point steps.
   const gauge = el(
     "div",
     { class: `hp-gauge${low}` },
-    el("span", { class: "hp-word" }, icon("hp"), "HP"),
+    el("span", { class: "hp-word" }, icon("hp"), t("HP")),
     el("span", { class: "hp-n" }, String(hp)),
-    el("span", { class: "hp-of" }, `of ${MAX_HP}`),
-    el("span", { class: "hpbar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(MAX_HP), "aria-valuenow": String(hp), "aria-label": `${whose} HP` }, el("span", { class: "hpfill", style: `width:${share}%` })),
+    el("span", { class: "hp-of" }, t("of {max}", { max: MAX_HP })),
+    el("span", { class: "hpbar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(MAX_HP), "aria-valuenow": String(hp), "aria-label": t("{player}'s HP", { player }) }, el("span", { class: "hpfill", style: `width:${share}%` })),
   );
   const top = discard.length ? discard[discard.length - 1] : null;
   const discardPile = el(
     "div",
-    { class: "pile pile-discard", "data-ref": `discard:${seat}`, "aria-label": `${whose} discard pile: ${discard.length} cards` },
+    { class: "pile pile-discard", "data-ref": `discard:${seat}`, "aria-label": tn("{player}'s discard pile: {n} card", "{player}'s discard pile: {n} cards", discard.length, { player }) },
     top
-      ? personaCard(ctx, top, { "aria-label": `Top of the discard pile: ${cardName(ctx, top)}` }, "mini")
+      ? personaCard(ctx, top, { "aria-label": t("Top of the discard pile: {card}", { card: cardName(ctx, top) }) }, "mini")
       : el("span", { class: "pile-empty", "aria-hidden": "true" }),
-    el("span", { class: "pile-count" }, el("span", { class: "vc-pile-n" }, String(discard.length)), el("span", { class: "vc-pile-word" }, "Discard")),
+    el("span", { class: "pile-count" }, el("span", { class: "vc-pile-n" }, String(discard.length)), el("span", { class: "vc-pile-word" }, t("Discard"))),
   );
   const bar = el(
     "div",
     { class: `pbar${v.turn === seat && v.step !== "over" ? " active" : ""}` },
-    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, ctx.compact && you ? "You" : `${ctx.names(seat)}${you ? " (you)" : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
+    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, ctx.compact && you ? t("You") : `${ctx.names(seat)}${you ? t(" (you)") : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
     gauge,
   );
   const piles = el(
       "div",
       { class: "piles" },
-      cardBack("Deck", v.deck_sizes[seat], { class: "pile pile-deck vc-pile vc-deck", "data-ref": `deck:${seat}`, "aria-label": `${whose} deck: ${v.deck_sizes[seat]} cards` }),
+      cardBack(t("Deck"), v.deck_sizes[seat], { class: "pile pile-deck vc-pile vc-deck", "data-ref": `deck:${seat}`, "aria-label": tn("{player}'s deck: {n} card", "{player}'s deck: {n} cards", v.deck_sizes[seat], { player }) }),
       discardPile,
-      el("span", { class: "pile pile-hand", "data-seat": String(seat) }, icon("hand"), el("span", { class: "vc-pile-n" }, String(v.hand_sizes[seat])), el("span", { class: "vc-pile-word" }, " in hand")),
+      el("span", { class: "pile pile-hand", "data-seat": String(seat) }, icon("hand"), el("span", { class: "vc-pile-n" }, String(v.hand_sizes[seat])), el("span", { class: "vc-pile-word" }, t(" in hand"))),
   );
   return [bar, piles];
 }
@@ -131,7 +141,7 @@ function discardList(ctx, seat) {
   return el(
     "details",
     { class: "discard-list" },
-    el("summary", {}, `${ctx.names(seat)}'s discard pile (${pile.length})`),
+    el("summary", {}, t("{player}'s discard pile ({n})", { player: ctx.names(seat), n: pile.length })),
     el("ul", {}, ...[...pile].reverse().map((id) => el("li", { class: "chip", "data-card": id }, cardName(ctx, id)))),
   );
 }
@@ -143,7 +153,7 @@ function side(ctx, seat, where) {
   const field = el("div", { class: "vs-field" }, ...[1, 0, 2].map((slot) => slotView(ctx, seat, slot)));
   return el(
     "section",
-    { class: `side-p side-${where}${ctx.view.turn === seat && ctx.view.step !== "over" ? " is-turn" : ""}${ctx.view.hp[seat] <= 0 ? " is-out" : ""}`, "aria-label": `${ctx.names(seat)}${ctx.seat === seat ? " (you)" : ""}` },
+    { class: `side-p side-${where}${ctx.view.turn === seat && ctx.view.step !== "over" ? " is-turn" : ""}${ctx.view.hp[seat] <= 0 ? " is-out" : ""}`, "aria-label": `${ctx.names(seat)}${ctx.seat === seat ? t(" (you)") : ""}` },
     ...(where === "top" ? [rail, field] : [field, rail]),
   );
 }
@@ -153,11 +163,11 @@ function skillInPlay(ctx) {
   if (!v.skill) return null;
   const [slot, id, k] = v.skill;
   const skill = info(ctx, id).data?.skills?.[k];
-  const who = ctx.names(v.turn);
-  const words = skill ? [el("strong", {}, skill.name), " (", typeTag(skill.type), `, ${skill.damage} damage)`] : ["a skill"];
-  const slotWord = SLOTS[SLOT_CODES.indexOf(slot)]?.toLowerCase() || slot;
-  const whose = v.turn === ctx.seat ? "Your" : `${who}'s`;
-  return el("span", {}, `${whose} ${slotWord} ${cardName(ctx, id)} uses `, ...words);
+  const words = skill ? [el("strong", {}, skill.name), " (", typeTag(skill.type), t(", {n} damage)", { n: skill.damage })] : [t("a skill")];
+  const where = SLOT_CODES.indexOf(slot) >= 0 ? slotWord(SLOT_CODES.indexOf(slot)) : slot;
+  const card = cardName(ctx, id);
+  const uses = v.turn === ctx.seat ? t("Your {slot} {card} uses ", { slot: where, card }) : t("{player}'s {slot} {card} uses ", { player: ctx.names(v.turn), slot: where, card });
+  return el("span", {}, uses, ...words);
 }
 
 function centre(ctx) {
@@ -166,36 +176,37 @@ function centre(ctx) {
   const inReact = v.step === "react-declaration" || v.step === "react-resolution";
   const skill = skillInPlay(ctx);
   if (inReact) {
-    const answering = ctx.toMove === null ? "Nobody" : ctx.toMove === ctx.seat ? "You" : ctx.names(ctx.toMove);
-    const when = v.step === "react-declaration" ? "just declared" : "resolved";
+    const answering = ctx.toMove === null ? t("Nobody") : ctx.toMove === ctx.seat ? t("You") : ctx.names(ctx.toMove);
+    const when = v.step === "react-declaration" ? t("just declared") : t("resolved");
     rows.push(
       el(
         "p",
         { class: "react-window", role: "status" },
-        el("strong", {}, "React window: "),
-        `${answering} may answer with a React or play none. `,
-        skill || "A skill",
-        ` (${when}). `,
+        el("strong", {}, t("React window: ")),
+        t("{who} may answer with a React or play none. ", { who: answering }),
+        skill || t("A skill"),
+        t(" ({when}). ", { when }),
         el("span", { class: "countdown", "data-countdown": "" }),
       ),
     );
   } else if (skill) {
-    rows.push(el("p", { class: "skill-now" }, skill, v.dmg ? ` · damage so far ${v.dmg}` : ""));
+    rows.push(el("p", { class: "skill-now" }, skill, v.dmg ? t(" · damage so far {n}", { n: v.dmg }) : ""));
   }
   const frame = v.frames?.[v.frames.length - 1];
   if (frame && frame[0] === "pay") {
     // ["pay", player, card, fusion mask (-1: a summon), units left, named card owed]
     const [, payer, id, mask, left, named] = frame;
-    const who = payer === ctx.seat ? "You are" : `${ctx.names(payer)} is`;
-    const owed = named ? ` and a persona named ${named}` : "";
+    const who = payer === ctx.seat ? t("You are paying for ") : t("{player} is paying for ", { player: ctx.names(payer) });
+    const owed = named ? t(" and a persona named {name}", { name: localName("vs", named) }) : "";
+    const kind = mask >= 0 ? t("fusion") : t("summon");
     rows.push(
-      el("p", { class: "paying" }, `${who} paying for `, el("strong", { "data-card": id }, cardName(ctx, id)), ` (${mask >= 0 ? "fusion" : "summon"}): ${left} left to pay${owed}.`),
+      el("p", { class: "paying" }, who, el("strong", { "data-card": id }, cardName(ctx, id)), t(" ({kind}): {left} left to pay{owed}.", { kind, left, owed })),
     );
   }
-  if (v.negated) rows.push(el("p", {}, "The skill's damage is negated."));
+  if (v.negated) rows.push(el("p", {}, t("The skill's damage is negated.")));
   const damage = (ctx.events || []).filter((e) => ["damage", "no_damage", "heal", "weakness", "one_more"].includes(e.kind));
   for (const e of damage.slice(-3)) rows.push(el("p", { class: `last ev-${e.kind}` }, e.text));
-  if (v.winner >= 0 && v.winner <= 1) rows.push(el("p", { class: "winner" }, `${ctx.names(v.winner)} wins.`));
+  if (v.winner >= 0 && v.winner <= 1) rows.push(el("p", { class: "winner" }, t("{player} wins.", { player: ctx.names(v.winner) })));
   // the middle line stays when there is nothing to say (the step is in the table's header)
   return el("div", { class: `centre${rows.length ? "" : " is-quiet"}` }, ...rows);
 }
@@ -215,9 +226,9 @@ function handView(ctx) {
   });
   return el(
     "section",
-    { class: "hand", "aria-label": "Your hand" },
-    el("h2", {}, `Your hand (${n})`),
-    el("div", { class: "hand-cards", style: `--n:${Math.max(1, n)}` }, ...(cards.length ? cards : [el("p", {}, "No cards.")])),
+    { class: "hand", "aria-label": t("Your hand") },
+    el("h2", {}, t("Your hand ({n})", { n })),
+    el("div", { class: "hand-cards", style: `--n:${Math.max(1, n)}` }, ...(cards.length ? cards : [el("p", {}, t("No cards."))])),
   );
 }
 
@@ -307,14 +318,14 @@ export function motionSteps(root, ctx, events, before = { hand: new Map(), refs:
         steps.push({ kind: "glow", node: gauge(p) }, { kind: "pop", node: gauge(p), text: `+${d.amount}`, tone: "heal" });
         break;
       case "weakness":
-        steps.push({ kind: "pop", node: slotNode(p, "m"), text: "Weak!", tone: "weak" });
+        steps.push({ kind: "pop", node: slotNode(p, "m"), text: t("Weak!"), tone: "weak" });
         break;
       case "one_more":
         steps.push({ kind: "pop", node: slotNode(p, "m"), text: "1 more!", tone: "weak" });
         break;
       case "negate":
       case "no_damage":
-        steps.push({ kind: "pop", node: gauge(p), text: e.kind === "negate" ? "Negated" : "No damage", tone: "none" });
+        steps.push({ kind: "pop", node: gauge(p), text: e.kind === "negate" ? t("Negated") : t("No damage"), tone: "none" });
         break;
       case "draw": {
         const deck = q(`[data-ref="deck:${p}"]`);
@@ -331,7 +342,7 @@ export function motionSteps(root, ctx, events, before = { hand: new Map(), refs:
         steps.push({ kind: "pulse", node: q(e.kind === "bounce" ? `.pile-hand[data-seat="${p}"]` : `[data-ref="discard:${p}"]`) });
         break;
       case "game_over":
-        if (d.winner === 0 || d.winner === 1) steps.push({ kind: "pop", node: gauge(d.winner), text: "Victory", tone: "heal" });
+        if (d.winner === 0 || d.winner === 1) steps.push({ kind: "pop", node: gauge(d.winner), text: t("Victory"), tone: "heal" });
         break;
       default:
         break;
