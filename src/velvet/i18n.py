@@ -328,6 +328,10 @@ BROWSER_FILES = (
     "cards.js",
     "app.js",
     "p5.js",
+    "learn.js",
+    "puzzles.js",
+    "daily.js",
+    "review.js",
 )
 """The browser's files whose words go through ``t()`` (and ``data-i18n`` in the HTML)."""
 PYTHON_CALLS = {"_": 1, "N_": 1, "ngettext": 2}

@@ -4,6 +4,7 @@
 // and the done marks (localStorage), nothing else.
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { loadGames } from "./catalog.js";
 
 const DONE_KEY = "velvet.learn.done";
@@ -37,7 +38,7 @@ async function getJson(path) {
 }
 
 export async function renderLearn(main, game) {
-  document.title = "Velvet · learn";
+  document.title = t("Velvet · learn");
   let games = [];
   try {
     games = await loadGames();
@@ -46,15 +47,15 @@ export async function renderLearn(main, game) {
   }
   const tabs = el(
     "nav",
-    { class: "learn-games", "aria-label": "Games" },
+    { class: "learn-games", "aria-label": t("Games") },
     games.map(({ name, short_title: title }) =>
       el("a", { class: name === game ? "button primary" : "button", href: `learn/${name}` }, title),
     ),
   );
-  const body = el("section", { class: "learn-body", "aria-live": "polite" }, el("p", {}, "Loading…"));
-  main.replaceChildren(el("div", { class: "learn" }, el("h1", {}, "Learn"), tabs, body));
+  const body = el("section", { class: "learn-body", "aria-live": "polite" }, el("p", {}, t("Loading…")));
+  main.replaceChildren(el("div", { class: "learn" }, el("h1", {}, t("Learn")), tabs, body));
   if (!game) {
-    body.replaceChildren(el("p", {}, "Short lessons: a position, a goal, and feedback that names the rule. Pick a game."));
+    body.replaceChildren(el("p", {}, t("Short lessons: a position, a goal, and feedback that names the rule. Pick a game.")));
     return;
   }
   try {
@@ -84,7 +85,7 @@ function showList(body, game, data) {
     ),
   );
   body.replaceChildren(
-    el("h2", {}, `${data.title}: ${done.length} of ${data.lessons.length} done`),
+    el("h2", {}, t("{title}: {done} of {all} done", { title: data.title, done: done.length, all: data.lessons.length })),
     el("ol", { class: "lesson-list" }, items),
   );
 }
@@ -120,27 +121,27 @@ async function openLesson(body, game, data, id, played, attempt) {
     ? el(
         "div",
         { class: "learn-solved" },
-        el("p", { class: "learn-success" }, `✓ Solved. ${lesson.success}`),
-        after ? el("button", { class: "primary", onclick: () => openLesson(body, game, data, after.id, [], null) }, `Next: ${after.title}`) : null,
+        el("p", { class: "learn-success" }, `${t("✓ Solved.")} ${lesson.success}`),
+        after ? el("button", { class: "primary", onclick: () => openLesson(body, game, data, after.id, [], null) }, t("Next: {title}", { title: after.title })) : null,
       )
     : null;
-  const hint = el("p", { class: "learn-hint", hidden: true }, `Hint: ${lesson.hint}`);
+  const hint = el("p", { class: "learn-hint", hidden: true }, t("Hint: {hint}", { hint: lesson.hint }));
   const parts = [
-    el("h2", {}, `Lesson ${lesson.number} of ${lesson.count}: ${lesson.title}`),
-    el("p", { class: "learn-goal" }, el("strong", {}, "Goal: "), lesson.goal),
+    el("h2", {}, t("Lesson {n} of {count}: {title}", { n: lesson.number, count: lesson.count, title: lesson.title })),
+    el("p", { class: "learn-goal" }, el("strong", {}, t("Goal: ")), lesson.goal),
     el("p", { class: "learn-coach" }, lesson.coach),
-    el("pre", { class: "learn-board", "aria-label": "The board" }, lesson.board),
+    el("pre", { class: "learn-board", "aria-label": t("The board") }, lesson.board),
     ...message,
     ending,
-    el("div", { class: "learn-choices", role: "group", "aria-label": "Your moves" }, choices),
+    el("div", { class: "learn-choices", role: "group", "aria-label": t("Your moves") }, choices),
     el(
       "div",
       { class: "learn-tools" },
-      lesson.solved ? null : el("button", { class: "quiet", onclick: () => (hint.hidden = false) }, "Hint"),
-      el("button", { class: "quiet", onclick: () => showList(body, game, data) }, "All lessons"),
+      lesson.solved ? null : el("button", { class: "quiet", onclick: () => (hint.hidden = false) }, t("Hint")),
+      el("button", { class: "quiet", onclick: () => showList(body, game, data) }, t("All lessons")),
     ),
     hint,
-    el("details", {}, el("summary", {}, "The rules of this lesson"), lesson.rules.map((rule) => el("p", {}, `${rule.id}: ${rule.words}`))),
+    el("details", {}, el("summary", {}, t("The rules of this lesson")), lesson.rules.map((rule) => el("p", {}, `${rule.id}: ${rule.words}`))),
   ];
   body.replaceChildren(...parts.filter(Boolean)); // DOM's own: a null would show as "null"
 }

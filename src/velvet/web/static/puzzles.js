@@ -4,6 +4,7 @@
 // the solved and failed marks and the ratings (localStorage), nothing else.
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { loadGames } from "./catalog.js";
 
 const KEY = "velvet.puzzles";
@@ -46,7 +47,7 @@ async function getJson(path, options = {}) {
 }
 
 export async function renderPuzzles(main, game) {
-  document.title = "Velvet · puzzles";
+  document.title = t("Velvet · puzzles");
   let games = [];
   try {
     games = await loadGames();
@@ -55,15 +56,15 @@ export async function renderPuzzles(main, game) {
   }
   const tabs = el(
     "nav",
-    { class: "learn-games", "aria-label": "Games" },
+    { class: "learn-games", "aria-label": t("Games") },
     games.map(({ name, short_title: title }) =>
       el("a", { class: name === game ? "button primary" : "button", href: `puzzles/${name}` }, title),
     ),
   );
-  const body = el("section", { class: "learn-body", "aria-live": "polite" }, el("p", {}, "Loading…"));
-  main.replaceChildren(el("div", { class: "learn puzzles" }, el("h1", {}, "Puzzles"), tabs, body));
+  const body = el("section", { class: "learn-body", "aria-live": "polite" }, el("p", {}, t("Loading…")));
+  main.replaceChildren(el("div", { class: "learn puzzles" }, el("h1", {}, t("Puzzles")), tabs, body));
   if (!game) {
-    body.replaceChildren(el("p", {}, "Positions from bot games where one move is clearly the best from what the mover can see. Pick a game."));
+    body.replaceChildren(el("p", {}, t("Positions from bot games where one move is clearly the best from what the mover can see. Pick a game.")));
     return;
   }
   try {
@@ -71,7 +72,7 @@ export async function renderPuzzles(main, game) {
     const progress = progressOf(game);
     const next = data.puzzles.find((p) => !progress.solved.includes(p.id)) || data.puzzles[0];
     if (next) openPuzzle(body, game, data, next.id);
-    else body.replaceChildren(el("p", {}, "No puzzles for this game yet."));
+    else body.replaceChildren(el("p", {}, t("No puzzles for this game yet.")));
   } catch (error) {
     body.replaceChildren(el("p", { class: "field-error" }, String(error.message)));
   }
@@ -93,7 +94,7 @@ function header(game, puzzle) {
   return el(
     "p",
     { class: "puzzle-ratings" },
-    `Puzzle rating ${Math.round(rating)} · your rating ${Math.round(progress.solver[0])} · ${progress.solved.length} of ${puzzle.count} solved`,
+    t("Puzzle rating {rating} · your rating {yours} · {solved} of {count} solved", { rating: Math.round(rating), yours: Math.round(progress.solver[0]), solved: progress.solved.length, count: puzzle.count }),
   );
 }
 
@@ -108,7 +109,7 @@ async function openPuzzle(body, game, data, id) {
   const message = el("div", { class: "puzzle-message", "aria-live": "polite" });
   const choices = el(
     "div",
-    { class: "learn-choices", role: "group", "aria-label": "Your moves" },
+    { class: "learn-choices", role: "group", "aria-label": t("Your moves") },
     puzzle.choices.map((choice) =>
       el("button", { class: "action", dataset: { action: choice.text }, onclick: () => tryMove(choice.text) }, choice.label),
     ),
@@ -117,14 +118,14 @@ async function openPuzzle(body, game, data, id) {
   const tools = el(
     "div",
     { class: "learn-tools" },
-    el("button", { class: "quiet", onclick: () => openPuzzle(body, game, data, next.id) }, "Skip"),
+    el("button", { class: "quiet", onclick: () => openPuzzle(body, game, data, next.id) }, t("Skip")),
   );
   const top = header(game, puzzle);
   body.replaceChildren(
-    el("h2", {}, `${puzzle.title} (${puzzle.number} of ${puzzle.count})`),
+    el("h2", {}, t("{title} ({n} of {count})", { title: puzzle.title, n: puzzle.number, count: puzzle.count })),
     top,
     el("p", { class: "learn-goal" }, puzzle.task),
-    el("pre", { class: "learn-board", "aria-label": "The board" }, puzzle.board),
+    el("pre", { class: "learn-board", "aria-label": t("The board") }, puzzle.board),
     message,
     choices,
     tools,
@@ -163,10 +164,10 @@ async function openPuzzle(body, game, data, id) {
     tools.remove();
     const after = nextAfter(data, game, id);
     message.replaceChildren(
-      el("p", { class: answer.right ? "learn-success" : "learn-feedback" }, answer.right ? "✓ Solved" : "✗ Not solved"),
+      el("p", { class: answer.right ? "learn-success" : "learn-feedback" }, answer.right ? t("✓ Solved") : t("✗ Not solved")),
       ...answer.lines.map((line) => el("p", { class: "learn-event" }, line)),
-      el("p", { class: "learn-rule" }, rated ? `Your rating: ${Math.round(progress.solver[0])} (± ${Math.round(progress.solver[1])})` : "Tried before: not rated again."),
-      el("button", { class: "primary", onclick: () => openPuzzle(body, game, data, after.id) }, `Next: ${after.title}`),
+      el("p", { class: "learn-rule" }, rated ? t("Your rating: {rating} (± {margin})", { rating: Math.round(progress.solver[0]), margin: Math.round(progress.solver[1]) }) : t("Tried before: not rated again.")),
+      el("button", { class: "primary", onclick: () => openPuzzle(body, game, data, after.id) }, t("Next: {title}", { title: after.title })),
     );
   }
 }

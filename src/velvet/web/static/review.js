@@ -8,6 +8,7 @@
 // renderReview(main) → {key, fromHash()}: app.js calls fromHash() when only the hash moved.
 
 import { el } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const STORE = "velvet.review.record";
@@ -38,30 +39,30 @@ function ensureCss() {
 }
 
 export function renderReview(main) {
-  document.title = "Velvet · review";
+  document.title = t("Velvet · review");
   ensureCss();
   const room = new URLSearchParams(location.search).get("room");
   const state = { start: null, decisions: [], done: false, selected: null };
 
-  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": "A downloaded game record (.json)", "data-review": "file" });
+  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": t("A downloaded game record (.json)"), "data-review": "file" });
   const source = el(
     "div",
     { class: "review-source" },
     room
-      ? el("p", {}, `The game of room ${room}. `, el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, "Back to the room"))
-      : el("label", {}, "Open a downloaded game record: ", file),
+      ? el("p", {}, t("The game of room {room}. ", { room }), el("a", { href: `join/${encodeURIComponent(room)}?seat=watch` }, t("Back to the room")))
+      : el("label", {}, t("Open a downloaded game record: "), file),
   );
   const status = el("p", { class: "review-status", role: "status", "aria-live": "polite" });
-  const bar = el("progress", { class: "review-progress", max: "1", value: "0", hidden: true, "aria-label": "Decisions judged" });
+  const bar = el("progress", { class: "review-progress", max: "1", value: "0", hidden: true, "aria-label": t("Decisions judged") });
   const chartBox = el("div", { class: "review-chart" });
-  const details = el("section", { class: "review-details", "aria-live": "polite", "aria-label": "The selected move" });
-  const mistakes = el("section", { class: "review-mistakes", "aria-label": "Mistakes" });
+  const details = el("section", { class: "review-details", "aria-live": "polite", "aria-label": t("The selected move") });
+  const mistakes = el("section", { class: "review-mistakes", "aria-label": t("Mistakes") });
   main.replaceChildren(
     el(
       "div",
       { class: "review" },
-      el("h1", {}, "Review"),
-      el("p", { class: "review-intro" }, "Each decision judged from what its player could see at the time — no hidden cards, no later dice: the chance to win before and after the move, and the better move where the drop is beyond the estimate's margin."),
+      el("h1", {}, t("Review")),
+      el("p", { class: "review-intro" }, t("Each decision judged from what its player could see at the time — no hidden cards, no later dice: the chance to win before and after the move, and the better move where the drop is beyond the estimate's margin.")),
       source,
       status,
       bar,
@@ -78,7 +79,7 @@ export function renderReview(main) {
     try {
       record = JSON.parse(await chosen.text());
     } catch {
-      status.textContent = `${chosen.name} is not JSON: open a game record (the “Download the record” file).`;
+      status.textContent = t("{file} is not JSON: open a game record (the “Download the record” file).", { file: chosen.name });
       status.classList.add("bad");
       return;
     }
@@ -94,7 +95,7 @@ export function renderReview(main) {
   async function run(record) {
     Object.assign(state, { start: null, decisions: [], done: false, selected: null });
     status.classList.remove("bad");
-    status.textContent = "Judging the decisions…";
+    status.textContent = t("Judging the decisions…");
     bar.hidden = false;
     bar.value = 0;
     draw();
@@ -102,11 +103,11 @@ export function renderReview(main) {
     try {
       answer = await fetch("api/review", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(record) });
     } catch (error) {
-      return fail(`The review could not be asked for: ${error.message}`);
+      return fail(t("The review could not be asked for: {why}", { why: error.message }));
     }
     if (!answer.ok) {
       const body = await answer.json().catch(() => ({}));
-      return fail(body.message || `The server said ${answer.status}.`);
+      return fail(body.message || t("The server said {status}.", { status: answer.status }));
     }
     const reader = answer.body.getReader();
     const decoder = new TextDecoder();
@@ -135,7 +136,7 @@ export function renderReview(main) {
     } else if (line.type === "decision") {
       state.decisions.push(line);
       bar.value = state.decisions.length;
-      status.textContent = `Judged ${state.decisions.length} of ${state.start?.decisions ?? "?"} moves…`;
+      status.textContent = t("Judged {n} of {all} moves…", { n: state.decisions.length, all: state.start?.decisions ?? "?" });
       const wanted = moveFromHash();
       if (wanted !== null && wanted === line.index) select(wanted, false);
     } else if (line.type === "done") {
@@ -143,7 +144,7 @@ export function renderReview(main) {
       bar.hidden = true;
       const start = state.start || {};
       const judged = state.decisions.filter((d) => d.judged).length;
-      status.textContent = `${start.moves} moves, ${judged} decisions judged, ${line.mistakes.length} mistake${line.mistakes.length === 1 ? "" : "s"}. ${start.outcome || ""}`;
+      status.textContent = `${tn("{moves} moves, {judged} decisions judged, {n} mistake.", "{moves} moves, {judged} decisions judged, {n} mistakes.", line.mistakes.length, { moves: start.moves, judged })} ${start.outcome || ""}`;
       main.querySelector(".review")?.setAttribute("data-done", "");
       const wanted = moveFromHash();
       const first = state.decisions.find((d) => d.mistake) || state.decisions.find((d) => d.judged);
@@ -167,13 +168,13 @@ export function renderReview(main) {
       chartBox.replaceChildren();
       return;
     }
-    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "review-svg", tabindex: "0", "aria-label": `Chance to win after each decision, ${state.start.assumes}` });
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "review-svg", tabindex: "0", "aria-label": t("Chance to win after each decision, {assumes}", { assumes: state.start.assumes }) });
     for (const level of [0, 0.25, 0.5, 0.75, 1]) {
       chart.append(svg("line", { class: "grid", x1: PAD.left, x2: W - PAD.right, y1: y(level), y2: y(level) }));
       chart.append(svg("text", { class: "axis", x: PAD.left - 6, y: y(level) + 4, "text-anchor": "end" }, `${level * 100}%`));
     }
-    chart.append(svg("text", { class: "axis", x: PAD.left, y: H - 8 }, "move 1"));
-    chart.append(svg("text", { class: "axis", x: W - PAD.right, y: H - 8, "text-anchor": "end" }, `move ${state.start.moves}`));
+    chart.append(svg("text", { class: "axis", x: PAD.left, y: H - 8 }, t("move {n}", { n: 1 })));
+    chart.append(svg("text", { class: "axis", x: W - PAD.right, y: H - 8, "text-anchor": "end" }, t("move {n}", { n: state.start.moves })));
     const judged = state.decisions.filter((d) => d.judged);
     for (let seat = 0; seat < state.start.players; seat++) {
       const mine = judged.filter((d) => d.mover === seat);
@@ -185,7 +186,7 @@ export function renderReview(main) {
       chart.append(svg("line", { class: "drop", x1: x(d.index), x2: x(d.index), y1: y(d.before), y2: y(d.after) }));
       chart.append(
         svg("circle", { class: "mistake", cx: x(d.index), cy: y(d.after), r: 5, "data-move": d.index },
-          svg("title", {}, `Move ${d.index}: Player ${d.mover + 1}, ${pct(d.before)} → ${pct(d.after)}`)),
+          svg("title", {}, t("Move {n}: {player}, {before} → {after}", { n: d.index, player: t("Player {number}", { number: d.mover + 1 }), before: pct(d.before), after: pct(d.after) }))),
       );
     }
     if (state.selected !== null) {
@@ -210,9 +211,9 @@ export function renderReview(main) {
     const legend = el(
       "p",
       { class: "review-legend" },
-      ...Array.from({ length: state.start.players }, (_, seat) => el("span", { class: `key seat-${seat}` }, `Player ${seat + 1}`)),
-      el("span", { class: "key mistake" }, "a mistake"),
-      el("span", { class: "assumes" }, `Chances ${state.start.assumes}.`),
+      ...Array.from({ length: state.start.players }, (_, seat) => el("span", { class: `key seat-${seat}` }, t("Player {number}", { number: seat + 1 }))),
+      el("span", { class: "key mistake" }, t("a mistake")),
+      el("span", { class: "assumes" }, t("Chances {assumes}.", { assumes: state.start.assumes })),
     );
     chartBox.replaceChildren(chart, legend);
     drawMistakes();
@@ -225,13 +226,13 @@ export function renderReview(main) {
       return;
     }
     mistakes.replaceChildren(
-      el("h2", {}, found.length ? `Mistakes (${found.length})` : "No mistakes beyond the estimates' margins"),
+      el("h2", {}, found.length ? t("Mistakes ({n})", { n: found.length }) : t("No mistakes beyond the estimates' margins")),
       el(
         "ol",
         {},
         ...found.map((d) =>
           el("li", {}, el("button", { type: "button", class: d.index === state.selected ? "pick selected" : "pick", "data-move": d.index, onclick: () => select(d.index, true) },
-            `Move ${d.index} · Player ${d.mover + 1} · ${pct(d.before)} → ${pct(d.after)}`)),
+            t("Move {n} · {player} · {before} → {after}", { n: d.index, player: t("Player {number}", { number: d.mover + 1 }), before: pct(d.before), after: pct(d.after) }))),
         ),
       ),
     );
@@ -247,38 +248,38 @@ export function renderReview(main) {
   function showDetails() {
     const d = state.decisions.find((one) => one.index === state.selected);
     if (!d) {
-      details.replaceChildren(state.selected === null ? "" : el("p", {}, `Move ${state.selected} is not judged yet.`));
+      details.replaceChildren(state.selected === null ? "" : el("p", {}, t("Move {n} is not judged yet.", { n: state.selected })));
       return;
     }
-    const who = `Player ${d.mover + 1}`;
-    const parts = [el("h2", {}, `Move ${d.index} · ${who} played “${d.label}”`)];
+    const who = t("Player {number}", { number: d.mover + 1 });
+    const parts = [el("h2", {}, t("Move {n} · {player} played “{move}”", { n: d.index, player: who, move: d.label }))];
     if (!d.judged) {
-      parts.push(el("p", {}, "A forced move: there was no other choice."));
+      parts.push(el("p", {}, t("A forced move: there was no other choice.")));
     } else {
       const verdict = d.mistake
-        ? "a mistake"
+        ? t("a mistake")
         : d.best.action === d.played.action
-          ? "the search's own choice"
-          : "within the estimates' margin";
+          ? t("the search's own choice")
+          : t("within the estimates' margin");
       parts.push(
-        el("p", { class: d.mistake ? "verdict bad" : "verdict" }, `Chance to win: ${pct(d.before)} before → ${pct(d.after)} after (± ${pct(d.margin)}): ${verdict}.`),
+        el("p", { class: d.mistake ? "verdict bad" : "verdict" }, t("Chance to win: {before} before → {after} after (± {margin}): {verdict}.", { before: pct(d.before), after: pct(d.after), margin: pct(d.margin), verdict })),
       );
       if (d.best.action !== d.played.action) {
-        parts.push(el("p", { class: "better" }, el("strong", {}, "Better: "), `${d.best.label} (${pct(d.best.win)}) — ${d.best.reason}`));
+        parts.push(el("p", { class: "better" }, el("strong", {}, t("Better: ")), `${d.best.label} (${pct(d.best.win)}) — ${d.best.reason}`));
       }
-      parts.push(el("p", { class: "note" }, `From ${who}'s own view at the time, ${state.start?.assumes || ""}.`));
+      parts.push(el("p", { class: "note" }, t("From {player}'s own view at the time, {assumes}.", { player: who, assumes: state.start?.assumes || "" })));
     }
     const link = `${location.origin}${location.pathname}${location.search}#move=${d.index}`;
-    const share = el("button", { type: "button", class: "quiet", "data-review": "share" }, "Copy a link to this move");
+    const share = el("button", { type: "button", class: "quiet", "data-review": "share" }, t("Copy a link to this move"));
     share.addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText(link);
-        share.textContent = "Link copied";
+        share.textContent = t("Link copied");
       } catch {
-        window.prompt("Copy this link:", link);
+        window.prompt(t("Copy this link:"), link);
       }
     });
-    parts.push(el("p", {}, share, room ? "" : el("span", { class: "note" }, " (a record opened from a file: the link opens it in this browser only)")));
+    parts.push(el("p", {}, share, room ? "" : el("span", { class: "note" }, t(" (a record opened from a file: the link opens it in this browser only)"))));
     details.replaceChildren(...parts);
   }
 
@@ -287,10 +288,10 @@ export function renderReview(main) {
       try {
         const answer = await fetch(`api/rooms/${encodeURIComponent(room)}/record`);
         const body = await answer.json();
-        if (!answer.ok) return fail(body.message || `The server said ${answer.status}.`);
+        if (!answer.ok) return fail(body.message || t("The server said {status}.", { status: answer.status }));
         run(body);
       } catch (error) {
-        fail(`The record could not be loaded: ${error.message}`);
+        fail(t("The record could not be loaded: {why}", { why: error.message }));
       }
       return;
     }
@@ -301,7 +302,7 @@ export function renderReview(main) {
       kept = null;
     }
     if (kept) run(kept);
-    else status.textContent = "Open a record to review it (a finished game's “Download the record”).";
+    else status.textContent = t("Open a record to review it (a finished game's “Download the record”).");
   }
   begin();
 
