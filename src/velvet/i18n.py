@@ -324,16 +324,15 @@ BROWSER_FILES = (
     "seeks.js",
     "look.js",
     "account.js",
-    "vs.js",
     "cards.js",
     "app.js",
-    "p5.js",
     "learn.js",
     "puzzles.js",
     "daily.js",
     "review.js",
 )
-"""The browser's files whose words go through ``t()`` (and ``data-i18n`` in the HTML)."""
+"""The browser's files whose words go through ``t()`` (and ``data-i18n`` in the HTML); each
+registered game's board module (its spec's ``board``) too: :func:`browser_files`."""
 PYTHON_CALLS = {"_": 1, "N_": 1, "ngettext": 2}
 """Functions whose first string arguments (that many) are messages."""
 _JS_CALL = re.compile(r'(?<![\w.$])(t|tn)\("((?:[^"\\]|\\.)*)"(?:,\s*"((?:[^"\\]|\\.)*)")?')
@@ -379,11 +378,19 @@ def extract_browser(path: Path) -> list[tuple[str, int]]:
     return out
 
 
+def browser_files() -> list[str]:
+    """:data:`BROWSER_FILES` and every registered game's board module (``GameSpec.board``)."""
+    from velvet.games import find_spec, game_names
+
+    boards = [spec.board for name in game_names() if (spec := find_spec(name)) and spec.board]
+    return [*BROWSER_FILES, *sorted(set(boards) - set(BROWSER_FILES))]
+
+
 def extract() -> dict[str, list[str]]:
     """Every message of the code, with the ``file:line`` places it is used."""
     found: dict[str, list[str]] = {}
     places = [(p, extract_python(p)) for p in python_files()]
-    places += [(STATIC / name, extract_browser(STATIC / name)) for name in BROWSER_FILES]
+    places += [(STATIC / name, extract_browser(STATIC / name)) for name in browser_files()]
     for path, messages in places:
         where = path.relative_to(PACKAGE).as_posix()
         for message, line in messages:
