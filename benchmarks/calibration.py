@@ -376,6 +376,27 @@ def estimators(
     return out
 
 
+def spread(p: Sequence[float], k: Sequence[int], n: Sequence[int]) -> float:
+    """How far the real chance q strays from the chance shown ``p``, among positions: the
+    root of E[(f - p)^2] - E[k(n - k) / (n^2 (n - 1))], where f = k / n is a position's
+    rate over its ``n`` forecast games (``k`` won) and the second term takes off the noise
+    of so few games (an unbiased estimate of q(1 - q) / n). Each position needs n >= 2."""
+    if not p or not len(p) == len(k) == len(n) or min(n) < 2:
+        raise ValueError("spread needs a chance and at least 2 games for each position")
+    noise = sum(w * (g - w) / (g * g * (g - 1)) for w, g in zip(k, n, strict=True)) / len(p)
+    off = sum((w / g - c) ** 2 for c, w, g in zip(p, k, n, strict=True)) / len(p)
+    return math.sqrt(max(0.0, off - noise))
+
+
+def _spread_of(name: str, rows: Sequence[dict[str, Any]]) -> float:
+    with_games = [r for r in rows if (r.get("forecast_games") or 0) >= 2]
+    return spread(
+        [_shown(name, r["hint_value"]) for r in with_games],
+        [round(r["forecast_rate"] * r["forecast_games"]) for r in with_games],
+        [r["forecast_games"] for r in with_games],
+    )
+
+
 def _shown(name: str, value: float) -> float:
     from velvet.bots.hints import calibrated
 
@@ -394,6 +415,12 @@ def report(rows: Sequence[dict[str, Any]], fit: bool) -> dict[str, Any]:
             block[label] = _with_interval(summary(p, y), p, y)
         for label, (p, y) in estimators(held, name).items():
             block[f"{label}, odd positions"] = _with_interval(summary(p, y), p, y)
+        if any((r.get("forecast_games") or 0) >= 2 for r in mine):
+            # the game's hint_spread, with the chance shown (the spec's map as it is now)
+            block["spread of the real chance around the hint's"] = {
+                "spread": _spread_of(name, mine),
+                "n": sum(1 for r in mine if (r.get("forecast_games") or 0) >= 2),
+            }
         if fit:
             train = [r for r in mine if r["index"] % 2 == 0]
             a, b = fit_platt([r["hint_value"] for r in train], [r["hint_outcome"] for r in train])
@@ -419,6 +446,9 @@ def print_report(result: dict[str, Any]) -> None:
         for label, s in block.items():
             if "a" in s:
                 print(f"  {label}: a = {s['a']:.4f}, b = {s['b']:.4f}")
+                continue
+            if "spread" in s:
+                print(f"  {label}: {s['spread']:.4f} (n = {s['n']}; the spec's hint_spread)")
                 continue
             print(
                 f"  {label}: n = {s['n']}, base rate {s['base_rate']:.1%}, mean chance "

@@ -54,6 +54,17 @@ def test_ece_weighs_each_bins_gap_by_its_count() -> None:
     assert cal.ece([1.0, 0.0], [1.0, 0.0]) == 0.0  # 1.0 falls in the last bin, not past it
 
 
+def test_spread_takes_the_few_games_noise_off_the_forecasts_distance() -> None:
+    # f = 3/4, 1/4 around p = 0.5: E[(f-p)^2] = 0.0625; noise 3*1/(16*3) = 0.0625 each
+    assert cal.spread([0.5, 0.5], [3, 1], [4, 4]) == 0.0
+    # f = 1, 0 around 0.5: 0.25 off, no noise (k(n-k) = 0): the root of 0.25
+    assert cal.spread([0.5, 0.5], [4, 0], [4, 4]) == pytest.approx(0.5)
+    # 2 of 2 and 1 of 2 around 0.5: off (0.25 + 0) / 2, noise (0 + 1/4) / 2
+    assert cal.spread([0.5, 0.5], [2, 1], [2, 2]) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="at least 2 games"):
+        cal.spread([0.5], [1], [1])
+
+
 def test_brier_refuses_chances_without_outcomes() -> None:
     with pytest.raises(ValueError, match="as many outcomes"):
         cal.brier([0.5, 0.5], [1.0])
