@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import determinize, get_evaluator
@@ -89,11 +89,21 @@ class VerifiedModel(_Strict):
 
 
 class SourceModel(_Strict):
-    """Where the position came from: a game of ``bot`` against itself from ``seed``."""
+    """Where the position came from: a game of ``bot`` against itself from ``seed``, or a
+    played game's record (``record``: its SHA-256, first 16 digits; ``played``: the move
+    made there, the mistake the puzzle is about)."""
 
-    bot: str = Field(min_length=1, max_length=40)
-    seed: int = Field(ge=0)
+    bot: str | None = Field(default=None, min_length=1, max_length=40)
+    seed: int | None = Field(default=None, ge=0)
+    record: str | None = Field(default=None, pattern=r"^[0-9a-f]{16}$")
+    played: str | None = Field(default=None, min_length=1, max_length=200)
     ply: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> SourceModel:
+        if (self.record is None) == (self.bot is None or self.seed is None):
+            raise ValueError("give bot and seed (a bot game) or record (a played game)")
+        return self
 
 
 class PuzzleModel(_Strict):
@@ -440,8 +450,11 @@ def generate(
                     break
 
 
-def puzzle_toml(found: Found, title: str, bot: str, budget: int) -> str:
-    """The puzzle file's text for a found position."""
+def puzzle_toml(
+    found: Found, title: str, bot: str, budget: int, source: Mapping[str, Any] | None = None
+) -> str:
+    """The puzzle file's text for a found position (``source``: where it came from, else
+    the game of ``bot`` from ``found.seed``)."""
     verdict = found.verdict
     assert verdict.best is not None and verdict.rival is not None  # a kept verdict has both
     head: dict[str, Any] = {
@@ -458,8 +471,9 @@ def puzzle_toml(found: Found, title: str, bot: str, budget: int) -> str:
         "deals": verdict.deals,
         "agree": verdict.agree,
     }
-    source = {"bot": bot, "seed": found.seed, "ply": found.ply}
-    lines = ["# A puzzle: the format is in docs/learn.md, Puzzles. Made by velvet puzzle generate."]
+    source = dict(source) if source else {"bot": bot, "seed": found.seed, "ply": found.ply}
+    made = "velvet puzzle --from" if "record" in source else "velvet puzzle generate"
+    lines = [f"# A puzzle: the format is in docs/learn.md, Puzzles. Made by {made}."]
     lines += [f"{k} = {_toml_value(v)}" for k, v in head.items()]
     lines += ["", "[verified]"] + [f"{k} = {_toml_value(v)}" for k, v in verified.items()]
     lines += ["", "[source]"] + [f"{k} = {_toml_value(v)}" for k, v in source.items()]
@@ -521,4 +535,80 @@ def write_puzzles(
         written.append(path)
         if progress is not None:
             progress(f"wrote {path}")
+    return written
+
+
+def record_digest(record: Any) -> str:
+    """The first 16 hex digits of the SHA-256 of a record's JSON (which game a mistake
+    puzzle came from, without storing the game)."""
+    import json
+
+    text = json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def mistakes(
+    game: Game[Any],
+    record: Any,
+    seats: Sequence[int] | None = None,
+    settings: Settings = Settings(),
+    progress: Callable[[str], None] | None = None,
+) -> Iterator[tuple[Found, str]]:
+    """Puzzles of the mistakes in a played game: each decision of ``seats`` (default: the
+    record's human seats, else every seat) where one move was clearly best, judged as the
+    generator judges (:func:`judge_position`, from the mover's view only), and another move
+    was played. Yields (the puzzle, the move played); the position must fit the position
+    format and rebuild with the same legal moves, as a generated puzzle's."""
+    from velvet.learn.review import positions
+
+    moves, _ = positions(game, record)
+    if seats is None:
+        humans = [i for i, who in enumerate(record.seats) if who == "human"]
+        seats = humans or None
+    for position in moves:
+        state = position.state
+        seat = state.current_player
+        if seats is not None and seat not in seats:
+            continue
+        legal = [str(a) for a in state.legal_actions()]
+        if len(set(legal)) < 2:
+            continue
+        try:
+            written = game.position_of(state, seed=record.seed + position.index)
+            rebuilt = game.position(written)
+        except ConfigError:
+            continue
+        if [str(a) for a in rebuilt.legal_actions()] != legal:
+            continue
+        started = time.perf_counter()
+        verdict = judge_position(rebuilt, seat, settings)
+        played = str(position.action)
+        if progress is not None:
+            took = time.perf_counter() - started
+            progress(f"move {position.index} ({played}): {verdict.reason} ({took:.1f} s)")
+        if verdict.ok and verdict.best is not None and str(verdict.best.action) != played:
+            yield Found(written, seat, verdict, record.seed, position.index - 1), played
+
+
+def write_mistakes(
+    game: Game[Any],
+    record: Any,
+    out: Path,
+    seats: Sequence[int] | None = None,
+    settings: Settings = Settings(),
+    progress: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """The puzzles of :func:`mistakes` written to ``out`` as ``mistake-DIGEST-PLY.toml``
+    (one game's puzzles keep their names when it is mined again), each checked once
+    written."""
+    out.mkdir(parents=True, exist_ok=True)
+    digest = record_digest(record)
+    written: list[Path] = []
+    for found, played in mistakes(game, record, seats, settings, progress):
+        source = {"record": digest, "played": played, "ply": found.ply}
+        title = f"Your move {found.ply + 1}"
+        path = out / f"mistake-{digest}-{found.ply:03d}.toml"
+        path.write_text(puzzle_toml(found, title, "", settings.deep, source), encoding="utf-8")
+        read_puzzle(path, game)
+        written.append(path)
     return written

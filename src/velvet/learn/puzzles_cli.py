@@ -11,8 +11,8 @@ from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
-from velvet.engine.core import player_name
-from velvet.engine.errors import VelvetError
+from velvet.engine.core import choose_by_text, player_name
+from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.files import one_line
 from velvet.games import get_spec
 from velvet.learn.puzzles import Puzzle, load_puzzles
@@ -134,6 +134,7 @@ class Solve:
         parts: list[RenderableType] = [
             Text.from_markup(f"{mark}: {escape(puzzle.title)}"),
             *[Text(line) for line in lines],
+            *played_line(puzzle),
             Text(note, style="dim"),
             Text("Enter: next puzzle · q: quit", style="dim"),
         ]
@@ -173,6 +174,27 @@ class Solve:
 @click.option("--puzzle", "start", type=int, metavar="N", help="Start at puzzle N.")
 @click.option("--check", is_flag=True, help="Check the puzzle files and say how many are good.")
 @click.option("--reset", is_flag=True, help="Forget the puzzle progress and ratings of GAME.")
+@click.option(
+    "--from",
+    "record_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A game record (a saved game, or a finished game's downloaded record): make puzzles "
+    "of its mistakes, the moves where one move was clearly best and another was played, "
+    "then solve them.",
+)
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    type=int,
+    help="With --from: whose moves (1-based; repeatable). Default: the record's people.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="With --from: where the puzzle files go (default: the data folder's "
+    "puzzles/mine/GAME).",
+)
 def puzzle_command(
     game_name: str,
     folders: tuple[Path, ...],
@@ -180,12 +202,26 @@ def puzzle_command(
     start: int | None,
     check: bool,
     reset: bool,
+    record_file: Path | None,
+    seats: tuple[int, ...],
+    out: Path | None,
 ) -> None:
     """Puzzles of GAME from bot games: find the clearly best move, see why, go on.
 
     Progress and Glicko-2 ratings (yours and each puzzle's) are kept in the data folder
     (VELVET_DATA_DIR overrides it). New puzzles: benchmarks/puzzles.py (docs/learn.md).
+    With --from RECORD: puzzles of your own mistakes in that game, judged from your view
+    at the time (a minute or more a game: each move is searched deeply).
+
+    \b
+    velvet puzzle vs
+    velvet puzzle p5 --from game.json
+    velvet puzzle vs --from game.json --seat 2 --out my-puzzles
     """
+    if record_file is None and (seats or out is not None):
+        raise ConfigError("--seat and --out go with --from RECORD")
+    if record_file is not None:
+        folders, only = (mine_record(game_name, record_file, seats, out),), True
     puzzles = collection(
         game_name,
         folders,
@@ -205,3 +241,48 @@ def puzzle_command(
     console = Console(highlight=False)
     title = get_spec(game_name).short_title or game_name
     Solve(game_name, puzzles, console, console.input, title).run(first)
+
+
+def played_line(puzzle: Puzzle) -> list[Text]:
+    """A mistake puzzle's reminder of what was played in the game (none for a bot game's)."""
+    source = puzzle.source
+    if source is None or source.played is None:
+        return []
+    try:
+        label = puzzle.start().action_label(choose_by_text(puzzle.start(), source.played))
+    except VelvetError:
+        label = source.played
+    return [Text(f"In your game you played: {label}.")]
+
+
+def mine_record(game_name: str, record_file: Path, seats: Sequence[int], out: Path | None) -> Path:
+    """``--from``: the record's mistake puzzles written to ``out`` (the data folder's
+    ``puzzles/mine/GAME`` by default), that folder returned; ConfigError when it has none."""
+    from velvet.engine.record import load_record
+    from velvet.games import get_game
+    from velvet.learn.puzzles import write_mistakes
+    from velvet.ui.terminal import data_dir
+
+    if any(s < 1 for s in seats):
+        raise ConfigError(f"--seat counts players from 1, not {min(seats)}")
+    record = load_record(record_file, get_game)
+    if record.game != game_name:
+        raise ConfigError(f"{record_file} is a game of {record.game}, not {game_name}")
+    game = get_game(record.game)
+    folder = out if out is not None else data_dir() / "puzzles" / "mine" / game_name
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)  # a path is never cut
+    errors.print(f"Looking for your mistakes in {record_file} (each move is searched deeply)…")
+    made = write_mistakes(
+        game,
+        record,
+        folder,
+        [s - 1 for s in seats] or None,
+        progress=lambda line: errors.print(f"  {escape(line)}"),
+    )
+    if not made:
+        raise ConfigError(
+            f"no puzzle in {record_file}: no move missed one that was clearly best "
+            "(or the positions do not fit the puzzle format)"
+        )
+    errors.print(f"{len(made)} puzzle(s) of your mistakes in {folder}")
+    return folder
