@@ -122,9 +122,8 @@ async def new_row(
 
 def rematch_row(old: RoomRow, seats: Sequence[SeatRow], created: float) -> RoomRow:
     """The rematch of ``old``, made at ``created``: its game, cards, config and options, a
-    new seed; ``seats``:
-    the old seats as claimed now, in their new order (swapped between two people: each
-    client keeps its own secret, which opens its own seat only)."""
+    new seed; ``seats``: the old seats as claimed now, in their new order (swapped between
+    two people: each client keeps its own secret, which opens its own seat only)."""
     return fresh_row(
         game=old.game,
         cards=old.cards,
