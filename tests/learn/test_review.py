@@ -130,6 +130,7 @@ def test_the_cli_draws_the_chart_and_names_the_mistake(tmp_path: Path) -> None:
     assert "Player 1  chance to win after each of" in text and "100% ┤" in text and "▲" in text
     assert "✗ move 94 · Player 1 played" in text and "Better: Use Hassou Tobi" in text
     assert "if both players play on like the easy bot" in " ".join(text.split())
+    assert f"Puzzles of your mistakes: velvet puzzle vs --from {path}" in text
     listed = CliRunner().invoke(main, [*args, "--workers", "0", "--json"])
     assert listed.exit_code == 0, listed.output
     data = json.loads(listed.output)

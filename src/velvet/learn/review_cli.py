@@ -252,4 +252,11 @@ def review_command(
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
-    render(result, Console(highlight=False), every)
+    console = Console(highlight=False)
+    render(result, console, every)
+    if result.mistakes:
+        console.print(
+            f"Puzzles of your mistakes: velvet puzzle {record.game} --from {record_file}",
+            style="dim",
+            soft_wrap=True,
+        )
