@@ -15,7 +15,9 @@ It reports, per game and estimator, the Brier score beside the constant baseline
 base rate of the same positions), the expected calibration error over ten equal-width
 bins, and draws the reliability diagram. ``--fit`` fits the logistic (Platt) map from
 search value to chance on the even-numbered positions and measures it on the odd ones
-(the numbers to put in each game's GameSpec ``hint_calibration``).
+(the numbers to put in each game's GameSpec ``hint_calibration``), and the isotonic map
+(points joined by straight lines), measured the same way: a game ships the one that does
+better on the odd positions.
 
     python benchmarks/calibration.py --positions 2000 --workers 2        # the full run
     python benchmarks/calibration.py --game p5 --positions 150 --rows p5.json
@@ -99,6 +101,35 @@ def fit_platt(values: Sequence[float], y: Sequence[float], steps: int = 50) -> t
     return float(w[0]), float(w[1])
 
 
+CHANCE_CLIP = 0.01
+"""An isotonic map's chances stay within [1 %, 99 %]: a few hundred positions cannot show a
+sure win or loss (a block of 38 won positions says little about the 39th)."""
+
+
+def fit_isotonic(values: Sequence[float], y: Sequence[float]) -> list[tuple[float, float]]:
+    """The isotonic map from search value to chance (scipy's pool-adjacent-violators,
+    ``scipy.optimize.isotonic_regression``): one (value, chance) point per block of equal
+    fitted chance, at the block's mean value, for ``velvet.bots.hints.apply_map`` to join by
+    straight lines. With hundreds of positions it follows a shape Platt's two parameters
+    cannot (Persona VS's: steep in the middle, flat at the top)."""
+    import numpy as np
+    from scipy.optimize import isotonic_regression  # type: ignore[import-untyped,unused-ignore]
+
+    if not values or len(values) != len(y):
+        raise ValueError("an isotonic fit needs as many outcomes as values, at least one")
+    order = np.argsort(np.asarray(values, dtype=float), kind="stable")
+    xs = np.asarray(values, dtype=float)[order]
+    fitted = isotonic_regression(np.asarray(y, dtype=float)[order]).x
+    points: list[tuple[float, float]] = []
+    start = 0
+    for end in range(1, len(xs) + 1):
+        if end == len(xs) or fitted[end] != fitted[start]:
+            chance = min(max(float(fitted[start]), CHANCE_CLIP), 1 - CHANCE_CLIP)
+            points.append((round(float(xs[start:end].mean()), 4), round(chance, 4)))
+            start = end
+    return points
+
+
 def summary(p: Sequence[float], y: Sequence[float]) -> dict[str, float]:
     base = sum(y) / len(y)
     return {
@@ -142,7 +173,7 @@ def perfect_ece(p: Sequence[float], draws: int = 400, seed: int = 23) -> list[fl
 
 
 def check_map(
-    rows: Sequence[dict[str, Any]], name: str, table: dict[str, tuple[float, float]] | None = None
+    rows: Sequence[dict[str, Any]], name: str, table: dict[str, Any] | None = None
 ) -> list[str]:
     """What is wrong with game ``name``'s map (its spec's, or ``table``'s) on the odd,
     held-out positions of ``rows``: an ECE above what 99 % of samples of a perfectly
@@ -431,6 +462,12 @@ def report(rows: Sequence[dict[str, Any]], fit: bool) -> dict[str, Any]:
             block["fitted map (even positions)"] = {"a": a, "b": b}
             y = [r["hint_outcome"] for r in held]
             block["hint (fitted map), odd positions"] = _with_interval(summary(p, y), p, y)
+            points = fit_isotonic(
+                [r["hint_value"] for r in train], [r["hint_outcome"] for r in train]
+            )
+            p = [calibrated(name, r["hint_value"], {name: tuple(points)}) for r in held]
+            block["fitted isotonic map (even positions)"] = {"points": points}
+            block["hint (isotonic map), odd positions"] = _with_interval(summary(p, y), p, y)
         result[name] = block
     return result
 
@@ -446,6 +483,10 @@ def print_report(result: dict[str, Any]) -> None:
         for label, s in block.items():
             if "a" in s:
                 print(f"  {label}: a = {s['a']:.4f}, b = {s['b']:.4f}")
+                continue
+            if "points" in s:
+                pairs = ", ".join(f"({x}, {c})" for x, c in s["points"])
+                print(f"  {label}: ({pairs})")
                 continue
             if "spread" in s:
                 print(f"  {label}: {s['spread']:.4f} (n = {s['n']}; the spec's hint_spread)")

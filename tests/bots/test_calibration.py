@@ -159,13 +159,42 @@ def test_each_specs_map_stands_on_the_held_out_positions(name: str) -> None:
     assert cal.check_map(rows, name) == []
 
 
+def _shifted(mapping: object, by: float) -> object:
+    """A spec's map with every chance moved ``by`` in logit (Platt's b, or each point's)."""
+    if mapping is None:
+        return (1.0, by)
+    assert isinstance(mapping, tuple)
+    if isinstance(mapping[0], tuple):
+        return tuple((x, 1 / (1 + math.exp(-(cal.logit(c) + by)))) for x, c in mapping)
+    a, b = mapping
+    return (a, b + by)
+
+
 @pytest.mark.parametrize("name", cal.GAMES)
 def test_a_badly_off_map_is_refused(name: str) -> None:
     rows = _shipped()["rows"]
     assert isinstance(rows, list)
-    a, b = get_spec(name).hint_calibration or (1.0, 0.0)
-    assert cal.check_map(rows, name, {name: (a, b + 1.5)})  # every chance pushed up
-    assert cal.check_map(rows, name, {name: (a, b - 1.5)})  # and down
+    mapping = get_spec(name).hint_calibration
+    assert cal.check_map(rows, name, {name: _shifted(mapping, 1.5)})  # every chance pushed up
+    assert cal.check_map(rows, name, {name: _shifted(mapping, -1.5)})  # and down
+
+
+def test_an_isotonic_map_joins_its_points_and_is_flat_outside() -> None:
+    points = ((0.2, 0.1), (0.5, 0.4), (0.8, 0.9))
+    assert calibrated("x", 0.35, {"x": points}) == pytest.approx(0.25)  # halfway: halfway
+    assert calibrated("x", 0.05, {"x": points}) == 0.1  # below the first point: its chance
+    assert calibrated("x", 0.95, {"x": points}) == 0.9  # above the last: its chance
+    assert calibrated("x", 0.5, {"x": points}) == pytest.approx(0.4)
+
+
+def test_the_isotonic_fit_pools_what_would_fall_and_keeps_off_0_and_1() -> None:
+    # values rising, outcomes 0, 1, 0, 1, 1: the middle 1, 0 pool to 0.5 each
+    points = cal.fit_isotonic([0.1, 0.2, 0.3, 0.4, 0.5], [0.0, 1.0, 0.0, 1.0, 1.0])
+    assert points == [(0.1, 0.01), (0.25, 0.5), (0.45, 0.99)]
+    chances = [c for _, c in points]
+    assert chances == sorted(chances)
+    with pytest.raises(ValueError, match="as many outcomes"):
+        cal.fit_isotonic([0.5], [])
 
 
 @pytest.mark.parametrize("name", cal.GAMES)

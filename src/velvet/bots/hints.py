@@ -22,11 +22,12 @@ out, with its 95 % Wilson interval.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from velvet.bots.budget import Budget
 from velvet.bots.evaluators import determinize, get_evaluator
@@ -35,6 +36,7 @@ from velvet.bots.registry import LEVEL_DEFAULTS
 from velvet.engine.core import Game, State, canonical_json, player_name
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.rng import Rng
+from velvet.engine.spec import CalibrationMap
 from velvet.games import find_spec
 
 _SEED_RANGE = 1 << 62
@@ -47,12 +49,12 @@ playing like this level (the outcomes ``benchmarks/calibration.py`` measured the
 CALIBRATION_BUDGET = 800
 """The search budget (simulations) at which the games' ``hint_calibration`` was fitted.
 
-Each game's GameSpec ``hint_calibration`` holds (a, b) of the map chance = 1 / (1 + exp(-(a
-· logit(value) + b))) from the search's mean value to the chance to win; fitted by
-``benchmarks/calibration.py --fit`` (Platt scaling) on the even-numbered positions of its
-seed-23 run (27 P5 and 28 VS positions, ``benchmarks/data/calibration-rows-seed23.json``),
-measured on the odd ones (docs/lab.md, "Honest chances"): P5 (0.5758, -0.2789), VS (1.4512,
-0.3714). A game without one gets (1, 0): the value itself."""
+Each game's GameSpec ``hint_calibration`` maps the search's mean value to the chance to win:
+(a, b) of chance = 1 / (1 + exp(-(a · logit(value) + b))) (Platt scaling), or (value,
+chance) points joined by straight lines (isotonic regression); fitted by
+``benchmarks/calibration.py --fit`` on the even-numbered positions of its seed-23 run
+(``benchmarks/data/calibration-rows-seed23.json``) and measured on the odd ones (docs/lab.md,
+"Honest chances"). A game without one gets the value itself."""
 _CLIP = 0.005
 
 
@@ -62,14 +64,35 @@ def _logit(p: float) -> float:
 
 
 def calibrated(
-    game_name: str, value: float, table: dict[str, tuple[float, float]] | None = None
+    game_name: str, value: float, table: Mapping[str, CalibrationMap] | None = None
 ) -> float:
-    """The chance to win that a search value ``value`` stands for in ``game_name``."""
+    """The chance to win that a search value ``value`` stands for in ``game_name`` (through
+    ``table``'s map for it, else its spec's ``hint_calibration``)."""
     if table is not None:
-        a, b = table.get(game_name, (1.0, 0.0))
+        found: CalibrationMap | None = table.get(game_name)
     else:
         spec = find_spec(game_name)
-        a, b = spec.hint_calibration if spec and spec.hint_calibration else (1.0, 0.0)
+        found = spec.hint_calibration if spec else None
+    return apply_map(found, value)
+
+
+def apply_map(mapping: CalibrationMap | None, value: float) -> float:
+    """``value`` through a calibration map (:data:`velvet.engine.spec.CalibrationMap`); None:
+    the value itself (kept off 0 and 1 as Platt's (1, 0) keeps it)."""
+    if mapping is None:
+        mapping = (1.0, 0.0)
+    first = mapping[0]
+    if isinstance(first, tuple):  # isotonic points: straight lines between, flat outside
+        points = cast("tuple[tuple[float, float], ...]", mapping)
+        xs = [x for x, _ in points]
+        at = bisect.bisect_right(xs, value)
+        if at == 0:
+            return points[0][1]
+        if at == len(points):
+            return points[-1][1]
+        (x0, c0), (x1, c1) = points[at - 1], points[at]
+        return c0 + (c1 - c0) * (value - x0) / (x1 - x0) if x1 > x0 else c1
+    a, b = cast("tuple[float, float]", mapping)
     z = a * _logit(value) + b
     return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
 

@@ -90,6 +90,10 @@ class ConfigOption:
         return self.label or self.name.replace("_", " ")
 
 
+CalibrationMap = tuple[float, float] | tuple[tuple[float, float], ...]
+"""A game's ``hint_calibration``: Platt's ``(a, b)``, or isotonic ``(value, chance)`` points."""
+
+
 @dataclass(frozen=True, slots=True)
 class BalanceGame:
     """One game of a balance band (a game's ``balance`` plug-in, ``setup``): its set-up,
@@ -179,9 +183,11 @@ class GameSpec:
     expert_evaluator: str | None = None
     """``module:function`` of the ``expert`` level's leaf value, ``evaluate(game, view,
     player)`` as ``evaluator``, or None (the level scores its leaves by ``evaluator``)."""
-    hint_calibration: tuple[float, float] | None = None
-    """``(a, b)`` of the map from a hint search's mean value to the chance shown,
-    ``1 / (1 + exp(-(a · logit(value) + b)))``, fitted by ``benchmarks/calibration.py --fit``;
+    hint_calibration: CalibrationMap | None = None
+    """The map from a hint search's mean value to the chance shown, fitted by
+    ``benchmarks/calibration.py --fit``: ``(a, b)`` of ``1 / (1 + exp(-(a · logit(value) +
+    b)))`` (Platt scaling), or ``((value, chance), ...)`` points, values rising and chances
+    never falling, joined by straight lines and flat past the ends (isotonic regression);
     None: the value itself."""
     hint_spread: float = 0.0
     """How far the real chance to win strays, among positions the hint's search values
