@@ -56,15 +56,16 @@ const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
 const difficultyWord = (level) => ({ story: t("story"), standard: t("standard"), hard: t("hard"), merciless: t("merciless") })[level] || level;
 const playerName = (i) => t("Player {number}", { number: i + 1 });
 
+// A card's data, its name in the page's language (the server's cards are in English).
 function card(cards, kind, id) {
   if (!cards || !id) return null;
-  const byKind = cards[`${kind}:${id}`];
-  if (byKind) return byKind;
   const plain = cards[id];
-  return plain && (!plain.kind || plain.kind === kind) ? plain : null;
+  const found = cards[`${kind}:${id}`] || (plain && (!plain.kind || plain.kind === kind) ? plain : null);
+  if (!found) return null;
+  const name = cardName("p5", found.name);
+  return name === found.name ? found : { ...found, name };
 }
-// a card's name in the page's language (the server's cards are in English)
-const nameOf = (cards, kind, id) => cardName("p5", (card(cards, kind, id) || {}).name || id);
+const nameOf = (cards, kind, id) => (card(cards, kind, id) || {}).name || id;
 function lineOf(info, prefix) {
   const line = ((info && info.lines) || []).find((l) => l.startsWith(prefix));
   return line ? line.slice(prefix.length) : "";
@@ -444,7 +445,7 @@ function palace(view, ctx, by) {
       "li",
       { class: `p5-row p5-boss-row${pal.boss ? " p5-reached p5-current" : ""}` },
       h("span", { class: "p5-alert" }, "100%"),
-      h("span", { class: "p5-small" }, t("The boss {name} appears", { name: bossInfo ? cardName("p5", bossInfo.name) : "" })),
+      h("span", { class: "p5-small" }, t("The boss {name} appears", { name: bossInfo ? bossInfo.name : "" })),
       pal.boss ? h("span", { class: "p5-tag p5-now-tag" }, t("now")) : null,
     ),
   );
@@ -464,7 +465,7 @@ function palace(view, ctx, by) {
       h(
         "li",
         { class: "p5-stop p5-boss-preview" },
-        h("span", { class: "p5-small" }, t("At 100% alert, the boss {name} appears.", { name: cardName("p5", bossInfo.name) })),
+        h("span", { class: "p5-small" }, t("At 100% alert, the boss {name} appears.", { name: bossInfo.name })),
         weakness(bossData.weak),
       ),
     );
@@ -485,7 +486,7 @@ function palace(view, ctx, by) {
     fold(
       "palace",
       "p5-palace",
-      info ? cardName("p5", info.name) : pal.id,
+      info ? info.name : pal.id,
       gist,
       by,
       refEl("div", "palace", { class: "p5-alert-line" }, by, h("strong", {}, t("Alert {n}%", { n: pal.alert })), meter),
