@@ -59,6 +59,7 @@ def test_a_mistake_is_a_puzzle_whose_answer_is_not_the_move_played(tmp_path: Pat
         assert str(puzzle.verdict.best.action) != played
         assert record.actions[puzzle.ply] == played  # the move made there, in the record
     assert list(mistakes(game, record, seats=[1])) != found  # the bot's moves, asked for
+    assert all(p.seat == 1 for p, _ in mistakes(game, record, seats=[1]))
 
 
 def test_velvet_puzzle_from_a_record_writes_its_mistakes_and_solves_them(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ or future dice):
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,6 +41,7 @@ from velvet.bots.hints import Hint, _search_bot, calibrated, hints, view_seed
 from velvet.bots.mcts import _Node
 from velvet.engine.core import Game, State
 from velvet.engine.errors import ConfigError, VelvetError
+from velvet.engine.record import GameRecord
 from velvet.engine.rng import Rng
 from velvet.learn import datafile
 from velvet.learn.datafile import DataFileError, data_files, read_model
@@ -373,6 +375,25 @@ class Found:
     ply: int
 
 
+def writable(
+    game: Game[Any], state: State[Any], seed: int
+) -> tuple[State[Any], dict[str, Any]] | None:
+    """``state`` as a puzzle can hold it: (the state rebuilt from its position, the position),
+    or None when it is no decision of two or more moves, the position format cannot hold it,
+    or it rebuilds with other legal moves."""
+    legal = [str(a) for a in state.legal_actions()]
+    if len(set(legal)) < 2:
+        return None
+    try:
+        position = game.position_of(state, seed=seed)
+        rebuilt = game.position(position)
+    except ConfigError:
+        return None
+    if [str(a) for a in rebuilt.legal_actions()] != legal:
+        return None
+    return rebuilt, position
+
+
 def candidates(
     game: Game[Any], bot: str, seed: int, per_game: int, skip: int = 2
 ) -> Iterator[tuple[State[Any], dict[str, Any], int]]:
@@ -386,24 +407,17 @@ def candidates(
     state = game.new_state(spec.config_for(game, spec.players[0], {}), seed)
     rng = Rng(seed + 1)
     bots: dict[int, Any] = {}
-    made = writable = 0
+    made = held = 0
     ply = 0
     while not state.is_terminal() and made < per_game and ply < 5000:
         seat = state.current_player
         legal = state.legal_actions()
-        if len({str(a) for a in legal}) > 1:
-            try:
-                position = game.position_of(state, seed=seed + ply)
-                rebuilt = game.position(position)
-            except ConfigError:
-                rebuilt = None
-            if rebuilt is not None and [str(a) for a in rebuilt.legal_actions()] == [
-                str(a) for a in legal
-            ]:
-                writable += 1
-                if writable % skip == 0:
-                    made += 1
-                    yield rebuilt, position, ply
+        fits = writable(game, state, seed + ply)
+        if fits is not None:
+            held += 1
+            if held % skip == 0:
+                made += 1
+                yield fits[0], fits[1], ply
         if seat not in bots:
             bots[seat] = make_bot(bot, game.name)
             if hasattr(bots[seat], "seat"):
@@ -538,18 +552,16 @@ def write_puzzles(
     return written
 
 
-def record_digest(record: Any) -> str:
+def record_digest(record: GameRecord) -> str:
     """The first 16 hex digits of the SHA-256 of a record's JSON (which game a mistake
     puzzle came from, without storing the game)."""
-    import json
-
     text = json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def mistakes(
     game: Game[Any],
-    record: Any,
+    record: GameRecord,
     seats: Sequence[int] | None = None,
     settings: Settings = Settings(),
     progress: Callable[[str], None] | None = None,
@@ -570,16 +582,10 @@ def mistakes(
         seat = state.current_player
         if seats is not None and seat not in seats:
             continue
-        legal = [str(a) for a in state.legal_actions()]
-        if len(set(legal)) < 2:
+        fits = writable(game, state, record.seed + position.index)
+        if fits is None:
             continue
-        try:
-            written = game.position_of(state, seed=record.seed + position.index)
-            rebuilt = game.position(written)
-        except ConfigError:
-            continue
-        if [str(a) for a in rebuilt.legal_actions()] != legal:
-            continue
+        rebuilt, written = fits
         started = time.perf_counter()
         verdict = judge_position(rebuilt, seat, settings)
         played = str(position.action)
@@ -592,7 +598,7 @@ def mistakes(
 
 def write_mistakes(
     game: Game[Any],
-    record: Any,
+    record: GameRecord,
     out: Path,
     seats: Sequence[int] | None = None,
     settings: Settings = Settings(),

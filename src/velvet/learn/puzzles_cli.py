@@ -249,7 +249,8 @@ def played_line(puzzle: Puzzle) -> list[Text]:
     if source is None or source.played is None:
         return []
     try:
-        label = puzzle.start().action_label(choose_by_text(puzzle.start(), source.played))
+        state = puzzle.start()
+        label = state.action_label(choose_by_text(state, source.played))
     except VelvetError:
         label = source.played
     return [Text(f"In your game you played: {label}.")]
