@@ -304,7 +304,7 @@ function createForm() {
       el("div", { class: "field check" }, listed, el("label", { for: "listed" }, t("Show this room in the lobby"))),
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, t("One screen: every seat is played from this browser (everyone sees that the room is one-screen)"))),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, t("Allow undo (with two people, only when both agree)"))),
-      el("div", { class: "field check" }, emotes, el("label", { for: "emotes" }, t("Emotes: the players may send each other preset words (Hello!, Good luck!)"))),
+      el("div", { class: "field check" }, emotes, el("label", { for: "emotes" }, t("Emotes: the players may send each other preset words, such as “Good luck!”"))),
       ratedRow,
       field(t("Hints"), hints, "hints", t("A Hint button shows the hard bot's three best choices, each with its chance to win if you play on like the easy bot, and why (and a Forecast where the game has one).")),
     ),
