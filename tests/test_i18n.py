@@ -294,8 +294,7 @@ def test_vs_event_sentences_follow_the_language(japanese: None) -> None:
     )
     assert english["discard"] == "Player 2 discards Arsène at random."
     assert english["damage"] == (
-        "Player 2 takes 4 damage from Agi of Arsène (base 2, +2 the Support Desperado → 4) "
-        "(HP 26)."
+        "Player 2 takes 4 damage from Agi of Arsène (base 2, +2 the Support Desperado → 4) (HP 26)."
     )
     assert english["game_over"] == "Player 1 wins: Player 2's HP reached 0."
     assert " and " in english["fuse"] and english["fuse"].endswith("it is their main persona.")

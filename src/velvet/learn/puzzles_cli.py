@@ -192,8 +192,7 @@ class Solve:
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="With --from: where the puzzle files go (default: the data folder's "
-    "puzzles/mine/GAME).",
+    help="With --from: where the puzzle files go (default: the data folder's puzzles/mine/GAME).",
 )
 def puzzle_command(
     game_name: str,

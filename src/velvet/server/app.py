@@ -386,9 +386,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )  # /api/daily
     app.include_router(account_web.make_router(lambda: players["accounts"], secure))
     app.include_router(
-        your_games.make_router(
-            hub, lambda: players["accounts"], settings.http_rate, settings.clock
-        )
+        your_games.make_router(hub, lambda: players["accounts"], settings.http_rate, settings.clock)
     )  # /api/seats
     app.include_router(learn_web.make_router())  # GET /api/learn/...: the Learn page
     app.include_router(review_web.make_router(reviewer))  # POST /api/review: the Review page

@@ -107,9 +107,7 @@ class Emoted:
         return f"{EMOTE_PREFIX}{self.seat} {self.emote} {self.nonce}"
 
 
-Notice = (
-    MoveEntry | UndoEntry | UndoAsked | RematchOffered | RematchDeclined | RematchMade | Emoted
-)
+Notice = MoveEntry | UndoEntry | UndoAsked | RematchOffered | RematchDeclined | RematchMade | Emoted
 """What a bus notice carries after ``room version over``."""
 RematchNotice = RematchOffered | RematchDeclined | RematchMade
 
