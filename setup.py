@@ -22,7 +22,8 @@ COMPILED = (
     "velvet/p5/state.py",
     "velvet/p5/effects.py",
     "velvet/p5/flow.py",
-    "velvet/adapters/encoding.py",
+    "velvet/vs/encoder.py",
+    "velvet/p5/encoder.py",
 )
 """The hot path of a decision of either game and of an observation (docs/rl.md, "The
 compiled build"); the actions stay Python (compiled frozen dataclasses do not pickle)."""

@@ -34,9 +34,10 @@ this build's C and objects."""
 MYPY = "mypy==2.4.1"
 TYPED_FROM_RL = ("numpy", "gymnasium")
 """The ``rl`` extra's packages that mypy must find to type the compiled modules, pinned as
-that extra pins them: velvet.adapters.encoding imports numpy, and the package
-velvet.adapters, which mypy reads with it, imports gymnasium (its gym_env). The others
-(torch, stable-baselines3, ...) are not imported by anything mypy reads there."""
+that extra pins them: the observation encoders (velvet.vs.encoder, velvet.p5.encoder)
+import numpy; gymnasium was read with velvet.adapters when the encoders lived there, and
+is kept so that a compiled adapter module types. The others (torch, stable-baselines3,
+...) are not imported by anything mypy reads there."""
 
 
 def compiling() -> bool:

@@ -17,13 +17,9 @@ import pytest
 
 from tests.adapters.conftest import rebuilt
 from velvet.adapters._engine import ConfigError, State, default_config, load_game
-from velvet.adapters.encoding import (
-    P5_STATE_FIELDS,
-    VS_STATE_FIELDS,
-    P5Encoder,
-    VsEncoder,
-    encoder_for,
-)
+from velvet.adapters.encoding import Encoder, encoder_for
+from velvet.p5.encoder import P5_STATE_FIELDS, P5Encoder
+from velvet.vs.encoder import VS_STATE_FIELDS, VsEncoder
 
 
 def positions(game_name: str, players: int, games: int, every: int) -> list[State[Any]]:
@@ -45,7 +41,7 @@ def positions(game_name: str, players: int, games: int, every: int) -> list[Stat
     return out
 
 
-def assert_same(encoder: VsEncoder | P5Encoder, state: State[Any], seat: int) -> None:
+def assert_same(encoder: Encoder, state: State[Any], seat: int) -> None:
     slow = encoder.encode(state.view(seat), seat)
     fast = encoder.encode_state(state, seat)
     assert fast.dtype == slow.dtype == np.float32

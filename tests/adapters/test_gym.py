@@ -104,7 +104,7 @@ def test_an_illegal_id_raises_the_engine_error_when_asked() -> None:
         ({"game": "p5", "players": 3}, "not 3"),
         ({"game": "vs", "render_mode": "human"}, "render_mode"),
         ({"game": "vs", "illegal": "shrug"}, "illegal must be one of"),
-        ({"game": "p5", "shaping": 1.0}, "shaping is defined for vs only"),
+        ({"game": "p5", "shaping": 1.0}, "has no reward shaping"),
         ({"game": "vs", "config": {"players": []}}, "exactly 2 players"),
     ],
 )

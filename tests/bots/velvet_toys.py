@@ -365,6 +365,8 @@ DUEL = GameSpec(
     summarize=_duel_summary,
     default_config={"first": 0},
     vary=lambda game, config, rng: {**config, "first": rng.randbelow(2)},
+    encoder="tests.adapters.duel_encoder:DuelEncoder",
+    shaping="tests.adapters.duel_encoder:score_lead",
 )
 RACE = GameSpec(
     name="race",

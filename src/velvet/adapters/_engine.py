@@ -9,27 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from velvet.bots import Bot, RandomBot, make_bot
 from velvet.engine.core import Game, State, canonical_json
 from velvet.engine.errors import ConfigError
 from velvet.engine.rng import Rng
+from velvet.engine.spec import GameSpec
 from velvet.engine.workers import die_with_parent
-from velvet.games import find_spec, get_game
-from velvet.p5.state import PHASES as P5_PHASE_NAMES
-from velvet.p5.view import describe_decision as p5_describe_decision
-from velvet.vs.actions import SLOT_NAMES as VS_SLOT_NAMES
-from velvet.vs.state import FRAME_NAMES as VS_FRAME_NAMES
-from velvet.vs.state import STEP_NAMES as VS_STEP_NAMES
+from velvet.games import find_spec, get_spec
 
 __all__ = [
-    "P5_PHASE_NAMES",
-    "VS_FRAME_NAMES",
-    "VS_SLOT_NAMES",
-    "VS_STEP_NAMES",
     "Bot",
     "ConfigError",
     "Game",
+    "GameSpec",
     "Rng",
     "State",
     "action_from_id",
@@ -38,6 +32,7 @@ __all__ = [
     "canonical_json",
     "dealer",
     "default_config",
+    "default_players",
     "determinize",
     "die_with_parent",
     "id_table",
@@ -45,29 +40,60 @@ __all__ = [
     "load_game",
     "make_opponent",
     "num_action_ids",
-    "p5_card_ids",
-    "p5_describe_decision",
     "set_seat_rng",
-    "vs_card_ids",
-    "vs_hit_points",
+    "shaping_potential",
+    "spec_of",
 ]
 
 SEED_RANGE = 1 << 62
 """Velvet seeds drawn by the adapters lie in ``[0, SEED_RANGE)``."""
 
 
+_SPECS: WeakKeyDictionary[Game[Any], GameSpec] = WeakKeyDictionary()
+"""The spec of each game :func:`load_game` loaded (a game named ``module:SPEC`` is
+registered under no name, so its spec cannot be found again from ``game.name``)."""
+
+
 def load_game(name: str) -> Game[Any]:
-    """The built-in game ``name`` ("vs" or "p5"); ConfigError names a wrong one."""
-    return get_game(name)
+    """The game ``name``, a registered name or ``package.module:SPEC``, with its built-in
+    card set; ConfigError names a wrong one."""
+    spec = get_spec(name)
+    game = spec.load(())
+    _SPECS[game] = spec
+    return game
+
+
+def spec_of(game: Game[Any]) -> GameSpec:
+    """The spec ``game`` was loaded from (by :func:`load_game`, else by its registered
+    name); ConfigError if it has none."""
+    spec = _SPECS.get(game) or find_spec(game.name)
+    if spec is None:
+        raise ConfigError(
+            f"game '{game.name}' is not registered: load it with load_game('package.module:SPEC')"
+        )
+    return spec
+
+
+def default_players(game: Game[Any]) -> int:
+    """The seat count an env plays when none is given: the fewest the game offers."""
+    return min(spec_of(game).players)
 
 
 def default_config(game: Game[Any], players: int = 2) -> dict[str, Any]:
     """The game's default set-up for ``players`` seats: its spec's ``config_for`` with no
     options, as ``velvet play GAME`` deals it (VS: the two built-in decks)."""
-    spec = find_spec(game.name)
-    if spec is None:
-        raise ConfigError(f"game '{game.name}' is not registered; pass config=...")
-    return dict(spec.config_for(game, players, {}))
+    return dict(spec_of(game).config_for(game, players, {}))
+
+
+def shaping_potential(game: Game[Any]) -> Callable[[State[Any], int], float] | None:
+    """The game's reward-shaping potential (its spec's ``shaping``), or None."""
+    spec = spec_of(game)
+    if spec.shaping is None:
+        return None
+    potential = spec.plugin("shaping", "reward shaping")
+    if not callable(potential):
+        raise ConfigError(f"game '{spec.name}': shaping {spec.shaping} is not a function")
+    return potential  # type: ignore[no-any-return]
 
 
 def num_action_ids(game: Game[Any]) -> int:
@@ -185,25 +211,3 @@ def legal_ids(game: Game[Any], state: State[Any]) -> list[int]:
             return ids  # type: ignore[return-value]
         tables.misses += 1  # an action object made on the fly: look them up by value
     return list(map(tables.by_value.__getitem__, legal))
-
-
-def vs_hit_points(state: State[Any]) -> list[int]:
-    """Both seats' HP in a VS state: ``view(seat)["hp"]`` of any seat, without the view.
-
-    Past the contract: reads the state's ``hp`` field (public in every view).
-    """
-    hp: list[int] = state.hp  # type: ignore[attr-defined]
-    return hp
-
-
-def vs_card_ids(game: Game[Any]) -> tuple[str, ...]:
-    """Every VS card id of the game's card set, in the game's own order."""
-    ids: tuple[str, ...] = game.ids  # type: ignore[attr-defined]
-    return ids
-
-
-def p5_card_ids(game: Game[Any]) -> dict[str, tuple[str, ...]]:
-    """The ids of each P5 card kind of the game's card set."""
-    cards = game.cards  # type: ignore[attr-defined]
-    kinds = ("thieves", "personas", "confidants", "shadows", "palaces", "locations")
-    return {kind: tuple(str(c.id) for c in getattr(cards, kind)) for kind in kinds}

@@ -29,11 +29,12 @@ from velvet.adapters._engine import (
     action_table,
     bot_reads_view,
     default_config,
+    default_players,
     legal_ids,
     load_game,
     make_opponent,
     num_action_ids,
-    vs_hit_points,
+    shaping_potential,
 )
 from velvet.adapters.encoding import encoder_for
 
@@ -90,7 +91,8 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
 
     Reward: at the end, ``2 * returns()[seat] - 1`` (win +1, loss -1, VS draw 0; P5 is
     co-operative, so a lost P5 game is -1; ``info["returns"]`` has every seat's), plus,
-    if ``shaping`` is set, the HP shaping of docs/rl.md (VS only). ``terminated`` when the
+    if ``shaping`` is set, the game's reward shaping (``GameSpec.shaping``; VS: the HP
+    difference, docs/rl.md). ``terminated`` when the
     game ends; ``truncated`` after ``max_steps`` agent decisions.
     """
 
@@ -108,7 +110,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
     ) -> None:
         self.game: Game[Any] = load_game(game)
         if players is None:
-            players = 2 if game == "vs" else 1
+            players = default_players(self.game)
         if players not in self.game.num_players:
             raise ConfigError(
                 f"{game} is played by {' or '.join(map(str, self.game.num_players))} players, "
@@ -125,8 +127,9 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
             raise ConfigError(
                 f"illegal must be one of {', '.join(ILLEGAL_POLICIES)}, not {illegal!r}"
             )
-        if shaping and game != "vs":
-            raise ConfigError("shaping is defined for vs only (HP difference)")
+        self._shaping_potential = shaping_potential(self.game)
+        if shaping and self._shaping_potential is None:
+            raise ConfigError(f"game '{game}' has no reward shaping (its GameSpec sets none)")
         self.players = players
         self.seat = seat
         self.opponent_spec = opponent
@@ -185,7 +188,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         self._forget_legal()
         self._play_others()
         self._done = self._state.is_terminal()
-        self._potential = self._hp_potential()
+        self._potential = self._shaped_potential()
 
     # --- gym API -----------------------------------------------------------------------
 
@@ -207,7 +210,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         self.decisions = 0
         self._done = False
         self._play_others()
-        self._potential = self._hp_potential()
+        self._potential = self._shaped_potential()
         return self.observe()
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
@@ -242,7 +245,7 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         if terminated:
             reward = 2.0 * state.returns()[self.seat] - 1.0
         if self.shaping:
-            potential = 0.0 if terminated else self._hp_potential()
+            potential = 0.0 if terminated else self._shaped_potential()
             reward += self.shaping * (potential - self._potential)
             self._potential = potential
         truncated = not terminated and self._steps >= self.max_steps
@@ -306,11 +309,10 @@ class VelvetEnv(gym.Env[dict[str, Any], np.int64]):
         mask.fill(0)
         mask[self._legal_ids()] = 1
 
-    def _hp_potential(self) -> float:
-        if not self.shaping:
+    def _shaped_potential(self) -> float:
+        if not self.shaping or self._shaping_potential is None:
             return 0.0
-        hp = vs_hit_points(self.state)
-        return float(hp[self.seat] - hp[1 - self.seat]) / 30.0
+        return self._shaping_potential(self.state, self.seat)
 
 
 def register_envs() -> None:

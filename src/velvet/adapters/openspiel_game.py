@@ -1,6 +1,8 @@
 """Velvet's games as OpenSpiel Python games: ``python_velvet_vs`` and ``python_velvet_p5``.
 
-Importing this module registers both with ``pyspiel``; then
+Importing this module registers every registered game that has an observation encoder
+(``GameSpec.encoder``) with ``pyspiel`` as ``python_velvet_<name>``; :func:`register`
+adds one named ``package.module:SPEC``. Then
 ``pyspiel.load_game("python_velvet_vs")`` (or ``"python_velvet_p5(players=2)"``)
 works in any OpenSpiel code. Player actions are the game's stable action ids.
 
@@ -41,8 +43,11 @@ from velvet.adapters._engine import (
     legal_ids,
     load_game,
     set_seat_rng,
+    spec_of,
 )
 from velvet.adapters.encoding import encoder_for
+from velvet.engine.spec import GameSpec
+from velvet.games import game_names, get_spec
 
 MAX_DRAW = 64
 """The most outcomes a chance node can have (a draw is at most over a 40-card deck)."""
@@ -198,27 +203,27 @@ def _rebuild(
     return match
 
 
-def _game_type(name: str, long_name: str, players: tuple[int, int], coop: bool) -> Any:
+def _game_type(short_name: str, spec: GameSpec) -> Any:
+    """The OpenSpiel game type of a Velvet game: seat counts, co-operative or zero-sum
+    and the ``players`` parameter (a game with several seat counts) from its spec."""
+    low, high = min(spec.players), max(spec.players)
+    coop = spec.cooperative
     return pyspiel.GameType(
-        short_name=name,
-        long_name=long_name,
+        short_name=short_name,
+        long_name=f"Velvet: {spec.title or spec.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.IDENTICAL if coop else pyspiel.GameType.Utility.ZERO_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players[1],
-        min_num_players=players[0],
+        max_num_players=high,
+        min_num_players=low,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": players[0]} if coop else {},
+        parameter_specification={"players": low} if low != high else {},
     )
-
-
-VS_TYPE = _game_type("python_velvet_vs", "Velvet: Persona VS", (2, 2), coop=False)
-P5_TYPE = _game_type("python_velvet_p5", "Velvet: Persona 5 board game", (1, 2), coop=True)
 
 
 class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -226,15 +231,16 @@ class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, game_name: str, game_type: Any, params: dict[str, Any] | None) -> None:
         params = dict(params or {})
-        players = int(params.get("players", 2 if game_name == "vs" else 1))
         self.velvet: Game[Any] = load_game(game_name)
+        spec = spec_of(self.velvet)
+        players = int(params.get("players", min(spec.players)))
         if players not in self.velvet.num_players:
             raise ConfigError(f"{game_name}: players must be one of {self.velvet.num_players}")
         self.game_name = game_name
         self.players = players
         self.n_actions = len(self.velvet.action_ids())
         self.encoder = encoder_for(self.velvet, players)
-        coop = game_name == "p5"
+        coop = spec.cooperative
         info = pyspiel.GameInfo(
             num_distinct_actions=self.n_actions,
             max_chance_outcomes=MAX_DRAW,
@@ -258,14 +264,29 @@ class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
         return VelvetObserver(self, perfect_recall)
 
 
-class VsSpielGame(VelvetSpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("vs", VS_TYPE, params)
+REGISTERED: dict[str, str] = {}
+"""Velvet game name -> the OpenSpiel short name it is registered under."""
 
 
-class P5SpielGame(VelvetSpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("p5", P5_TYPE, params)
+def register(game_name: str, short_name: str | None = None) -> str:
+    """Register the Velvet game ``game_name`` (a registered name or ``package.module:SPEC``)
+    with ``pyspiel`` as ``short_name`` (default ``python_velvet_<its name>``) and return the
+    short name; registering a game again returns its name. ConfigError if the game has no
+    observation encoder (``GameSpec.encoder``)."""
+    if game_name in REGISTERED:
+        return REGISTERED[game_name]
+    spec = get_spec(game_name)
+    if spec.encoder is None:
+        raise ConfigError(f"game '{spec.name}' has no observation encoder (GameSpec.encoder)")
+    short = short_name or f"python_velvet_{spec.name}"
+    game_type = _game_type(short, spec)
+
+    def make(params: dict[str, Any] | None = None) -> VelvetSpielGame:
+        return VelvetSpielGame(game_name, game_type, params)
+
+    pyspiel.register_game(game_type, make)
+    REGISTERED[game_name] = short
+    return short
 
 
 class VelvetSpielState(pyspiel.State):  # type: ignore[misc]
@@ -472,5 +493,6 @@ class VelvetObserver:
         return canonical_json({"view": view, "own_actions": state._m.own[player]})
 
 
-pyspiel.register_game(VS_TYPE, VsSpielGame)
-pyspiel.register_game(P5_TYPE, P5SpielGame)
+for _name in game_names():
+    if get_spec(_name).encoder is not None:
+        register(_name)

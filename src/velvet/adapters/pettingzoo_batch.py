@@ -167,7 +167,7 @@ class VelvetBatchedParallelEnv:
         self.players = players
         self.possible_agents = list(probe.agents)
         self.agents = list(probe.agents)
-        self.metadata = {"name": f"velvet_{game}_batched_v0", "render_modes": []}
+        self.metadata = {"name": f"velvet_{probe.game.name}_batched_v0", "render_modes": []}
         self.render_mode = None
         self.wait = probe.space_size - 1
         """The id of WAIT, the only legal action of an agent that does not decide now."""

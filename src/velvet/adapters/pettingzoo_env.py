@@ -184,7 +184,7 @@ class VelvetAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.metadata = {
             "render_modes": ["ansi"],
-            "name": f"velvet_{game}_v0",
+            "name": f"velvet_{self.table.game.name}_v0",
             "is_parallelizable": False,
         }
         self.possible_agents = list(self.table.agents)
@@ -316,7 +316,7 @@ class VelvetParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
             raise ConfigError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.table = _Table(game, players, config, max_cycles, illegal, True)
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "name": f"velvet_{game}_v0"}
+        self.metadata = {"render_modes": ["ansi"], "name": f"velvet_{self.table.game.name}_v0"}
         self.possible_agents = list(self.table.agents)
         self.agents: list[str] = []
         self.cycles = 0

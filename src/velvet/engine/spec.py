@@ -132,6 +132,8 @@ PLUGIN_FACETS = (
     "print_boards",
     "print_legend",
     "balance",
+    "encoder",
+    "shaping",
     "expert_policy",
     "expert_prune",
     "expert_evaluator",
@@ -282,6 +284,16 @@ class GameSpec:
     """``module:function`` of the sheets ``velvet print --boards`` adds after the cards and
     the rules, ``boards(canvas, game, paper, notes) -> [(label, pages), ...]`` (a reportlab
     canvas; ``notes`` collects what the PDF had to change), or None: the game has none."""
+
+    encoder: str | None = None
+    """``module:Class`` of the RL adapters' observation encoder (``velvet.adapters``):
+    ``Class(game, players)`` is a ``velvet.adapters.encoding.Encoder``, a fixed-size float32
+    vector of a seat's view; None: the Gymnasium, PettingZoo and OpenSpiel adapters refuse
+    the game, saying so."""
+    shaping: str | None = None
+    """``module:function`` of the reward shaping's potential, ``potential(state, seat) ->
+    float`` read only from what ``view(seat)`` shows (docs/rl.md), which the Gymnasium env's
+    ``shaping=`` weighs; None: the game offers no shaping."""
 
     daily: DailyChallenge | None = None
     """The game's daily challenge (a co-op game), or None: it has none. Read by

@@ -183,6 +183,7 @@ SPEC = GameSpec(
     hidden_information=True,  # the shadow deck is face down and the dice unrolled
     hides_hands=False,  # co-operative: the players see each other's cards
     renderer="velvet.ui.p5_render",
+    encoder="velvet.p5.encoder:P5Encoder",
     evaluator="velvet.bots.heuristics:p5_evaluator",
     playout_policy="velvet.bots.heuristics:p5_playout",
     cards="velvet.p5.cards",
