@@ -9,6 +9,9 @@ an error that says which facet is missing.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -102,3 +105,11 @@ def test_a_game_without_an_encoder_is_refused_naming_the_facet() -> None:
         osg.register(RACE)
     with pytest.raises(ConfigError, match="no reward shaping"):
         VelvetEnv(game="p5", shaping=1.0)
+
+
+def test_a_process_that_registered_games_exits_cleanly() -> None:
+    """pyspiel frees a registered callable at exit without the GIL, which aborts the process
+    when nothing else holds it: the adapter keeps each registered class alive."""
+    code = f"import velvet.adapters.openspiel_game as o; o.register({DUEL!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]

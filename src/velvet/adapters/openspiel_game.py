@@ -266,6 +266,8 @@ class VelvetSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 REGISTERED: dict[str, str] = {}
 """Velvet game name -> the OpenSpiel short name it is registered under."""
+_CLASSES: dict[str, type[VelvetSpielGame]] = {}
+"""OpenSpiel short name -> the game class registered under it."""
 
 
 def register(game_name: str, short_name: str | None = None) -> str:
@@ -281,10 +283,13 @@ def register(game_name: str, short_name: str | None = None) -> str:
     short = short_name or f"python_velvet_{spec.name}"
     game_type = _game_type(short, spec)
 
-    def make(params: dict[str, Any] | None = None) -> VelvetSpielGame:
-        return VelvetSpielGame(game_name, game_type, params)
+    def make(self: VelvetSpielGame, params: dict[str, Any] | None = None) -> None:
+        VelvetSpielGame.__init__(self, game_name, game_type, params)
 
-    pyspiel.register_game(game_type, make)
+    # A class, kept here too: a closure registered with pyspiel alone made every process
+    # abort at exit ("PyThreadState_Get: ... the GIL is released"; test_third_game).
+    made = _CLASSES[short] = type(f"SpielGame_{spec.name}", (VelvetSpielGame,), {"__init__": make})
+    pyspiel.register_game(game_type, made)
     REGISTERED[game_name] = short
     return short
 
