@@ -60,10 +60,25 @@ SMALL_TEXT = """() => {
     const what = `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
     if (px < 11.95) out.add(`${what} ${px.toFixed(1)} px: ${n.data.trim().slice(0, 24)}`);
   }
+  // words drawn by CSS (content: "▸ act") are no text nodes: read every ::before and ::after
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('[hidden], .visually-hidden, .vc-sr, [aria-hidden=true]')) continue;
+    const box = e.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(e).visibility === 'hidden') continue;
+    for (const pseudo of ['::before', '::after']) {
+      const style = getComputedStyle(e, pseudo);
+      const words = (style.content || '').replace(/^["']|["']$/g, '').trim();
+      if (!words || words === 'none' || words === 'normal' || style.display === 'none') continue;
+      const px = parseFloat(style.fontSize);
+      const what = `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}${pseudo}`;
+      if (px < 11.95) out.add(`${what} ${px.toFixed(1)} px: ${words.slice(0, 24)}`);
+    }
+  }
   return [...out];
 }"""
-"""Every word shown on the page smaller than 12 px (text clipped out of sight and text
-hidden from everyone are not shown): one line each, its element, size and first words."""
+"""Every word shown on the page smaller than 12 px, in its text or drawn by a ``::before`` /
+``::after`` (text clipped out of sight and text hidden from everyone are not shown): one
+line each, its element, size and first words."""
 
 
 def _room(server: WebServer, **body: Any) -> dict[str, Any]:
