@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from velvet.bots import Bot, RandomBot, make_bot
 from velvet.engine.core import Game, State, canonical_json
@@ -49,9 +48,11 @@ SEED_RANGE = 1 << 62
 """Velvet seeds drawn by the adapters lie in ``[0, SEED_RANGE)``."""
 
 
-_SPECS: WeakKeyDictionary[Game[Any], GameSpec] = WeakKeyDictionary()
-"""The spec of each game :func:`load_game` loaded (a game named ``module:SPEC`` is
-registered under no name, so its spec cannot be found again from ``game.name``)."""
+_SPECS: dict[str, GameSpec] = {}
+"""Game name -> the spec :func:`load_game` last loaded it from (a game named
+``module:SPEC`` is registered under no name, so ``game.name`` alone cannot find it). Keyed
+by name, not by the game object: a weak reference to a game, whose base class is compiled
+in the compiled build, crashed that build."""
 
 
 def load_game(name: str) -> Game[Any]:
@@ -59,14 +60,14 @@ def load_game(name: str) -> Game[Any]:
     card set; ConfigError names a wrong one."""
     spec = get_spec(name)
     game = spec.load(())
-    _SPECS[game] = spec
+    _SPECS[game.name] = spec
     return game
 
 
 def spec_of(game: Game[Any]) -> GameSpec:
-    """The spec ``game`` was loaded from (by :func:`load_game`, else by its registered
-    name); ConfigError if it has none."""
-    spec = _SPECS.get(game) or find_spec(game.name)
+    """The spec of ``game``: the one :func:`load_game` loaded a game of its name from, else
+    the one registered under its name; ConfigError if there is none."""
+    spec = _SPECS.get(game.name) or find_spec(game.name)
     if spec is None:
         raise ConfigError(
             f"game '{game.name}' is not registered: load it with load_game('package.module:SPEC')"
