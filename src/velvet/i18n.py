@@ -25,7 +25,9 @@ import re
 import struct
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,8 @@ LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 ENV = "VELVET_LANG"
 
 _active: str | None = None
+_speaking: ContextVar[str | None] = ContextVar("velvet_speaking", default=None)
+"""The language of :func:`speaking`, which outranks the active one in its block."""
 
 
 def normalize(tag: str | None) -> str | None:
@@ -79,8 +83,25 @@ def set_language(option: str | None = None) -> str:
 
 
 def language() -> str:
-    """The active language (chosen from the environment on first use)."""
+    """The active language: :func:`speaking`'s inside its block, else the process's
+    (chosen from the environment on first use)."""
+    spoken = _speaking.get()
+    if spoken is not None:
+        return spoken
     return _active if _active is not None else choose_language()
+
+
+@contextmanager
+def speaking(tag: str | None) -> Iterator[str]:
+    """Within the block, ``_()``, ``ngettext`` and :func:`localize` speak ``tag``'s language
+    (English for a tag Velvet has no catalogue of): the server writes each socket's words
+    in the language its browser asked for. Yields the language chosen."""
+    lang = normalize(tag) or DEFAULT
+    token = _speaking.set(lang)
+    try:
+        yield lang
+    finally:
+        _speaking.reset(token)
 
 
 @cache

@@ -86,11 +86,14 @@ SECRETS: dict[str, str] = {}
 like every client, a test that comes back sends its seat's secret, not the spent invite."""
 
 
-def claim(ws: Any, token: str | None) -> dict[str, Any]:
-    """Send ``hello`` with ``token`` (an invite: the secret it gave before, if any);
-    return the welcome, keeping the secret a claim answers with."""
+def claim(ws: Any, token: str | None, lang: str | None = None) -> dict[str, Any]:
+    """Send ``hello`` with ``token`` (an invite: the secret it gave before, if any) and
+    ``lang`` if given; return the welcome, keeping the secret a claim answers with."""
     sent = SECRETS.get(token, token) if token is not None else None
-    ws.send_text(json.dumps({"v": 1, "type": "hello", "token": sent}))
+    message = {"v": 1, "type": "hello", "token": sent}
+    if lang is not None:
+        message["lang"] = lang
+    ws.send_text(json.dumps(message))
     welcome = ws.receive_json()
     assert welcome["type"] == "welcome", welcome
     if token is not None and welcome.get("secret"):
@@ -98,9 +101,9 @@ def claim(ws: Any, token: str | None) -> dict[str, Any]:
     return dict(welcome)
 
 
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
+def hello(ws: Any, token: str | None, lang: str | None = None) -> dict[str, Any]:
     """Greet; return the first state message (after the welcome and the log, if any)."""
-    claim(ws, token)
+    claim(ws, token, lang)
     state = ws.receive_json()
     if state["type"] == "log":
         state = ws.receive_json()

@@ -44,7 +44,8 @@ def test_a_japanese_browser_gets_the_lobby_and_table_in_japanese(
         assert page.locator("#actions-title").inner_text().startswith("あなたの行動")
         assert page.locator(".log h2").inner_text() == "ゲームログ"
         labels = " ".join(page.locator(".action-list .label").all_inner_texts())
-        assert "Visit" in labels  # the engine's sentences are English, its names are not
+        # the server writes the labels in the page's language (hello's lang): no English verbs
+        assert "を訪れる" in labels and "Visit " not in labels, labels
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", labels)
         names = httpx.get(f"{server.url}/api/i18n/ja").json()["names"][game]
         english = [

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from velvet.engine.core import CardInfo, Event, player_name
+from velvet.engine.core import CardInfo, Event
 from velvet.engine.errors import ConfigError
+from velvet.i18n import N_, _, seat_name
 from velvet.p5 import actions as A
 from velvet.p5.cards import RESOURCES, STATS, Ability, ability_text, effect_text
 
@@ -20,23 +21,36 @@ if TYPE_CHECKING:
     from velvet.p5.state import P5State
 
 RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
+"""Each resource's name in the card data's English (the catalogue's message)."""
+_RES_WORDS = (N_("Stamina"), N_("SP"), N_("Bullet"), N_("Cash"), N_("ANY"))
+_STAT_WORDS = (N_("Knowledge"), N_("Guts"), N_("Proficiency"), N_("Compassion"), N_("Charm"))
 KINDS = ("thief", "persona", "confidant", "shadow", "boss", "palace", "location")
+
+
+def _res(key: str) -> str:
+    """A resource's name in the language being spoken."""
+    return _(RES_NAME[key]) if key in RES_NAME else key
 
 
 def tokens(counts: Mapping[Any, int] | Sequence[int]) -> str:
     """``{"stamina": 2, "cash": 1}`` (or a 4-vector) as "2 Stamina + 1 Cash"."""
     if not isinstance(counts, Mapping):
         counts = dict(zip(RESOURCES, counts, strict=False))
-    return " + ".join(f"{n} {RES_NAME.get(k, k)}" for k, n in counts.items() if n) or "nothing"
+    parts = [_("{n} {resource}").format(n=n, resource=_res(k)) for k, n in counts.items() if n]
+    return _(" + ").join(parts) or _("nothing")
 
 
 def _stat(stat: str) -> str:
-    return stat.capitalize()
+    return _(stat.capitalize())
 
 
 def _dice(faces: Sequence[int]) -> str:
     """Every face; the Phantom Thief symbol (5 and 6, P5-COMP-5) is marked with a star."""
-    return ", ".join(f"{f}★" if f >= 5 else str(f) for f in faces) or "no dice"
+    return ", ".join(f"{f}★" if f >= 5 else str(f) for f in faces) or _("no dice")
+
+
+def _result(success: Any) -> str:
+    return _("success") if success else _("failure")
 
 
 # --- names ---------------------------------------------------------------------------------
@@ -45,7 +59,7 @@ def _dice(faces: Sequence[int]) -> str:
 def shadow_name(g: P5Game, ident: str, boss: str = "") -> str:
     """A shadow's name from its id; ``boss`` names the boss ("the boss" when not given)."""
     if ident == "boss":
-        return f"the boss {boss}" if boss else "the boss"
+        return _("the boss {name}").format(name=boss) if boss else _("the boss")
     i = g.shadow_index.get(ident)
     return g.cards.shadows[i].name if i is not None else ident
 
@@ -55,7 +69,7 @@ def ability_name(g: P5Game, key: str) -> str:
     a = g.ab_index.get(key)
     if a is None:
         return key
-    return f"{g.abilities[a].name} ({g.ab_owner[a]})"
+    return _("{ability} ({card})").format(ability=g.abilities[a].name, card=g.ab_owner[a])
 
 
 def _location(g: P5Game, ident: str) -> str:
@@ -65,16 +79,16 @@ def _location(g: P5Game, ident: str) -> str:
 
 def _confidant(g: P5Game, ident: str | None) -> str:
     if ident is None:
-        return "no confidant"
+        return _("no confidant")
     i = g.conf_index.get(ident)
     return g.cards.confidants[i].name if i is not None else ident
 
 
 def _source(g: P5Game, source: str, boss: str = "") -> str:
     """An On Palace Enter source (``row:N``, ``boss``, ``shadow:ID``, ``ability:KEY``)."""
-    kind, _, ident = source.partition(":")
+    kind, _sep, ident = source.partition(":")
     if kind == "row" and ident.isdigit():
-        return f"the {int(ident) * 25}% alert row"
+        return _("the {alert}% alert row").format(alert=int(ident) * 25)
     if kind == "boss":
         return shadow_name(g, "boss", boss)
     if kind == "shadow":
@@ -104,67 +118,98 @@ def label(s: P5State, action: A.P5Action) -> str:
     boss = g.cards.palaces[s.palace].boss.name
     d = s.dec[-1] if s.dec else None
     if isinstance(action, A.Go):
-        return f"{player_name(action.player)} takes the next turn today"
+        return _("{player} takes the next turn today").format(player=seat_name(action.player))
     if isinstance(action, A.Visit):
         li = g.loc_index[action.loc]
-        return f"Visit {g.cards.locations[li].name}: {effect_text(g.cards.locations[li].effects)}"
+        place = g.cards.locations[li]
+        return _("Visit {place}: {effects}").format(
+            place=place.name, effects=effect_text(place.effects)
+        )
     if isinstance(action, A.Recruit):
         li = g.loc_index[action.loc]
         where = g.cards.locations[li].name
         c = s.loc_conf[s.locs.index(li)] if li in s.locs else -1
         if c < 0:
-            return f"Recruit at {where}"
+            return _("Recruit at {place}").format(place=where)
         conf = g.cards.confidants[c]
-        checks = " + ".join(_stat(x) for x in conf.checks)
-        return f"Recruit {conf.name} at {where} ({checks} checks)"
+        checks = _(" + ").join(_stat(x) for x in conf.checks)
+        return _("Recruit {confidant} at {place} ({checks} checks)").format(
+            confidant=conf.name, place=where, checks=checks
+        )
     if isinstance(action, A.Discover):
-        return "Spend 1 Cash to discover a new location and its confidant"
+        return _("Spend 1 Cash to discover a new location and its confidant")
     if isinstance(action, A.Palace):
-        return f"Enter the palace, {g.cards.palaces[s.palace].name} ({s.alert * 25}% alert)"
+        return _("Enter the palace, {palace} ({alert}% alert)").format(
+            palace=g.cards.palaces[s.palace].name, alert=s.alert * 25
+        )
     if isinstance(action, A.End):
         if s.phase == FIGHT:
-            return "End the turn (stop fighting)"
-        return "End the turn" if s.phase == AFTER else "End"
+            return _("End the turn (stop fighting)")
+        return _("End the turn") if s.phase == AFTER else _("End")
     if isinstance(action, A.Use):
         name = ability_name(g, action.skill)
         cost = g.ab_cost[g.ab_index[action.skill]] if action.skill in g.ab_index else ()
-        paid = f", paying {tokens(cost)}" if any(cost) else ""
         a = g.ab_index.get(action.skill)
         if action.target:
-            return f"Use {name} on {shadow_name(g, action.target, boss)}{paid}"
+            target = shadow_name(g, action.target, boss)
+            if any(cost):
+                return _("Use {ability} on {target}, paying {cost}").format(
+                    ability=name, target=target, cost=tokens(cost)
+                )
+            return _("Use {ability} on {target}").format(ability=name, target=target)
         if a is not None and g.ab_attack[a]:
-            return f"Use {name} on every shadow{paid}"
-        return f"Use {name}{paid}"
+            if any(cost):
+                return _("Use {ability} on every shadow, paying {cost}").format(
+                    ability=name, cost=tokens(cost)
+                )
+            return _("Use {ability} on every shadow").format(ability=name)
+        if any(cost):
+            return _("Use {ability}, paying {cost}").format(ability=name, cost=tokens(cost))
+        return _("Use {ability}").format(ability=name)
     if isinstance(action, A.Hit):
-        verb = "Discard" if action.res == "cash" else "Spend"
-        return (
-            f"{verb} 1 {RES_NAME[action.res]} against "
-            f"{shadow_name(g, action.target, boss)}'s {RES_NAME[action.res]} requirement"
+        target = shadow_name(g, action.target, boss)
+        if action.res == "cash":
+            return _("Discard 1 {resource} against {target}'s {resource} requirement").format(
+                resource=_res(action.res), target=target
+            )
+        return _("Spend 1 {resource} against {target}'s {resource} requirement").format(
+            resource=_res(action.res), target=target
         )
     if isinstance(action, A.First):
-        return f"Resolve the On Palace Enter effect of {_source(g, action.source, boss)} next"
+        return _("Resolve the On Palace Enter effect of {source} next").format(
+            source=_source(g, action.source, boss)
+        )
     if isinstance(action, A.StatUp):
-        return f"+1 {_stat(action.stat)}"
+        return _("+1 {stat}").format(stat=_stat(action.stat))
     if isinstance(action, A.Assign):
-        res = RES_NAME.get(action.res, action.res)
+        res = _res(action.res)
         if type(d) is Split and d.kind == D_ALLOC and isinstance(d.of, int):
             target = shadow_name(g, g.target_id(d.of), boss)
-            return f"{action.n} of the {d.left} ANY damage meet {target}'s {res} requirement"
+            return _("{n} of the {left} ANY damage meet {target}'s {resource} requirement").format(
+                n=action.n, left=d.left, target=target, resource=res
+            )
         if type(d) is Split and d.kind == D_MIX:
-            return f"Restore {action.n} of the {d.left} tokens as {res}"
-        return f"Put {action.n} on {res}"
+            return _("Restore {n} of the {left} tokens as {resource}").format(
+                n=action.n, left=d.left, resource=res
+            )
+        return _("Put {n} on {resource}").format(n=action.n, resource=res)
     if isinstance(action, A.Equip | A.Unequip):
         name = shadow_name(g, action.shadow)
         joins = isinstance(action, A.Equip)
         if type(d) is PartyDraft:
-            return f"{name} {'joins' if joins else 'leaves'} the draft party"
-        return f"Change the party: {name} {'joins' if joins else 'leaves'}"
+            if joins:
+                return _("{shadow} joins the draft party").format(shadow=name)
+            return _("{shadow} leaves the draft party").format(shadow=name)
+        if joins:
+            return _("Change the party: {shadow} joins").format(shadow=name)
+        return _("Change the party: {shadow} leaves").format(shadow=name)
     if isinstance(action, A.Done):
         if type(d) is PartyDraft:
-            names = ", ".join(g.cards.shadows[x].name for x in d.draft) or "nobody"
-            same = sorted(d.draft) == sorted(s.party[d.player])
-            return f"Confirm the party: {names}" + (" (unchanged)" if same else "")
-        return "Confirm the party"
+            names = ", ".join(g.cards.shadows[x].name for x in d.draft) or _("nobody")
+            if sorted(d.draft) == sorted(s.party[d.player]):
+                return _("Confirm the party: {names} (unchanged)").format(names=names)
+            return _("Confirm the party: {names}").format(names=names)
+        return _("Confirm the party")
     return str(action)
 
 
@@ -173,35 +218,54 @@ def label(s: P5State, action: A.P5Action) -> str:
 
 def _who(data: Mapping[str, Any]) -> str:
     p = data.get("player")
-    return player_name(p) if isinstance(p, int) else "The player"
+    return seat_name(p) if isinstance(p, int) else _("The player")
 
 
 def _damage(g: P5Game, d: Mapping[str, Any]) -> str:
     target = shadow_name(g, str(d.get("target", "")))
     if "hit" in d:  # one token spent against a requirement (P5-COMBAT-2)
-        res = RES_NAME.get(str(d["hit"]), str(d["hit"]))
-        return f"{_who(d)} meets 1 of {target}'s {res} requirement with their own token."
+        res = _res(str(d["hit"]))
+        return _("{who} meets 1 of {target}'s {resource} requirement with their own token.").format(
+            who=_who(d), target=target, resource=res
+        )
     if "any_as" in d and "skill" not in d:  # ANY damage meeting requirements (P5-COMBAT-4)
-        text = f"ANY damage meets {tokens(d['any_as'])} of {target}'s requirements"
+        met = tokens(d["any_as"])
         lost = int(d.get("any_lost", 0))
-        return text + (f"; {lost} ANY beyond them is lost." if lost else ".")
+        if lost:
+            return _(
+                "ANY damage meets {met} of {target}'s requirements; {lost} ANY beyond them is lost."
+            ).format(met=met, target=target, lost=lost)
+        return _("ANY damage meets {met} of {target}'s requirements.").format(
+            met=met, target=target
+        )
     skill = ability_name(g, str(d.get("skill", "")))
     parts = []
     base = tokens(d.get("base", {}))
     if d.get("base_any"):
-        base = f"{d['base_any']} ANY" if base == "nothing" else f"{base} + {d['base_any']} ANY"
-    parts.append(f"{skill} deals {base}")
+        if base == _("nothing"):
+            base = _("{n} ANY").format(n=d["base_any"])
+        else:
+            base = _("{tokens} + {n} ANY").format(tokens=base, n=d["base_any"])
+    parts.append(_("{skill} deals {damage}").format(skill=skill, damage=base))
     if d.get("amp"):
-        parts.append(f"+{d['amp']} Bullet from Amp")
+        parts.append(_("+{n} Bullet from Amp").format(n=d["amp"]))
     if d.get("weak"):
-        parts.append(f"{target} is weak to it, so all {d['any']} damage becomes ANY")
+        parts.append(
+            _("{target} is weak to it, so all {n} damage becomes ANY").format(
+                target=target, n=d["any"]
+            )
+        )
     else:
-        parts.append(f"it meets {tokens(d.get('typed', {}))} of {target}'s requirements")
+        parts.append(
+            _("it meets {met} of {target}'s requirements").format(
+                met=tokens(d.get("typed", {})), target=target
+            )
+        )
         if d.get("lost"):
-            parts.append(f"{tokens(d['lost'])} beyond them is lost")
+            parts.append(_("{lost} beyond them is lost").format(lost=tokens(d["lost"])))
         if d.get("any"):
-            parts.append(f"{d['any']} ANY damage to place")
-    return "; ".join(parts) + "."
+            parts.append(_("{n} ANY damage to place").format(n=d["any"]))
+    return _("; ").join(parts) + _(".")
 
 
 def event_text(g: P5Game, event: Event) -> str:
@@ -210,80 +274,110 @@ def event_text(g: P5Game, event: Event) -> str:
     who = _who(d)
     k = event.kind
     if k == "turn":
-        return f"{player_name(d['player'])} takes the turn (day {d['day']})."
+        return _("{player} takes the turn (day {day}).").format(
+            player=seat_name(d["player"]), day=d["day"]
+        )
     if k == "visit":
-        return f"{who} visits {_location(g, d['location'])}."
+        return _("{who} visits {place}.").format(who=who, place=_location(g, d["location"]))
     if k == "gain":
         if not d["tokens"]:
-            return f"{who} gains nothing: the supply has none of {tokens(d['asked'])}."
-        short = (
-            "" if d["tokens"] == d["asked"] else f" (of {tokens(d['asked'])}: the supply ran out)"
+            return _("{who} gains nothing: the supply has none of {tokens}.").format(
+                who=who, tokens=tokens(d["asked"])
+            )
+        if d["tokens"] == d["asked"]:
+            return _("{who} gains {tokens}.").format(who=who, tokens=tokens(d["tokens"]))
+        return _("{who} gains {tokens} (of {asked}: the supply ran out).").format(
+            who=who, tokens=tokens(d["tokens"]), asked=tokens(d["asked"])
         )
-        return f"{who} gains {tokens(d['tokens'])}{short}."
     if k == "restore":
         if not d["tokens"]:
-            return f"{who} has no spent token of that kind to restore."
-        return f"{who} restores {tokens(d['tokens'])} (spent to fresh)."
+            return _("{who} has no spent token of that kind to restore.").format(who=who)
+        return _("{who} restores {tokens} (spent to fresh).").format(
+            who=who, tokens=tokens(d["tokens"])
+        )
     if k == "spend":
-        return f"{who} spends {tokens(d['tokens'])}."
+        return _("{who} spends {tokens}.").format(who=who, tokens=tokens(d["tokens"]))
     if k == "ignored":
-        return f"{who} cannot pay {tokens(d['cannot_pay'])}, so that effect is ignored."
+        return _("{who} cannot pay {tokens}, so that effect is ignored.").format(
+            who=who, tokens=tokens(d["cannot_pay"])
+        )
     if k == "stat":
-        return f"{who}'s {_stat(d['stat'])} is now {d['value']}."
+        return _("{who}'s {stat} is now {value}.").format(
+            who=who, stat=_stat(d["stat"]), value=d["value"]
+        )
     if k == "check":
-        result = "success" if d["success"] else "failure"
-        return f"{who} makes a {_stat(d['stat'])} check: {_dice(d['dice'])} — {result}."
+        return _("{who} makes a {stat} check: {dice} — {result}.").format(
+            who=who, stat=_stat(d["stat"]), dice=_dice(d["dice"]), result=_result(d["success"])
+        )
     if k == "dice":
-        result = "success" if d["success"] else "failure"
-        return f"{who} rolls the Phantom Thief die: {_dice(d['dice'])} — {result}."
+        return _("{who} rolls the Phantom Thief die: {dice} — {result}.").format(
+            who=who, dice=_dice(d["dice"]), result=_result(d["success"])
+        )
     if k == "recruit":
-        return f"{who} recruits {_confidant(g, d['confidant'])}; the ability is active now."
+        return _("{who} recruits {confidant}; the ability is active now.").format(
+            who=who, confidant=_confidant(g, d["confidant"])
+        )
     if k == "recruit_failed":
-        return f"{who} fails to recruit {_confidant(g, d['confidant'])}."
+        return _("{who} fails to recruit {confidant}.").format(
+            who=who, confidant=_confidant(g, d["confidant"])
+        )
     if k == "discover":
         where, conf = _location(g, d["location"]), _confidant(g, d["confidant"])
-        return f"{who} discovers {where}, with {conf}."
+        return _("{who} discovers {place}, with {confidant}.").format(
+            who=who, place=where, confidant=conf
+        )
     if k == "enter_palace":
-        return f"{who} enters the palace at {d['alert']}% alert."
+        return _("{who} enters the palace at {alert}% alert.").format(who=who, alert=d["alert"])
     if k == "enter_effect":
-        return f"On Palace Enter: {_source(g, d['source'])}."
+        return _("On Palace Enter: {source}.").format(source=_source(g, d["source"]))
     if k == "use":
-        target = f" on {shadow_name(g, d['target'])}" if d.get("target") else ""
-        return f"{who} uses {ability_name(g, d['skill'])}{target}."
+        skill = ability_name(g, d["skill"])
+        if d.get("target"):
+            return _("{who} uses {ability} on {target}.").format(
+                who=who, ability=skill, target=shadow_name(g, d["target"])
+            )
+        return _("{who} uses {ability}.").format(who=who, ability=skill)
     if k == "damage":
         return _damage(g, d)
     if k == "miss":
-        return f"{shadow_name(g, d['target'])} is not hit: the die failed."
+        return _("{target} is not hit: the die failed.").format(target=shadow_name(g, d["target"]))
     if k == "defeat":
-        return f"{who} defeats {shadow_name(g, d['shadow'])} and takes the card."
+        return _("{who} defeats {shadow} and takes the card.").format(
+            who=who, shadow=shadow_name(g, d["shadow"])
+        )
     if k == "reveal":
-        return f"{shadow_name(g, d['shadow'])} is revealed."
+        return _("{shadow} is revealed.").format(shadow=shadow_name(g, d["shadow"]))
     if k == "alert":
-        return f"The alert rises to {d['alert']}%."
+        return _("The alert rises to {alert}%.").format(alert=d["alert"])
     if k == "boss":
-        return f"The palace flips: the boss {d['name']} appears."
+        return _("The palace flips: the boss {name} appears.").format(name=d["name"])
     if k == "boss_defeated":
-        return f"{who} defeats the boss: everyone wins (P5-END-1)."
+        return _("{who} defeats the boss: everyone wins (P5-END-1).").format(who=who)
     if k == "game_over":
-        return f"Day {g.days} has passed and the boss still stands: everyone loses (P5-END-2)."
+        return _(
+            "Day {day} has passed and the boss still stands: everyone loses (P5-END-2)."
+        ).format(day=g.days)
     if k == "day":
-        return f"Day {d['day']} begins."
+        return _("Day {day} begins.").format(day=d["day"])
     if k == "end_turn":
-        return f"{who} ends the turn."
+        return _("{who} ends the turn.").format(who=who)
     if k == "draft":
-        verb = "puts" if d["joins"] else "takes"
-        where = "into" if d["joins"] else "out of"
-        return f"{who} {verb} {shadow_name(g, d['shadow'])} {where} the draft party."
+        shadow = shadow_name(g, d["shadow"])
+        if d["joins"]:
+            return _("{who} puts {shadow} into the draft party.").format(who=who, shadow=shadow)
+        return _("{who} takes {shadow} out of the draft party.").format(who=who, shadow=shadow)
     if k == "party":
-        names = ", ".join(shadow_name(g, x) for x in d["party"]) or "nobody"
-        text = f"{who}'s party is now {names}"
+        names = ", ".join(shadow_name(g, x) for x in d["party"]) or _("nobody")
+        text = _("{who}'s party is now {names}").format(who=who, names=names)
         if d["spent_gained"]:
-            text += f"; gets {tokens(d['spent_gained'])} spent"
+            text += _("; gets {tokens} spent").format(tokens=tokens(d["spent_gained"]))
         if d["lost"]:
-            text += f"; loses {tokens(d['lost'])}"
-        return text + "."
+            text += _("; loses {tokens}").format(tokens=tokens(d["lost"]))
+        return text + _(".")
     if k == "draw_persona":
-        return f"{who} draws {shadow_name(g, d['shadow'])} as a persona."
+        return _("{who} draws {shadow} as a persona.").format(
+            who=who, shadow=shadow_name(g, d["shadow"])
+        )
     return str(event)
 
 

@@ -723,7 +723,7 @@ async def _session(
         await ws.send_text(ErrorMsg(code="too_many_sockets", message=message).model_dump_json())
         await ws.close(code=1008, reason="too many sockets on this seat")
         return
-    conn = Conn(seat, ws.client.host if ws.client else "")
+    conn = Conn(seat, ws.client.host if ws.client else "", hello.lang)
     writer = asyncio.create_task(_writer(ws, conn))
     hub.attach(room, conn, secret)
     bucket = Bucket(settings.rate)

@@ -9,8 +9,10 @@ each seat's view built and serialised once. Nothing here changes a room.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from velvet.engine.core import Event, player_name
+from velvet.i18n import DEFAULT, _, localize, ngettext, seat_name, speaking
 from velvet.server import correspondence, games
 from velvet.server.clock import time_left
 from velvet.server.protocol import (
@@ -29,12 +31,24 @@ from velvet.server.storage import RoomRow
 
 
 def undo_text(event: Event) -> str:
+    """The log's words for an undo asked or made, in the language being spoken."""
+    who = seat_name(int(event.data["player"]))
     if event.kind == "undo_ask":
-        who = player_name(int(event.data["player"]))
-        return f"{who} asks to take back their last move; the other player may agree (Undo)."
+        return _(
+            "{who} asks to take back their last move; the other player may agree (Undo)."
+        ).format(who=who)
     count = int(event.data["count"])
-    moves = "1 move" if count == 1 else f"{count} moves"
-    return f"{player_name(int(event.data['player']))} takes back {moves}."
+    moves = ngettext("{count} move", "{count} moves", count).format(count=count)
+    return _("{who} takes back {moves}.").format(who=who, moves=moves)
+
+
+def _said(room: Room, event: Event, seat: int | None) -> tuple[str, str, dict[str, Any]]:
+    """(kind, sentence, data) of one event of the log as ``seat`` may see it, the sentence
+    in the language being spoken (its card names too)."""
+    if event.kind in ("undo", "undo_ask"):
+        return event.kind, undo_text(event), dict(event.data)
+    kind, text, data = games.event_for(room.game, event, seat)
+    return kind, localize(text, room.game.name), data
 
 
 def seat_display(who: str, claimed: bool, player: str | None, bot: str | None = None) -> str:
@@ -113,17 +127,14 @@ def send_seats(room: Room, skip: Conn | None = None) -> None:
             c.send(text)
 
 
-def log_msg(room: Room, seat: int | None) -> LogMsg:
-    """The log so far, each event as ``seat`` (None: a spectator) may see it."""
+def log_msg(room: Room, seat: int | None, lang: str = DEFAULT) -> LogMsg:
+    """The log so far, each event as ``seat`` (None: a spectator) may see it, in ``lang``."""
     entries = []
-    for version, events in room.history:
-        for event in events:
-            if event.kind in ("undo", "undo_ask"):
-                text = undo_text(event)
-                entries.append(LogEntry(version=version, kind=event.kind, text=text))
-                continue
-            kind, text, _ = games.event_for(room.game, event, seat)
-            entries.append(LogEntry(version=version, kind=kind, text=text))
+    with speaking(lang):
+        for version, events in room.history:
+            for event in events:
+                kind, text, _data = _said(room, event, seat)
+                entries.append(LogEntry(version=version, kind=kind, text=text))
     return LogMsg(version=room.version, entries=entries)
 
 
@@ -133,14 +144,14 @@ def broadcast(
     """Send each socket of ``room`` its seat's state after ``events`` (``mover``'s with
     ``ack`` and the ``action`` it made), and the record if the game is over."""
     room.remember(events)
-    # each seat's view is built and serialised once, however many sockets it has
-    cache: dict[int | None, tuple[StateMsg, str]] = {}
+    # each seat's view is built and serialised once per language, however many sockets
+    cache: dict[tuple[int | None, str], tuple[StateMsg, str]] = {}
     record = record_msg(room).model_dump_json() if room.over else None
     for c in list(room.conns):
-        made = cache.get(c.seat)
+        made = cache.get((c.seat, c.lang))
         if made is None:
-            msg = state_msg(room, c.seat, events, ack=False)
-            made = cache[c.seat] = (msg, msg.model_dump_json())
+            msg = state_msg(room, c.seat, events, ack=False, lang=c.lang)
+            made = cache[c.seat, c.lang] = (msg, msg.model_dump_json())
         if c is mover:
             c.send(made[0].model_copy(update={"ack": True, "acked": action}))
         else:
@@ -149,31 +160,34 @@ def broadcast(
             c.send(record)
 
 
-def state_msg(room: Room, seat: int | None, events: Sequence[Event], ack: bool) -> StateMsg:
+def state_msg(
+    room: Room, seat: int | None, events: Sequence[Event], ack: bool, lang: str = DEFAULT
+) -> StateMsg:
+    """``seat``'s state message (None: a spectator's) after ``events``, its words (action
+    labels, events) in ``lang``; an action's ``text``, what a client sends back, stays the
+    engine's."""
     state = room.state
     view = state.view(seat) if seat is not None else games.public_view(state)
     to_move = room.to_move()
     legal: list[ActionOut] = []
-    if to_move is not None and to_move == seat and room.bot_for(seat) is None:
-        game = room.game
-        listed = games.legal_labels(state)
-        room.legal = (room.version, {t: a for a, t, _ in listed})
-        legal = [
-            ActionOut(
-                text=t,
-                label=label,
-                targets=list(game.action_targets(state, a)),
-                note=game.action_note(state, a),
-            )
-            for a, t, label in listed
-        ]
-    out = []
-    for event in events:
-        if event.kind in ("undo", "undo_ask"):
-            out.append(EventOut(kind=event.kind, text=undo_text(event), data=dict(event.data)))
-            continue
-        kind, text, data = games.event_for(room.game, event, seat)
-        out.append(EventOut(kind=kind, text=text, data=data))
+    with speaking(lang):
+        if to_move is not None and to_move == seat and room.bot_for(seat) is None:
+            game = room.game
+            listed = games.legal_labels(state)
+            room.legal = (room.version, {t: a for a, t, _label in listed})
+            legal = [
+                ActionOut(
+                    text=t,
+                    label=localize(label, game.name),
+                    targets=list(game.action_targets(state, a)),
+                    note=game.action_note(state, a),
+                )
+                for a, t, label in listed
+            ]
+        out = []
+        for event in events:
+            kind, text, data = _said(room, event, seat)
+            out.append(EventOut(kind=kind, text=text, data=data))
     return StateMsg(
         version=room.version,
         view=view,

@@ -123,6 +123,10 @@ class Hello(_Client):
 
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+    lang: Annotated[str, Field(max_length=40)] | None = None
+    """The language of the words the server writes for this socket (action labels, the
+    log, card names: ``en``, ``ja``, a browser tag such as ``ja-JP``); one Velvet has no
+    catalogue of, or none, gets English."""
 
 
 class Move(_Client):

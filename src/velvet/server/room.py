@@ -24,6 +24,7 @@ from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.engine.undo import UndoLedger
 from velvet.games import find_spec, has_forecast
+from velvet.i18n import DEFAULT, normalize
 from velvet.server import games
 from velvet.server.notices import Entry, UndoEntry, read_entry
 from velvet.server.storage import RoomRow
@@ -39,8 +40,10 @@ LOG_LIMIT = 400
 class Conn:
     """One socket: its seat (None for a spectator) and its queue of outgoing messages."""
 
-    def __init__(self, seat: int | None, address: str = "") -> None:
+    def __init__(self, seat: int | None, address: str = "", lang: str | None = None) -> None:
         self.seat = seat
+        self.lang = normalize(lang) or DEFAULT
+        """The language of the words written for this socket (``Hello.lang``)."""
         self.address = address
         """The client's address (hint slots are shared out per address, and its rematches
         count against its room limit)."""

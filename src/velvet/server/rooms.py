@@ -260,9 +260,9 @@ class Hub:
         """``transfer``: a one-time code that moves ``conn``'s seat to another client."""
         await self.seats.transfer(room, conn)
 
-    def log_msg(self, room: Room, seat: int | None) -> LogMsg:
-        """The log so far, each event as ``seat`` (None: a spectator) may see it."""
-        return messages.log_msg(room, seat)
+    def log_msg(self, room: Room, seat: int | None, lang: str = "en") -> LogMsg:
+        """The log so far, each event as ``seat`` (None: a spectator) may see it, in ``lang``."""
+        return messages.log_msg(room, seat, lang)
 
     def attach(self, room: Room, conn: Conn, secret: str | None = None) -> None:
         """Add ``conn`` to the room; ``secret``: the seat secret its claim just gave it."""
@@ -288,8 +288,8 @@ class Hub:
             )
         )
         if room.history:
-            conn.send(self.log_msg(room, conn.seat))
-        conn.send(messages.state_msg(room, conn.seat, [], ack=False))
+            conn.send(self.log_msg(room, conn.seat, conn.lang))
+        conn.send(messages.state_msg(room, conn.seat, [], ack=False, lang=conn.lang))
         if room.over:
             conn.send(messages.record_msg(room))
         elif conn.seat is not None and room.hints_allowed():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
-from velvet.engine.core import CardInfo, Event, player_name
+from velvet.engine.core import CardInfo, Event
 from velvet.engine.errors import ConfigError
 from velvet.i18n import N_, _, ngettext, seat_name
 from velvet.vs import actions as A
@@ -31,6 +31,22 @@ if TYPE_CHECKING:
 
 SLOT_WORDS = (N_("main"), N_("sub"), N_("sub"))
 """A slot as people say it; a player's two subs are told apart by their names."""
+TYPE_WORDS = {
+    "physical": N_("physical"),
+    "fire": N_("fire"),
+    "ice": N_("ice"),
+    "electric": N_("electric"),
+    "wind": N_("wind"),
+}
+"""A skill's damage type as people say it (the card data's words)."""
+
+
+def _slot(slot: int) -> str:
+    return _(SLOT_WORDS[slot])
+
+
+def _type(word: str) -> str:
+    return _(TYPE_WORDS[word]) if word in TYPE_WORDS else word
 
 
 # --- names -----------------------------------------------------------------------------
@@ -41,11 +57,11 @@ def card_name(game: VsGame, ident: str) -> str:
     if ident in game.players:
         return game.players[ident].name
     if ident not in game.index:
-        return "an unknown card"
+        return _("an unknown card")
     name = game.card(ident).name
     same = game.by_name.get(name.casefold(), [ident])
     if len(same) > 1:
-        return f"{name} (version {same.index(ident) + 1})"
+        return _("{name} (version {number})").format(name=name, number=same.index(ident) + 1)
     return name
 
 
@@ -62,30 +78,33 @@ def mod_text(mode: str, amount: int) -> str:
     return _("halved")
 
 
-def _whose(p: int, viewer: int) -> str:
-    return "your" if p == viewer else f"{player_name(p)}'s"
-
-
 def _persona(state: VsState, p: int, slot: int, viewer: int) -> str:
     """ "your main Pixie", "Player 2's sub Kelpie" or "your empty sub slot"."""
     stack = state.field[p][slot]
+    word = _slot(slot)
     if not stack:
-        return f"{_whose(p, viewer)} empty {SLOT_WORDS[slot]} slot"
-    return f"{_whose(p, viewer)} {SLOT_WORDS[slot]} {_name(state.game, stack[-1])}"
+        if p == viewer:
+            return _("your empty {slot} slot").format(slot=word)
+        return _("{player}'s empty {slot} slot").format(player=seat_name(p), slot=word)
+    name = _name(state.game, stack[-1])
+    if p == viewer:
+        return _("your {slot} {name}").format(slot=word, name=name)
+    return _("{player}'s {slot} {name}").format(player=seat_name(p), slot=word, name=name)
 
 
 def _under(state: VsState, p: int, slot: int) -> str:
     n = len(state.field[p][slot]) - 1
     if n <= 0:
         return ""
-    return f" (and the {'card' if n == 1 else f'{n} cards'} under it)"
+    return ngettext(" (and the card under it)", " (and the {n} cards under it)", n).format(n=n)
 
 
 def _cost(game: VsGame, c: int) -> str:
     cost = game.cost[c]
-    text = f"cost {cost}" if cost else "free"
+    text = _("cost {cost}").format(cost=cost) if cost else _("free")
     if game.extra[c] >= 0:
-        text += f" and a persona named {game.names[game.extra[c]]}"
+        named = game.names[game.extra[c]]
+        text = _("{cost} and a persona named {name}").format(cost=text, name=named)
     return text
 
 
@@ -131,42 +150,43 @@ def _plain_label(g: VsGame, action: A.VsAction) -> str:
     name = card_name(g, card) if card is not None else ""
     match action:
         case A.Summon():
-            return f"Summon {name}"
+            return _("Summon {name}").format(name=name)
         case A.Fuse():
-            return f"Fuse {name}"
+            return _("Fuse {name}").format(name=name)
         case A.Change(slot=slot):
-            return f"Change your main with your {SLOT_WORDS[slot]}"
+            return _("Change your main with your {slot}").format(slot=_slot(slot))
         case A.PlaySupport():
-            return f"Play the Support {name}"
+            return _("Play the Support {name}").format(name=name)
         case A.DeclareSkill():
-            return f"Use a skill of {name}"
+            return _("Use a skill of {name}").format(name=name)
         case A.PlayReact():
-            return f"React with {name}"
+            return _("React with {name}").format(name=name)
         case A.PayHand():
-            return f"Pay with {name} from your hand"
+            return _("Pay with {name} from your hand").format(name=name)
         case A.PayField(slot=slot):
-            return f"Pay with your {SLOT_WORDS[slot]} persona"
+            return _("Pay with your {slot} persona").format(slot=_slot(slot))
         case A.PayStack():
-            return f"Pay with {name} from a fused stack"
+            return _("Pay with {name} from a fused stack").format(name=name)
         case A.Promote(slot=slot):
-            return f"Make your {SLOT_WORDS[slot]} the new main"
+            return _("Make your {slot} the new main").format(slot=_slot(slot))
         case A.Target(player=player, slot=slot):
-            return f"Choose {player_name(player)}'s {SLOT_WORDS[slot]}"
+            return _("Choose {player}'s {slot}").format(player=seat_name(player), slot=_slot(slot))
         case A.Discard():
-            return f"Discard {name}"
+            return _("Discard {name}").format(name=name)
         case A.Search():
-            return f"Take {name} from your deck"
+            return _("Take {name} from your deck").format(name=name)
         case A.Recover():
-            return f"Take {name} back from your discard pile"
+            return _("Take {name} back from your discard pile").format(name=name)
         case A.First(index=index):
-            return f"Apply damage modifier {index + 1} next"
-    return _SIMPLE.get(type(action), str(action))
+            return _("Apply damage modifier {number} next").format(number=index + 1)
+    simple = _SIMPLE.get(type(action))
+    return _(simple) if simple is not None else str(action)
 
 
 _SIMPLE: dict[type[A.VsAction], str] = {
-    A.EndPlanning: "End the Planning Step",
-    A.NoSkill: "Declare no skill (end the Skill Step)",
-    A.Pass: "Play no React",
+    A.EndPlanning: N_("End the Planning Step"),
+    A.NoSkill: N_("Declare no skill (end the Skill Step)"),
+    A.Pass: N_("Play no React"),
 }
 
 
@@ -176,69 +196,90 @@ def _label(state: VsState, action: A.VsAction) -> str:
     g = state.game
     simple = _SIMPLE.get(type(action))
     if simple is not None:
-        return simple
+        return _(simple)
     me = state.current_player
     match action:
         case A.Summon(card=card):
             c = g.index[card]
-            return f"Summon {_name(g, c)} ({_cost(g, c)})"
+            return _("Summon {name} ({cost})").format(name=_name(g, c), cost=_cost(g, c))
         case A.Fuse(card=card, slots=slots):
             c = g.index[card]
-            onto = " and ".join(_persona(state, me, s, me) for s in range(3) if slots >> s & 1)
-            return f"Fuse {_name(g, c)} onto {onto} ({_cost(g, c)})"
+            onto = ""
+            for s in range(3):
+                if slots >> s & 1:
+                    one = _persona(state, me, s, me)
+                    onto = _("{a} and {b}").format(a=onto, b=one) if onto else one
+            return _("Fuse {name} onto {onto} ({cost})").format(
+                name=_name(g, c), onto=onto, cost=_cost(g, c)
+            )
         case A.Change(slot=slot):
             main = state.field[me][0]
-            return (
-                f"Change: {_persona(state, me, slot, me)} becomes the main, "
-                f"{_name(g, main[-1])} a sub"
+            return _("Change: {persona} becomes the main, {name} a sub").format(
+                persona=_persona(state, me, slot, me), name=_name(g, main[-1])
             )
         case A.PlaySupport(card=card):
-            return f"Play the Support {card_name(g, card)}"
+            return _("Play the Support {name}").format(name=card_name(g, card))
         case A.PlayReact(card=card):
-            return f"React with {card_name(g, card)}"
+            return _("React with {name}").format(name=card_name(g, card))
         case A.DeclareSkill():
             return _skill_label(state, action, me)
         case A.Promote(slot=slot):
-            return f"Make {_persona(state, me, slot, me)} the new main"
+            return _("Make {persona} the new main").format(persona=_persona(state, me, slot, me))
         case A.Discard(card=card):
-            return f"Discard {card_name(g, card)} from your hand"
+            return _("Discard {name} from your hand").format(name=card_name(g, card))
         case A.Search(card=card):
-            return f"Take {card_name(g, card)} from your deck into your hand"
+            return _("Take {name} from your deck into your hand").format(name=card_name(g, card))
         case A.Recover(card=card):
-            return f"Take {card_name(g, card)} from your discard pile into your hand"
+            return _("Take {name} from your discard pile into your hand").format(
+                name=card_name(g, card)
+            )
         case A.First(index=index):
             return _first_label(state, index)
     frame = state.frames[-1] if state.frames else None
     if isinstance(action, A.Target) and type(frame) is TargetFrame:
         op, who = frame.op, action.player
         chosen = _persona(state, who, action.slot, me)
+        under = _under(state, who, action.slot)
         if op == OP_BOUNCE:
-            return f"Return {chosen}{_under(state, who, action.slot)} to its owner's hand"
+            return _("Return {persona}{under} to its owner's hand").format(
+                persona=chosen, under=under
+            )
         if op == OP_DESTROY:
-            return f"Send {chosen}{_under(state, who, action.slot)} to the discard pile"
-        return f"Swap {_persona(state, who, 0, me)} with {chosen}"
+            return _("Send {persona}{under} to the discard pile").format(
+                persona=chosen, under=under
+            )
+        return _("Swap {main} with {persona}").format(
+            main=_persona(state, who, 0, me), persona=chosen
+        )
     if type(frame) is PayFrame:
-        _, c, _, left, extra = frame
+        _frame, c, _paid, left, extra = frame
         if extra >= 0:
-            why = f"as the named cost of {_name(g, c)}"
+            why = _("as the named cost of {name}").format(name=_name(g, c))
         else:
-            why = f"to pay for {_name(g, c)} ({left} left to pay)"
+            why = _("to pay for {name} ({left} left to pay)").format(name=_name(g, c), left=left)
         if isinstance(action, A.PayHand):
-            return f"Discard {card_name(g, action.card)} from your hand {why}"
+            return _("Discard {name} from your hand {why}").format(
+                name=card_name(g, action.card), why=why
+            )
         if isinstance(action, A.PayField):
-            return (
-                f"Send {_persona(state, me, action.slot, me)}"
-                f"{_under(state, me, action.slot)} to the discard pile {why}"
+            return _("Send {persona}{under} to the discard pile {why}").format(
+                persona=_persona(state, me, action.slot, me),
+                under=_under(state, me, action.slot),
+                why=why,
             )
         if isinstance(action, A.PayStack):
             stack = state.field[me][action.slot]
             x = g.index[action.card]
             if stack[-1] == x:
-                return (
-                    f"Remove {_name(g, x)} from the top of your {SLOT_WORDS[action.slot]} "
-                    f"stack, leaving {_name(g, stack[-2])} as the persona, {why}"
+                return _(
+                    "Remove {name} from the top of your {slot} stack, leaving {below} as "
+                    "the persona, {why}"
+                ).format(
+                    name=_name(g, x), slot=_slot(action.slot), below=_name(g, stack[-2]), why=why
                 )
-            return f"Remove {_name(g, x)} from under {_persona(state, me, action.slot, me)} {why}"
+            return _("Remove {name} from under {persona} {why}").format(
+                name=_name(g, x), persona=_persona(state, me, action.slot, me), why=why
+            )
     return _plain_label(g, action)
 
 
@@ -250,15 +291,27 @@ def _skill_label(state: VsState, action: A.DeclareSkill, me: int) -> str:
     if stack and stack[-1] == c:
         owner = _persona(state, me, action.slot, me)
     else:
-        owner = f"{_name(g, c)} under {_persona(state, me, action.slot, me)}"
-    text = f"Use {skill.name} ({skill.type}, {skill.damage} damage) of {owner}"
+        owner = _("{name} under {persona}").format(
+            name=_name(g, c), persona=_persona(state, me, action.slot, me)
+        )
+    words = {
+        "skill": skill.name,
+        "type": _type(skill.type),
+        "damage": skill.damage,
+        "owner": owner,
+    }
     rival = 1 - me
     main = state.field[rival][0]
-    if main:
-        text += f" on {_persona(state, rival, 0, me)}"
-        if g.weak[main[-1]] == g.skills[c][action.index][0]:
-            text += ", its weakness"
-    return text
+    if not main:
+        return _("Use {skill} ({type}, {damage} damage) of {owner}").format(**words)
+    target = _persona(state, rival, 0, me)
+    if g.weak[main[-1]] == g.skills[c][action.index][0]:
+        return _(
+            "Use {skill} ({type}, {damage} damage) of {owner} on {target}, its weakness"
+        ).format(target=target, **words)
+    return _("Use {skill} ({type}, {damage} damage) of {owner} on {target}").format(
+        target=target, **words
+    )
 
 
 def _first_label(state: VsState, index: int) -> str:
@@ -275,8 +328,12 @@ def _first_label(state: VsState, index: int) -> str:
             if (m, a) == (mode, amount)
         }
     )
-    of = f" from {', '.join(sources)}" if sources else ""
-    return f"Apply {mod_text(modes[mode], amount)}{of} next (damage {state.dmg} → {after})"
+    words = {"mod": mod_text(modes[mode], amount), "before": state.dmg, "after": after}
+    if sources:
+        return _("Apply {mod} from {sources} next (damage {before} → {after})").format(
+            sources=", ".join(sources), **words
+        )
+    return _("Apply {mod} next (damage {before} → {after})").format(**words)
 
 
 def _source_text(g: VsGame, ident: str, kind: str) -> str:
@@ -427,7 +484,7 @@ def event_text(game: VsGame, event: Event) -> str:
                 card=name(), slot=where(), top=name("top")
             )
         return _("{who} declares {skill} ({type}, {damage} damage) of {whose}.").format(
-            who=who, skill=d["skill"], type=d["type"], damage=d["damage"], whose=whose
+            who=who, skill=d["skill"], type=_type(str(d["type"])), damage=d["damage"], whose=whose
         )
     if k == "noskill":
         if d.get("reason"):

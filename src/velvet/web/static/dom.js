@@ -45,7 +45,7 @@ export function icon(name, extraClass = "") {
   return span;
 }
 
-// "fire" → [icon, "fire"] in one inline element.
-export function typeTag(type, prefix = "") {
-  return el("span", { class: `type type-${type}` }, icon(type), `${prefix}${type}`);
+// "fire" → [icon, "fire"] in one inline element; `word`: the type in the page's language.
+export function typeTag(type, prefix = "", word = type) {
+  return el("span", { class: `type type-${type}` }, icon(type), `${prefix}${word}`);
 }

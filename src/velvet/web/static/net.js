@@ -1,6 +1,8 @@
 // The WebSocket protocol client (docs/protocol.md): hello, reconnect with backoff,
 // a move resent when the server never saw it or refused it as stale.
 
+import { language } from "./i18n.js";
+
 export const PROTOCOL_VERSION = 1;
 export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "rematch_offer", "rematch_declined", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats", "emote"]);
 
@@ -40,7 +42,8 @@ export class Connection {
     }
     this.ws = ws;
     ws.onopen = () => {
-      this.send({ type: "hello", token: this.token });
+      // lang: the words the server writes (labels, the log) come in the page's language
+      this.send({ type: "hello", token: this.token, lang: language() });
     };
     ws.onmessage = (event) => this.receive(event.data);
     ws.onclose = () => {

@@ -18,7 +18,7 @@
 // Text from the server is set with textContent only; the SVG icons are constants.
 
 import { ICONS, cardFace, resWord, statWord, typeWord } from "./cards.js";
-import { t, tn, cardName } from "./i18n.js";
+import { t, tn, cardName, language } from "./i18n.js";
 
 const RES = ["stamina", "sp", "bullet", "cash"];
 const STATS = ["knowledge", "guts", "proficiency", "compassion", "charm"];
@@ -128,15 +128,19 @@ function refEl(tag, ref, attrs, by, ...children) {
 
 /** One action's note: "Recruit — chance · Charm 4: 80 % · …", or "Visit — does nothing · cannot pay 1 Cash". */
 function chanceLine(action, withTarget) {
-  const verb = action.label.split(" ")[0];
-  const on = withTarget ? (/ on (.+?)(?:,|$)/.exec(action.label) || [])[1] : "";
+  // the verb from the action's text (the engine's, in every language), not from its label
+  const verbs = { visit: t("Visit"), recruit: t("Recruit"), use: t("Use"), hit: t("Spend"), discover: t("Discover"), palace: t("Enter") };
+  const verb = verbs[action.text.split(" ")[0]] || action.label.split(" ")[0];
+  // what it acts on, read from an English label; in another language the whole label
+  const english = language() === "en";
+  const on = withTarget && english ? (/ on (.+?)(?:,|$)/.exec(action.label) || [])[1] : "";
   // a note is a chance ("Chance: …") or the engine's word that the move does nothing
   // ("does nothing: cannot pay 1 Cash"), whose reasons may wrap
   const idle = /^does nothing: /.test(action.note);
   const what = idle ? t("does nothing") : t("chance");
   const parts = action.note.replace(/^(Chance|does nothing): /, "").split("; ");
   const cls = idle ? "p5-odds p5-idle" : "p5-odds";
-  const head = on ? `${verb} on ${on}${idle ? ` — ${what}` : ""}` : `${verb} — ${what}`;
+  const head = withTarget && !english ? `${action.label}${idle ? ` — ${what}` : ""}` : on ? `${verb} on ${on}${idle ? ` — ${what}` : ""}` : `${verb} — ${what}`;
   return h(
     "li",
     { class: "p5-chance", "data-note": action.note },

@@ -539,6 +539,7 @@ export class Table {
       // the menu, never at once: what its click means is not the element itself.
       const indirect = !first.has(node.dataset.ref);
       node.classList.add("actable");
+      node.dataset.act = t("act"); // the "▸ act" corner mark (style.css) in the page's language
       node.tabIndex = 0;
       node.setAttribute("role", "button");
       const what = node.getAttribute("aria-label") || node.textContent.trim().slice(0, 60);

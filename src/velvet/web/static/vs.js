@@ -122,7 +122,7 @@ function playerBar(ctx, seat) {
   const bar = el(
     "div",
     { class: `pbar${v.turn === seat && v.step !== "over" ? " active" : ""}` },
-    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null }, ctx.compact && you ? t("You") : `${ctx.names(seat)}${you ? t(" (you)") : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
+    el("span", { class: "pname", "data-ref": `player:${seat}`, "data-card": pc || null, "data-turn": t("turn") }, ctx.compact && you ? t("You") : `${ctx.names(seat)}${you ? t(" (you)") : ""}`, pc ? el("small", {}, ` ${cardName(ctx, pc)}`) : null),
     gauge,
   );
   const piles = el(
@@ -158,12 +158,18 @@ function side(ctx, seat, where) {
   );
 }
 
+// a skill's damage type in running text, in the page's language ("electric")
+function skillType(type) {
+  const words = { physical: t("physical"), fire: t("fire"), ice: t("ice"), electric: t("electric"), wind: t("wind") };
+  return words[type] || type;
+}
+
 function skillInPlay(ctx) {
   const v = ctx.view;
   if (!v.skill) return null;
   const [slot, id, k] = v.skill;
   const skill = info(ctx, id).data?.skills?.[k];
-  const words = skill ? [el("strong", {}, skill.name), " (", typeTag(skill.type), t(", {n} damage)", { n: skill.damage })] : [t("a skill")];
+  const words = skill ? [el("strong", {}, skill.name), " (", typeTag(skill.type, "", skillType(skill.type)), t(", {n} damage)", { n: skill.damage })] : [t("a skill")];
   const where = SLOT_CODES.indexOf(slot) >= 0 ? slotWord(SLOT_CODES.indexOf(slot)) : slot;
   const card = cardName(ctx, id);
   const uses = v.turn === ctx.seat ? t("Your {slot} {card} uses ", { slot: where, card }) : t("{player}'s {slot} {card} uses ", { player: ctx.names(v.turn), slot: where, card });
