@@ -87,6 +87,15 @@ def test_the_check_fails_for_a_message_missing_from_the_catalogue(tmp_path: Path
     assert [m for m, _line in i18n.extract_browser(script)] == ["Seen {n} times"]
 
 
+def test_a_comment_between_msgid_and_msgstr_is_refused_naming_its_line() -> None:
+    """msgfmt refuses such a file; Babel compiled one into a catalogue where a message got
+    another's translation (a card face failed with a KeyError on a placeholder)."""
+    text = 'msgid "Deck"\n# a note in the wrong place\nmsgstr "山札"\n'
+    with pytest.raises(ValueError, match=r"ja\.po:2: a comment inside an entry"):
+        i18n.parse_po(text, "ja.po")
+    assert i18n.parse_po('# before\nmsgid "Deck"\nmsgstr "山札"\n# after\n') == {"Deck": "山札"}
+
+
 def test_a_catalogue_that_gives_a_message_twice_is_refused_naming_both_lines() -> None:
     text = (
         'msgid "Deck"\nmsgstr "山札"\n\n'

@@ -187,6 +187,9 @@ def parse_po(text: str, name: str = "velvet.po") -> Messages:
         elif line.startswith("#,") and "fuzzy" in line:
             fuzzy = True
         elif line.startswith("#"):
+            if "msgid" in entry and not any(k.startswith("msgstr") for k in entry):
+                # msgfmt refuses it; Babel reads a new entry there and mismatches the rest
+                raise ValueError(f"{where}: a comment inside an entry: put it before msgid")
             continue
         elif line.startswith('"'):
             if not key:

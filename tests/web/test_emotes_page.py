@@ -102,3 +102,33 @@ def test_a_room_made_without_emotes_offers_none(server: WebServer, browser: Any)
     assert mine.page.locator(".emote-menu").count() == 0
     for t in (tab, mine, theirs):
         t.close()
+
+
+def test_a_room_with_text_chat_carries_a_line_as_text_to_the_other_table(
+    server: WebServer, browser: Any, shots: Path
+) -> None:
+    room = httpx.post(
+        f"{server.url}/api/rooms",
+        json={"game": "vs", "seats": ["human", "human"], "chat": True, "emotes": False},
+    ).json()
+    mine, theirs = Tab(browser, DESKTOP), Tab(browser, DESKTOP)
+    _seat(mine, room["invites"][0]["url"])
+    _seat(theirs, room["invites"][1]["url"])
+    menu = mine.page.locator(".bar .emote-menu")
+    menu.wait_for(timeout=10_000)  # emotes are off, text chat on: the menu holds the box
+    menu.locator("summary").click()
+    assert menu.locator(".emote-list button[data-emote]").count() == 0
+    line = "<img src=x onerror=\"document.title='owned'\"> see you at the palace"
+    mine.page.fill("#chat-line", line)
+    mine.page.screenshot(path=str(shots / "chat-1280x720.png"))
+    mine.page.press("#chat-line", "Enter")
+    said = f"Player 1: {line}"
+    theirs.page.locator("#toasts", has_text=said).wait_for(timeout=10_000)
+    logged = theirs.page.locator(".log-list .ev-chat")
+    assert logged.all_inner_texts() == [said]  # the words, as written, in the log too
+    assert theirs.page.locator(".log-list img, #toasts img").count() == 0  # text, not markup
+    assert theirs.page.title() != "owned"
+    assert mine.page.input_value("#chat-line") == ""
+    assert not mine.errors and not theirs.errors, mine.errors + theirs.errors
+    mine.close()
+    theirs.close()

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from velvet.cards.loader import CardFile, load_card_files, merge_by_id, read_toml, validate_cards
 from velvet.engine.errors import CardDataError
+from velvet.i18n import N_, _
 
 if TYPE_CHECKING:
     from velvet.p5.game import P5Game
@@ -502,87 +503,115 @@ def check_card_files(paths: Iterable[Path | str]) -> str:
 
 
 def _amount(amount: Mapping[Any, int]) -> str:
-    return " + ".join(f"{n} {_RES_NAME[k]}" for k, n in amount.items() if n)
+    parts = (_("{n} {resource}").format(n=n, resource=_res(k)) for k, n in amount.items() if n)
+    return _(" + ").join(parts)
 
 
 _RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
+
+
+def _res(key: str) -> str:
+    return _(_RES_NAME[key]) if key in _RES_NAME else key
+
+
+def _cap(word: str) -> str:
+    """A stat or skill type as the cards print it ("Guts", "Fire"), in the language spoken."""
+    return _(word.capitalize())
 
 
 def _then_text(effects: Sequence[Effect]) -> str:
     """Text of a ``then``/``else`` branch, grouped when it has several effects, so that
     "Pay 1 Cash: (Restore 3 Stamina. Gain 1 Stamina)" cannot read as an unconditional gain."""
     text = effect_text(effects)
-    return f"({text})" if len(effects) > 1 else text
+    return _("({text})").format(text=text) if len(effects) > 1 else text
+
+
+_OPS = {
+    "gain": N_("Gain {amount}"),
+    "restore": N_("Restore {amount}"),
+    "spend": N_("Spend {amount}"),
+    "pay": N_("Pay {amount}"),
+}
+"""The four token effects' words."""
 
 
 def effect_text(effects: Sequence[Effect]) -> str:
-    """Card text for a list of effects, in the rulebook's keywords."""
+    """Card text for a list of effects, in the rulebook's keywords (in the language spoken)."""
     parts: list[str] = []
     for e in effects:
-        if e.op in ("gain", "restore", "spend", "pay"):
-            text = f"{e.op.capitalize()} {_amount(e.amount)}"
+        if e.op in _OPS:
+            text = _(_OPS[e.op]).format(amount=_amount(e.amount))
             if e.then:
-                text += f": {_then_text(e.then)}"
+                text = _("{effect}: {then}").format(effect=text, then=_then_text(e.then))
         elif e.op == "stat":
-            text = f"+{e.n} {e.stat.capitalize() if e.stat else ''}"
+            text = f"+{e.n} {_cap(e.stat) if e.stat else ''}"
         elif e.op == "stat_choice":
-            which = "/".join(s.capitalize() for s in e.stats) if e.stats else "any social stat"
-            text = f"+{e.n} to {which} (your choice)"
+            which = "/".join(_cap(s) for s in e.stats) if e.stats else _("any social stat")
+            text = _("+{n} to {stats} (your choice)").format(n=e.n, stats=which)
         elif e.op in ("check", "dice"):
-            head = f"{e.stat.capitalize()} check" if e.op == "check" and e.stat else "Dice"
-            if e.then:
-                text = f"{head}: {_then_text(e.then)}"
-                if e.else_:
-                    text += f"; on a failure {_then_text(e.else_)}"
+            if e.op == "check" and e.stat:
+                head = _("{stat} check").format(stat=_cap(e.stat))
             else:
-                text = f"{head}, on a failure: {_then_text(e.else_) or 'nothing'}"
+                head = _("Dice")
+            if e.then:
+                text = _("{head}: {then}").format(head=head, then=_then_text(e.then))
+                if e.else_:
+                    text = _("{text}; on a failure {otherwise}").format(
+                        text=text, otherwise=_then_text(e.else_)
+                    )
+            else:
+                text = _("{head}, on a failure: {otherwise}").format(
+                    head=head, otherwise=_then_text(e.else_) or _("nothing")
+                )
         elif e.op == "restore_mix":
-            count = "1 per recruited confidant" if e.per == "bonds" else str(e.n)
-            text = f"Restore {count} of {'/'.join(_RES_NAME[k] for k in e.kinds)} (mixed)"
+            count = _("1 per recruited confidant") if e.per == "bonds" else str(e.n)
+            kinds = "/".join(_res(k) for k in e.kinds)
+            text = _("Restore {count} of {kinds} (mixed)").format(count=count, kinds=kinds)
         else:
-            text = f"Draw {e.n} shadow(s) as personas"
+            text = _("Draw {n} shadow(s) as personas").format(n=e.n)
         parts.append(text)
-    return ". ".join(parts)
+    return _(". ").join(parts)
 
 
 def ability_text(a: Ability) -> str:
     bits: list[str] = []
     if a.trigger == "auto":
-        bits.append("Auto")
+        bits.append(_("Auto"))
         if a.amp:
-            bits.append(
-                f"{a.amp.capitalize()} Amp: +1 Bullet damage to {a.amp.capitalize()} skills"
-            )
+            bits.append(_("{type} Amp: +1 Bullet damage to {type} skills").format(type=_cap(a.amp)))
         for s, n in a.check_bonus.items():
-            bits.append(f"+{n} die on {s.capitalize()} checks")
+            bits.append(_("+{n} die on {stat} checks").format(n=n, stat=_cap(s)))
         if a.party_bonus:
-            bits.append(f"+{a.party_bonus} persona party slot")
+            bits.append(_("+{n} persona party slot").format(n=a.party_bonus))
         if a.grant:
-            bits.append(f"while active gives {_amount(a.grant)} (spent)")
+            bits.append(_("while active gives {amount} (spent)").format(amount=_amount(a.grant)))
     else:
         if a.trigger == "setup":
-            bits.append("At set-up")
+            bits.append(_("At set-up"))
         elif a.trigger == "recruit":
-            bits.append("On recruit")
+            bits.append(_("On recruit"))
         elif a.trigger == "palace_enter":
-            bits.append("On Palace Enter")
+            bits.append(_("On Palace Enter"))
         if a.limit:
-            bits.append("1/Day" if a.limit == "day" else "1/Palace")
+            bits.append(_("1/Day") if a.limit == "day" else _("1/Palace"))
         if a.palace_only:
-            bits.append("in the palace only")
+            bits.append(_("in the palace only"))
         if a.cost:
-            bits.append(f"cost {_amount(a.cost)}")
+            bits.append(_("cost {amount}").format(amount=_amount(a.cost)))
         if a.type:
-            bits.append(a.type.capitalize())
+            bits.append(_cap(a.type))
         if a.dice:
-            bits.append("Dice")
+            bits.append(_("Dice"))
         if a.damage:
-            where = "to every shadow" if a.target == "all" else ""
-            bits.append(f"deals {_amount(a.damage)} {where}".strip())
+            if a.target == "all":
+                bits.append(_("deals {amount} to every shadow").format(amount=_amount(a.damage)))
+            else:
+                bits.append(_("deals {amount}").format(amount=_amount(a.damage)))
         if a.effects:
             bits.append(effect_text(a.effects))
-    body = ", ".join(bits)
-    return f"{a.name}: {body}" + (f" — {a.text}" if a.text else "")
+    body = _(", ").join(bits)
+    text = _("{ability}: {body}").format(ability=a.name, body=body)
+    return _("{text} — {words}").format(text=text, words=a.text) if a.text else text
 
 
 def card_rows(game: P5Game) -> list[tuple[str, str, str, str]]:

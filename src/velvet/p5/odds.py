@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from velvet.i18n import _
 from velvet.p5 import actions as A
 from velvet.p5.cards import STATS
 from velvet.p5.effects import dice_bonus, target_of, targets, weak
@@ -46,7 +47,9 @@ def stat_dice(state: P5State, player: int, stat: str) -> int:
 def stat_odds(state: P5State, player: int, stat: str) -> str:
     """``"Guts 4: 80 %"`` for ``player``'s check of ``stat``."""
     dice = stat_dice(state, player, stat)
-    return f"{stat.capitalize()} {dice}: {percent(check_chance(dice))}"
+    return _("{stat} {dice}: {chance}").format(
+        stat=_(stat.capitalize()), dice=dice, chance=percent(check_chance(dice))
+    )
 
 
 def _effect_odds(state: P5State, player: int, effects: tuple[int, ...]) -> list[str]:
@@ -57,7 +60,7 @@ def _effect_odds(state: P5State, player: int, effects: tuple[int, ...]) -> list[
         if op == O_CHECK:
             out.append(stat_odds(state, player, STATS[g.eff_stat[e]]))
         elif op == O_DICE:
-            out.append(f"Dice: {percent(DIE_SUCCESS)}")
+            out.append(_("Dice: {chance}").format(chance=percent(DIE_SUCCESS)))
         else:  # a check behind a payment is still rolled by this action
             out += _effect_odds(state, player, g.eff_then[e])
     return out
@@ -88,7 +91,8 @@ def action_odds(state: P5State, action: Any) -> list[str]:
         both = check_chance(stat_dice(state, player, checks[0])) * check_chance(
             stat_dice(state, player, checks[1])
         )
-        return [*(stat_odds(state, player, stat) for stat in checks), f"both: {percent(both)}"]
+        both_odds = _("both: {chance}").format(chance=percent(both))
+        return [*(stat_odds(state, player, stat) for stat in checks), both_odds]
     if isinstance(action, A.Use) and action.skill in g.ab_index:
         a = g.ab_index[action.skill]
         if not g.ab_dice[a]:
@@ -96,6 +100,6 @@ def action_odds(state: P5State, action: Any) -> list[str]:
         if g.ab_attack[a]:
             hit = [target_of(state, action.target)] if action.target else targets(state)
             if hit and all(weak(state, t, g.ab_type[a]) for t in hit):
-                return ["Dice: 100 % (weakness)"]
-        return [f"Dice: {percent(DIE_SUCCESS)}"]
+                return [_("Dice: {chance} (weakness)").format(chance=percent(Fraction(1)))]
+        return [_("Dice: {chance}").format(chance=percent(DIE_SUCCESS))]
     return []

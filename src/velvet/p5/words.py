@@ -617,7 +617,9 @@ def action_note(s: P5State, action: A.P5Action) -> str | None:
     from velvet.p5.odds import action_odds
 
     odds = action_odds(s, action)
-    return "Chance: " + "; ".join(odds) if odds else idle_note(s, action)
+    if odds:
+        return _("Chance: {odds}").format(odds=_("; ").join(odds))
+    return idle_note(s, action)
 
 
 _BOOKKEEPING = frozenset({"visit", "use", "spend", "end_turn", "turn", "day"})
@@ -651,17 +653,21 @@ def idle_note(s: P5State, action: A.P5Action) -> str | None:
         if k in _BOOKKEEPING:
             continue
         if k == "ignored":
-            reasons.append(f"cannot pay {tokens(d['cannot_pay'])}")
+            reasons.append(_("cannot pay {tokens}").format(tokens=tokens(d["cannot_pay"])))
         elif k == "gain" and not d["tokens"]:
-            reasons.append(f"the supply has no {tokens(d['asked'])}")
+            reasons.append(_("the supply has no {tokens}").format(tokens=tokens(d["asked"])))
         elif k == "restore" and not d["tokens"]:
-            reasons.append("nothing spent to restore")
+            reasons.append(_("nothing spent to restore"))
         elif k == "stat" and trial.stats[d["player"]] == s.stats[d["player"]]:
-            reasons.append(f"{_stat(d['stat'])} is already at its highest")
+            reasons.append(_("{stat} is already at its highest").format(stat=_stat(d["stat"])))
         elif k == "damage" and "skill" in d and not d.get("typed") and not d.get("any"):
             target = shadow_name(g, str(d["target"]), boss)
-            met = " + ".join(RES_NAME.get(r, r) for r in d.get("base", {})) or "nothing"
-            reasons.append(f"{target} has no {met} requirement left")
+            met = _(" + ").join(_res(r) for r in d.get("base", {})) or _("nothing")
+            reasons.append(
+                _("{target} has no {met} requirement left").format(target=target, met=met)
+            )
         else:
             return None
-    return "does nothing: " + "; ".join(dict.fromkeys(reasons)) if reasons else None
+    if not reasons:
+        return None
+    return _("does nothing: {reasons}").format(reasons=_("; ").join(dict.fromkeys(reasons)))

@@ -50,6 +50,7 @@ from velvet.server.problems import problem, problem_bytes
 from velvet.server.protocol import (
     MAX_MESSAGE_BYTES,
     AnyClient,
+    Chat,
     CreateRoom,
     Emote,
     ErrorMsg,
@@ -458,12 +459,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _client_page(request)
 
     @app.get("/api/rooms/{room_id}/cards", responses=problems)
-    async def room_cards(room_id: str) -> JSONResponse:
-        """Every card of the room's card set (custom cards included) in words and as data."""
+    async def room_cards(room_id: str, lang: str | None = None) -> JSONResponse:
+        """Every card of the room's card set (custom cards included) in words and as data;
+        ``lang``: the language of the words the game writes (``en`` by default)."""
         room = await hub().get(room_id[:64])
         if room is None:
             return _no_room(room_id)
-        cards = await asyncio.to_thread(games.cards_json, room.row.game, tuple(room.row.cards))
+        cards = await asyncio.to_thread(
+            games.cards_json, room.row.game, tuple(room.row.cards), (lang or "")[:40]
+        )
         return JSONResponse({"game": room.row.game, "cards": cards})
 
     app.mount("/static", _Static(directory=STATIC, check_dir=False), name="static")
@@ -789,6 +793,8 @@ async def _handle(hub: Hub, room: Any, conn: Conn, msg: AnyClient | ErrorMsg) ->
         await hub.decline_rematch(room, conn)
     elif isinstance(msg, Emote):
         await hub.emote(room, conn, msg.emote)
+    elif isinstance(msg, Chat):
+        await hub.chat(room, conn, msg.text)
     else:
         await hub.rematch(room, conn)
 

@@ -20,6 +20,7 @@ from velvet.engine.core import Event, Game, State
 from velvet.engine.errors import ConfigError, VelvetError
 from velvet.engine.spec import ConfigOption, GameSpec
 from velvet.games import game_names, get_game, get_spec
+from velvet.i18n import DEFAULT, normalize, speaking
 from velvet.server.protocol import CreateRoom, FileText, OptionValue
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -180,20 +181,24 @@ def card_ids(game: Game[Any]) -> list[str]:
 
 
 @lru_cache(maxsize=32)
-def _cards_json(name: str, cards: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def _cards_json(name: str, cards: tuple[str, ...], lang: str) -> dict[str, dict[str, Any]]:
     game = _game(name, cards)
     out: dict[str, dict[str, Any]] = {}
-    for ident in card_ids(game):
-        try:
-            out[ident] = game.describe_card(ident).to_json()
-        except VelvetError:
-            continue  # an id the game cannot describe alone is left out, not guessed
+    with speaking(lang):
+        for ident in card_ids(game):
+            try:
+                out[ident] = game.describe_card(ident).to_json()
+            except VelvetError:
+                continue  # an id the game cannot describe alone is left out, not guessed
     return out
 
 
-def cards_json(name: str, cards: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
-    """``describe_card`` of every card of a room's card set, by id (cached per card set)."""
-    return _cards_json(name, tuple(cards))
+def cards_json(
+    name: str, cards: Sequence[str] = (), lang: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """``describe_card`` of every card of a room's card set, by id, its words in ``lang``
+    where the game writes them from the catalogue (cached per card set and language)."""
+    return _cards_json(name, tuple(cards), normalize(lang) or DEFAULT)
 
 
 def legal_labels(state: State[Any]) -> list[tuple[Any, str, str]]:

@@ -5,6 +5,7 @@ an undo, stored as ``!undo N`` (the moves after the first N are taken back). A b
 (``room version over[ TEXT]``, velvet.server.bus) carries one committed entry, or one of
 the notices never committed: ``!ask SEAT`` (SEAT asks to take its last move back),
 ``!emote SEAT EMOTE NONCE`` (a seat's preset emote; the nonce tells its sender it back),
+``!chat SEAT NONCE TEXT`` (a seat's chat line, one line, the rest of the notice),
 ``!offer SEAT`` / ``!decline SEAT`` (a rematch offered or turned down), ``!rematch ROOM``
 (the rematch was made). These stored and sent forms are the ones every version of the
 server wrote, so old rooms load and processes of mixed versions understand each other;
@@ -25,6 +26,7 @@ OFFER_PREFIX = "!offer "
 DECLINE_PREFIX = "!decline "
 MADE_PREFIX = "!rematch "
 EMOTE_PREFIX = "!emote "
+CHAT_PREFIX = "!chat "
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,29 @@ class Emoted:
         return f"{EMOTE_PREFIX}{self.seat} {self.emote} {self.nonce}"
 
 
-Notice = MoveEntry | UndoEntry | UndoAsked | RematchOffered | RematchDeclined | RematchMade | Emoted
+@dataclass(frozen=True)
+class Chatted:
+    """``seat`` wrote the chat line ``words`` (``nonce`` as :class:`Emoted`'s)."""
+
+    seat: int
+    nonce: str
+    words: str
+    kind: Literal["chat"] = "chat"
+
+    def text(self) -> str:
+        return f"{CHAT_PREFIX}{self.seat} {self.nonce} {self.words}"
+
+
+Notice = (
+    MoveEntry
+    | UndoEntry
+    | UndoAsked
+    | RematchOffered
+    | RematchDeclined
+    | RematchMade
+    | Emoted
+    | Chatted
+)
 """What a bus notice carries after ``room version over``."""
 RematchNotice = RematchOffered | RematchDeclined | RematchMade
 
@@ -141,6 +165,12 @@ def read_notice(text: str) -> Notice | None:
         parts = text[len(EMOTE_PREFIX) :].split(" ")
         if len(parts) == 3 and parts[0].isascii() and parts[0].isdigit() and all(parts[1:]):
             return Emoted(int(parts[0]), parts[1], parts[2])
+        return None
+    if text.startswith(CHAT_PREFIX):
+        seat, _sep, rest = text[len(CHAT_PREFIX) :].partition(" ")
+        nonce, _sep, words = rest.partition(" ")
+        if seat.isascii() and seat.isdigit() and nonce and words:
+            return Chatted(int(seat), nonce, words)
         return None
     if text.startswith(MADE_PREFIX):
         room = text[len(MADE_PREFIX) :]

@@ -46,6 +46,7 @@ ErrorCode = Literal[
     "not_over",
     "undo_off",
     "emotes_off",
+    "chat_off",
     "nothing_to_undo",
     "undo_asked",
     "no_offer",
@@ -200,6 +201,18 @@ class Emote(_Client):
     emote: EmoteName
 
 
+CHAT_MAX = 200
+"""The most characters a chat line may have (``chat``)."""
+
+
+class Chat(_Client):
+    """Say a line of text to the room, where the room has text chat (seats only; one line
+    every few seconds; control characters become spaces)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
+
+
 class Ping(_Client):
     type: Literal["ping"]
 
@@ -217,6 +230,7 @@ AnyClient = (
     | HintCancel
     | Transfer
     | Emote
+    | Chat
 )
 ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
@@ -269,6 +283,8 @@ class Welcome(_Server):
     """The room was made as "one screen": its seats may be played from one browser."""
     emotes: bool = True
     """Whether the seats may say preset emotes to each other (``emote``) in this room."""
+    chat: bool = False
+    """Whether the seats may write text to each other (``chat``) in this room."""
 
 
 class ActionOut(BaseModel):
@@ -429,6 +445,15 @@ class RematchOfferMsg(_Server):
 
     type: Literal["rematch_offer"] = "rematch_offer"
     seat: int
+
+
+class ChatMsg(_Server):
+    """To the room (its seats and spectators): ``seat`` wrote ``text`` (one line, at most
+    ``CHAT_MAX`` characters; show it as text, never as markup)."""
+
+    type: Literal["chat"] = "chat"
+    seat: int
+    text: str
 
 
 class EmoteMsg(_Server):
@@ -633,6 +658,9 @@ class CreateRoom(BaseModel):
     emotes: bool = True
     """Whether the seats may say preset emotes to each other (``emote``). Off: the tables
     offer none and the server refuses them (``emotes_off``)."""
+    chat: bool = False
+    """Whether the seats may also write text to each other (``chat``, at most ``CHAT_MAX``
+    characters a line). Off by default: the server refuses it (``chat_off``)."""
     undo: Literal["solo", "off"] = "solo"
     """``solo``: a person alone (a solo P5 game, a game against bots) takes moves back at
     once; where two people play, one asks and the other must agree. ``off``: never."""

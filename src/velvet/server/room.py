@@ -33,6 +33,8 @@ OUTBOX_LIMIT = 512
 """Messages queued for one socket before it is judged too slow and closed."""
 EMOTE_SECONDS = 3.0
 """A socket says at most one emote in this many seconds."""
+CHAT_SECONDS = 2.0
+"""A socket writes at most one chat line in this many seconds."""
 LOG_LIMIT = 400
 """Versions of events kept per room for the log a joining socket is sent."""
 
@@ -56,6 +58,8 @@ class Conn:
         """The version the pending ``hinting`` was asked at."""
         self.emoted_at = -EMOTE_SECONDS
         """When this socket last said an emote (``time.monotonic()``)."""
+        self.chatted_at = -CHAT_SECONDS
+        """When this socket last wrote a chat line (``time.monotonic()``)."""
 
     def send(self, message: BaseModel | str) -> None:
         """Queue ``message`` (a model, or its JSON already made) for the socket."""
@@ -169,6 +173,10 @@ class Room:
         """The room's ``hints`` option; unset (rooms made before it): on, except in a
         Persona VS game between two people."""
         return hints_default(self.row.game, self.row.seats, self.row.options.get("hints"))
+
+    def chat_allowed(self) -> bool:
+        """The room's ``chat`` option (text chat between the seats); unset: off."""
+        return self.row.options.get("chat") is True
 
     def emotes_allowed(self) -> bool:
         """The room's ``emotes`` option; unset (rooms made before it): on."""

@@ -109,6 +109,7 @@ async def new_row(
             "hints": "on" if hints_default(game.name, specs, request.hints) else "off",
             "hotseat": request.hotseat,
             "emotes": request.emotes,
+            "chat": request.chat,
             "rated": request.rated,
             "days_per_move": request.days_per_move,
             "hours_per_move": request.hours_per_move,

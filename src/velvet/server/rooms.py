@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,6 +36,7 @@ from velvet.server.hinting import HintPool, HintSettings
 from velvet.server.limits import RoomLimiter
 from velvet.server.messages import row_seat_infos, seat_display, undo_text
 from velvet.server.notices import (
+    Chatted,
     Emoted,
     Entry,
     MoveEntry,
@@ -47,7 +49,9 @@ from velvet.server.notices import (
     read_entry,
 )
 from velvet.server.protocol import (
+    CHAT_MAX,
     EMOTES,
+    ChatMsg,
     CreateRoom,
     EmoteMsg,
     ErrorMsg,
@@ -60,6 +64,7 @@ from velvet.server.protocol import (
 )
 from velvet.server.rematches import RematchDesk
 from velvet.server.room import (
+    CHAT_SECONDS,
     EMOTE_SECONDS,
     LOG_LIMIT,
     OUTBOX_LIMIT,
@@ -85,6 +90,13 @@ log = logging.getLogger("velvet.server")
 
 class RoomsFull(StorageError):
     """This process holds ``max_rooms`` rooms and none of them is idle."""
+
+
+def chat_line(text: str) -> str:
+    """``text`` as one line of plain words: control characters (a newline, an escape) and
+    runs of spaces become one space, the ends trimmed, at most ``CHAT_MAX`` characters."""
+    words = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    return " ".join(words.split())[:CHAT_MAX]
 
 
 class Hub:
@@ -285,6 +297,7 @@ class Hub:
                 secret=secret,
                 hotseat=bool(room.row.options.get("hotseat")),
                 emotes=room.emotes_allowed(),
+                chat=room.chat_allowed(),
             )
         )
         if room.history:
@@ -573,6 +586,39 @@ class Hub:
         self._tell_emote(room, said)
         await self.bus.publish(room.row.id, room.version, room.over, said)
 
+    async def chat(self, room: Room, conn: Conn, text: str) -> None:
+        """``chat``: tell the room (here and on the other processes) the line ``conn``'s seat
+        wrote, made one line of plain text (:func:`chat_line`); at most one every
+        ``CHAT_SECONDS`` from a socket, and only in a room with text chat."""
+        assert conn.seat is not None  # spectators are refused before
+        if not room.chat_allowed():
+            conn.send(ErrorMsg(code="chat_off", message="this room has no text chat"))
+            return
+        line = chat_line(text)
+        if not line:
+            conn.send(ErrorMsg(code="bad_message", message="chat: the line holds no words"))
+            return
+        now = time.monotonic()
+        if now - conn.chatted_at < CHAT_SECONDS:
+            conn.send(
+                ErrorMsg(
+                    code="rate_limited",
+                    message=f"one chat line every {CHAT_SECONDS:.0f} seconds; wait a moment",
+                )
+            )
+            return
+        conn.chatted_at = now
+        said = Chatted(conn.seat, secrets.token_hex(6), line)
+        room.emoted.append(said.nonce)
+        self._tell_chat(room, said)
+        await self.bus.publish(room.row.id, room.version, room.over, said)
+
+    def _tell_chat(self, room: Room, said: Chatted) -> None:
+        if 0 <= said.seat < len(room.row.seats) and room.chat_allowed():
+            message = ChatMsg(seat=said.seat, text=chat_line(said.words)).model_dump_json()
+            for c in room.conns:
+                c.send(message)
+
     def _tell_emote(self, room: Room, said: Emoted) -> None:
         if 0 <= said.seat < len(room.row.seats) and said.emote in EMOTES:
             message = EmoteMsg.model_validate({"seat": said.seat, "emote": said.emote})
@@ -600,9 +646,12 @@ class Hub:
         if room is not None and isinstance(said, RematchOffered | RematchDeclined | RematchMade):
             await self.rematches.heard(room, said)
             return
-        if isinstance(said, Emoted):
+        if isinstance(said, Emoted | Chatted):
             if room is not None and said.nonce not in room.emoted:  # not this process's own
-                self._tell_emote(room, said)
+                if isinstance(said, Emoted):
+                    self._tell_emote(room, said)
+                else:
+                    self._tell_chat(room, said)
             return
         entry = said if isinstance(said, MoveEntry | UndoEntry) else None
 

@@ -14,7 +14,7 @@ import { renderReview } from "./review.js";
 import { installAccount, renderAccountPage } from "./account.js";
 import { gameEntry } from "./catalog.js";
 import { showOffer, showDeclined } from "./rematch.js";
-import { loadLanguage, installLanguageMenu, t, tn } from "./i18n.js";
+import { loadLanguage, installLanguageMenu, language, t, tn } from "./i18n.js";
 
 const page = {
   connection: null,
@@ -172,7 +172,7 @@ async function loadBoard(game) {
 
 async function loadCards(room) {
   try {
-    const answer = await fetch(`api/rooms/${encodeURIComponent(room)}/cards`);
+    const answer = await fetch(`api/rooms/${encodeURIComponent(room)}/cards?lang=${encodeURIComponent(language())}`);
     if (!answer.ok) return {};
     return (await answer.json()).cards || {};
   } catch {
@@ -212,6 +212,7 @@ function openRoom(main, room, invite) {
     onResign: () => page.connection.resign(),
     onRematch: () => page.connection.rematch(),
     onEmote: (emote) => page.connection.emote(emote) || toast(t("Not connected."), "info"),
+    onChat: (text) => page.connection.chat(text) || toast(t("Not connected."), "info"),
     onSeat: (seat) => {
       history.replaceState(null, "", `${location.pathname}?seat=${seat === "" ? "watch" : seat}`);
       route();
@@ -304,6 +305,7 @@ function openRoom(main, room, invite) {
     rematch_offer: (msg) => showOffer(msg, page.welcome?.seat, seatName, page.connection),
     rematch_declined: (msg) => showDeclined(msg, page.welcome?.seat, seatName),
     emote: (msg) => table.showEmote(msg),
+    chat: (msg) => table.showChat(msg),
     rematch: (msg) => {
       // Each client keeps its own secret; the server says which seat it opens there
       // (between two people the seats are swapped).

@@ -151,7 +151,7 @@ const perMoveBadge = (room) => {
 // or a bot. An option's value goes into the request's `options` by its name; an error the
 // server gives names its option (and seat), which puts it on that field.
 
-const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "emotes", "takeover", "grace", "players", "rated", "days_per_move", "hours_per_move"]);
+const ROOM_FIELDS = new Set(["game", "seats", "cards", "turn_timer", "hints", "listed", "hotseat", "undo", "emotes", "chat", "takeover", "grace", "players", "rated", "days_per_move", "hours_per_move"]);
 
 // The form field id of an option (of seat `seat`, 0-based, when it is per seat).
 export function optionId(option, seat) {
@@ -272,6 +272,7 @@ function createForm() {
   const hotseat = el("input", { type: "checkbox" });
   const undo = el("input", { type: "checkbox", checked: true });
   const emotes = el("input", { type: "checkbox", checked: true });
+  const chat = el("input", { type: "checkbox" });
   const rated = el("input", { type: "checkbox" });
   const ratedRow = el(
     "div",
@@ -305,6 +306,7 @@ function createForm() {
       el("div", { class: "field check" }, hotseat, el("label", { for: "hotseat" }, t("One screen: every seat is played from this browser (everyone sees that the room is one-screen)"))),
       el("div", { class: "field check" }, undo, el("label", { for: "undo" }, t("Allow undo (with two people, only when both agree)"))),
       el("div", { class: "field check" }, emotes, el("label", { for: "emotes" }, t("Emotes: the players may send each other preset words, such as “Good luck!”"))),
+      el("div", { class: "field check" }, chat, el("label", { for: "chat" }, t("Text chat: the players may also write to each other, a line of up to 200 characters at a time (each may mute it)"))),
       ratedRow,
       field(t("Hints"), hints, "hints", t("A Hint button shows the hard bot's three best choices, each with its chance to win if you play on like the easy bot, and why (and a Forecast where the game has one).")),
     ),
@@ -315,6 +317,7 @@ function createForm() {
   hotseat.id = "hotseat";
   undo.id = "undo";
   emotes.id = "emotes";
+  chat.id = "chat";
   rated.id = "rated";
   // The form comes once the server has said which games it plays.
   const waiting = el("p", { class: "form-loading", role: "status" }, t("Loading the games…"));
@@ -396,6 +399,7 @@ function createForm() {
     if (hotseat.checked) body.hotseat = true;
     if (rated.checked) body.rated = true;
     if (!emotes.checked) body.emotes = false;
+    if (chat.checked) body.chat = true;
     if (timer.value) body.turn_timer = Number(timer.value);
     if (days.value) body[days.value[0] === "h" ? "hours_per_move" : "days_per_move"] = Number(days.value.slice(1));
     if (hints.value !== "auto") body.hints = hints.value;

@@ -4,7 +4,7 @@
 import { language } from "./i18n.js";
 
 export const PROTOCOL_VERSION = 1;
-export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "rematch_offer", "rematch_declined", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats", "emote"]);
+export const SERVER_TYPES = new Set(["welcome", "state", "over", "error", "rematch", "rematch_offer", "rematch_declined", "pong", "hint", "forecast", "hint_cancelled", "timer", "log", "transfer", "seats", "emote", "chat"]);
 
 export function socketUrl(room) {
   const base = new URL(document.baseURI);
@@ -172,6 +172,10 @@ export class Connection {
 
   declineRematch() {
     return this.send({ type: "rematch_decline" });
+  }
+
+  chat(text) {
+    return this.send({ type: "chat", text });
   }
 
   emote(emote) {

@@ -135,10 +135,14 @@ function chanceLine(action, withTarget) {
   const english = language() === "en";
   const on = withTarget && english ? (/ on (.+?)(?:,|$)/.exec(action.label) || [])[1] : "";
   // a note is a chance ("Chance: …") or the engine's word that the move does nothing
-  // ("does nothing: cannot pay 1 Cash"), whose reasons may wrap
-  const idle = /^does nothing: /.test(action.note);
+  // ("does nothing: cannot pay 1 Cash"), whose reasons may wrap; the server writes it in
+  // the page's language, so its head and joins are the catalogue's words
+  const idleHead = t("does nothing: {reasons}", { reasons: "" });
+  const chanceHead = t("Chance: {odds}", { odds: "" });
+  const idle = action.note.startsWith(idleHead);
   const what = idle ? t("does nothing") : t("chance");
-  const parts = action.note.replace(/^(Chance|does nothing): /, "").split("; ");
+  const head0 = idle ? idleHead : action.note.startsWith(chanceHead) ? chanceHead : "";
+  const parts = action.note.slice(head0.length).split(t("; "));
   const cls = idle ? "p5-odds p5-idle" : "p5-odds";
   const head = withTarget && !english ? `${action.label}${idle ? ` — ${what}` : ""}` : on ? `${verb} on ${on}${idle ? ` — ${what}` : ""}` : `${verb} — ${what}`;
   return h(
@@ -176,6 +180,25 @@ function calendar(view) {
   );
 }
 
+// What is being decided, in the page's language (the view's `text` is the engine's English).
+function decisionText(d) {
+  if (language() === "en") return d.text || "";
+  const res = d.resource ? resWord(d.resource) : "";
+  const words = {
+    order: t("choose who takes the next turn today"),
+    main: t("take one action: visit, recruit, discover or palace"),
+    discover: t("visit the discovered location or try to recruit its confidant"),
+    fight: t("fight in the palace, or end the turn"),
+    after: t("use abilities after your action, or end the turn"),
+    enter_order: t("choose the next On Palace Enter effect to resolve"),
+    stat: t("choose which social stat gets +1"),
+    allocate_any: t("choose how many of the ANY damage meet the {res} requirement", { res }),
+    restore_mix: t("choose how many of the restored tokens are {res}", { res }),
+    party: t("change the draft party, then confirm it with done"),
+  };
+  return words[d.kind] ?? d.text ?? "";
+}
+
 function banner(view, ctx) {
   const d = view.decision || {};
   let who = "";
@@ -196,7 +219,7 @@ function banner(view, ctx) {
     "div",
     { class: "p5-now", role: "status" },
     result,
-    d.kind !== "over" ? h("div", {}, h("strong", {}, who ? `${who}: ` : ""), `${d.text || ""}${left}`) : null,
+    d.kind !== "over" ? h("div", {}, h("strong", {}, who ? `${who}: ` : ""), `${decisionText(d)}${left}`) : null,
     draft,
   );
 }

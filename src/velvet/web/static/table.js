@@ -97,7 +97,7 @@ export class Table {
     // One live region, kept across redraws, so a screen reader hears "thinking" and the answer.
     this.hintPanel = el("div", { class: "hint-panel", "aria-live": "polite", hidden: true });
     this.actionsTitle = el("h2", {}, t("Actions"));
-    this.emoteMenu = this.buildEmotes();
+    this.emoteMenu = null; // built for the room's welcome (its emotes and chat options)
     this.logList = el("ol", { class: "log-list", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": t("Game log") }); // focusable: it scrolls
     this.root.replaceChildren(
       el(
@@ -188,6 +188,7 @@ export class Table {
 
   setWelcome(welcome) {
     this.welcome = welcome;
+    this.emoteMenu = null;
     this.hint = null; // a new connection: an answer asked on the old one never comes
     const key = `velvet.log.${welcome.room}.${welcome.seat ?? "watch"}`;
     this.logKey = key;
@@ -398,7 +399,10 @@ export class Table {
     // Emotes go between people: only once another person holds a seat (not while it is
     // open), never one screen, and not where the room turned them off.
     const others = (this.welcome.seats || []).filter((s) => s.who === "human" && s.seat !== seat && (s.claimed || s.connected));
-    if (seat !== null && others.length && !this.welcome.hotseat && this.welcome.emotes !== false) tools.push(this.emoteMenu); // kept open across redraws
+    if (seat !== null && others.length && !this.welcome.hotseat && (this.welcome.emotes !== false || this.welcome.chat)) {
+      this.emoteMenu ??= this.buildEmotes();
+      tools.push(this.emoteMenu); // kept open across redraws
+    }
     if (this.state.status !== "over" && seat !== null) {
       tools.push(
         el("button", { class: "quiet", type: "button", onclick: () => this.confirmResign() }, t("Resign")),
@@ -809,7 +813,7 @@ export class Table {
     button.focus();
   }
 
-  // --- emotes: a few preset words to the other players (never free text) ---------------
+  // --- emotes: a few preset words to the other players; text chat where the room has it --
 
   buildEmotes() {
     const menu = el("details", { class: "emote-menu" });
@@ -823,17 +827,40 @@ export class Table {
       this.muteEmotes = mute.checked;
     });
     this.muteEmotes = muted();
-    const buttons = Object.entries(emoteWords()).map(([id, words]) =>
+    const buttons = this.welcome.emotes === false ? [] : Object.entries(emoteWords()).map(([id, words]) =>
       el("button", { type: "button", class: "quiet", dataset: { emote: id }, onclick: () => {
         menu.open = false;
         this.options.onEmote?.(id);
       } }, words));
+    // a room with text chat: one line at a time, sent as text (the server makes it plain)
+    let chat = null;
+    if (this.welcome.chat) {
+      const line = el("input", { type: "text", id: "chat-line", maxlength: "200", autocomplete: "off", "aria-label": t("Message to the other players") });
+      chat = el("form", { class: "chat-form", onsubmit: (event) => {
+        event.preventDefault();
+        const text = line.value.trim();
+        if (!text) return;
+        this.options.onChat?.(text);
+        line.value = "";
+      } }, line, el("button", { type: "submit", class: "quiet" }, t("Send")));
+    }
+    const muteWords = this.welcome.chat ? t("Mute the other players' emotes and chat") : t("Mute the other players' emotes");
     menu.append(
       el("summary", { class: "button quiet" }, t("Say…")),
-      el("div", { class: "emote-list", role: "group", "aria-label": t("Emotes") }, ...buttons,
-        el("label", { class: "emote-mute", for: "emote-mute" }, mute, " ", t("Mute the other players' emotes"))),
+      el("div", { class: "emote-list", role: "group", "aria-label": t("Emotes") }, ...buttons, chat,
+        el("label", { class: "emote-mute", for: "emote-mute" }, mute, " ", muteWords)),
     );
     return menu;
+  }
+
+  // A chat line (another player's, or this seat's own as the room heard it): in a toast
+  // and in the game log, as text; never when this browser muted the others'.
+  showChat(msg) {
+    if (this.muteEmotes && msg.seat !== this.seat()) return;
+    const words = t("{player}: {words}", { player: this.name(msg.seat), words: msg.text });
+    toast(words, "info");
+    this.log.push({ kind: "chat", text: words, chat: true });
+    this.renderLog();
   }
 
   // Another player's emote (or this seat's own, as the room heard it): said in a toast,
@@ -853,7 +880,8 @@ export class Table {
   }
 
   renderLog() {
-    const items = this.log.slice(-150).map((entry) => el("li", { class: `ev ev-${entry.kind}` }, localizeNames(this.welcome.game, entry.text)));
+    // a chat line is a person's own words: shown as written, card names untouched
+    const items = this.log.slice(-150).map((entry) => el("li", { class: `ev ev-${entry.kind}` }, entry.chat ? entry.text : localizeNames(this.welcome.game, entry.text)));
     this.logList.replaceChildren(...items);
     this.logList.scrollTop = this.logList.scrollHeight;
   }
