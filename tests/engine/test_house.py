@@ -57,7 +57,6 @@ NAMED: dict[str, int] = {
     "bots/heuristics.py": 3,
     "bots/hints.py": 1,
     "games.py": 1,
-    "printing/cardtext.py": 13,
     "printing/sheets.py": 1,
     "printing/summary.py": 2,
 }

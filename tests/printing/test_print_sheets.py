@@ -331,3 +331,19 @@ def test_cli_print(tmp_path: Path, p5_custom: Path) -> None:
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
     assert "slime" in bad.output and "colour" in bad.output
     assert not (tmp_path / "b.pdf").exists()
+
+
+def test_the_sheets_are_english_in_any_language(tmp_path: Path) -> None:
+    """The card texts come from the catalogue (Japanese at a Japanese table), but the PDF's
+    fonts have no Japanese glyphs: ``write_pdf`` prints in English whatever the language."""
+    from velvet.i18n import speaking
+    from velvet.p5.cards import effect_text
+
+    game = get_game("p5")
+    effects = game.cards.locations[0].effects  # type: ignore[attr-defined]
+    with speaking("ja"):
+        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", effect_text(effects))
+        write_pdf(game, tmp_path / "p5.pdf", rules=False, boards=False)
+    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "p5.pdf").pages)
+    assert effect_text(effects).split(".")[0] in " ".join(text.split())
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text)

@@ -31,6 +31,7 @@ from velvet.engine.core import Game
 from velvet.engine.errors import ConfigError
 from velvet.engine.spec import GameSpec
 from velvet.games import get_spec
+from velvet.i18n import speaking
 from velvet.printing.cardtext import Icon, Line, PrintCard, print_cards
 from velvet.printing.summary import Section, summary
 
@@ -827,7 +828,22 @@ def write_pdf(
     spec: GameSpec | None = None,
 ) -> PrintResult:
     """Write the print-and-play PDF of ``game``'s card set (or a VS ``deck``) to ``out``;
-    ``spec`` is the game's (by default the one registered under its name)."""
+    ``spec`` is the game's (by default the one registered under its name). The sheets
+    are in English whatever the language (``--lang``): their fonts have no Japanese."""
+    with speaking("en"):
+        return _write_pdf(game, out, paper, backs, deck, rules, boards, spec)
+
+
+def _write_pdf(
+    game: Game[Any],
+    out: Path | str,
+    paper: str,
+    backs: bool,
+    deck: Path | str | None,
+    rules: bool,
+    boards: bool,
+    spec: GameSpec | None,
+) -> PrintResult:
     paper_size(paper)
     register_fonts()
     spec = spec or get_spec(game.name)
