@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from velvet.cards.loader import CardFile, load_card_files, merge_by_id, validate_cards
 from velvet.engine.errors import CardDataError
+from velvet.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from velvet.vs.game import VsGame
@@ -289,75 +290,131 @@ def _cross_check(
 
 # --- card text --------------------------------------------------------------------------
 
-_WHO = {"self": "you", "opponent": "your opponent"}
+_PERSONA_WORDS = {
+    ("self", "main"): N_("a main persona"),
+    ("self", "sub"): N_("a sub-persona"),
+    ("self", "any"): N_("a persona"),
+    ("opponent", "main"): N_("an opposing main persona"),
+    ("opponent", "sub"): N_("an opposing sub-persona"),
+    ("opponent", "any"): N_("an opposing persona"),
+}
+_KIND_WORDS = {
+    "any": N_("card"),
+    "persona": N_("persona card"),
+    "support": N_("support card"),
+    "react": N_("react card"),
+}
 
 
 def effect_text(effect: Effect, context: str = "") -> str:
-    """One effect as English (``context`` is 'react' or 'support' for modify)."""
-    who = _WHO[effect.who]
+    """One effect in words, in the language spoken (``context`` is 'react' or 'support'
+    for modify)."""
     n = effect.amount
-    s = "" if n == 1 else "s"
-    slot = {"main": "main persona", "sub": "sub-persona", "any": "persona"}[effect.slot]
-    kind = "card" if effect.kind == "any" else f"{effect.kind} card"
-    whose = "a" if effect.who == "self" else "an opposing"
-    text = {
-        "heal": f"{who} heal {n} HP" if effect.who == "self" else f"{who} heals {n} HP",
-        "damage": f"{who} lose {n} HP" if effect.who == "self" else f"{who} loses {n} HP",
-        "draw": f"{who} draw {n} card{s}" if effect.who == "self" else f"{who} draws {n} card{s}",
-        "discard": (
-            f"discard {n} card{s} of your choice"
-            if effect.who == "self"
-            else f"your opponent discards {n} card{s} of their choice"
-        ),
-        "discard_random": f"{who} discard{'' if effect.who == 'self' else 's'} {n} random card{s}",
-        "bounce": f"return {whose} {slot} to its owner's hand",
-        "destroy": f"send {whose} {slot} to the discard pile",
-        "swap": (
-            "swap your main persona with one of your subs"
-            if effect.who == "self"
-            else "swap your opponent's main persona with one of their subs"
-        ),
-        "negate": "negate the skill's damage",
-        "search": f"search your deck for a {kind}, put it into your hand and shuffle",
-        "recover": f"return a {kind} from your discard pile to your hand",
-        "modify": _modify_text(effect.mode, n, context),
-    }[effect.op]
+    mine = effect.who == "self"
+    op = effect.op
+    if op == "heal":
+        text = (_("you heal {n} HP") if mine else _("your opponent heals {n} HP")).format(n=n)
+    elif op == "damage":
+        text = (_("you lose {n} HP") if mine else _("your opponent loses {n} HP")).format(n=n)
+    elif op == "draw":
+        if mine:
+            text = ngettext("you draw {n} card", "you draw {n} cards", n).format(n=n)
+        else:
+            text = ngettext(
+                "your opponent draws {n} card", "your opponent draws {n} cards", n
+            ).format(n=n)
+    elif op == "discard":
+        if mine:
+            text = ngettext(
+                "discard {n} card of your choice", "discard {n} cards of your choice", n
+            ).format(n=n)
+        else:
+            text = ngettext(
+                "your opponent discards {n} card of their choice",
+                "your opponent discards {n} cards of their choice",
+                n,
+            ).format(n=n)
+    elif op == "discard_random":
+        if mine:
+            text = ngettext(
+                "you discard {n} random card", "you discard {n} random cards", n
+            ).format(n=n)
+        else:
+            text = ngettext(
+                "your opponent discards {n} random card",
+                "your opponent discards {n} random cards",
+                n,
+            ).format(n=n)
+    elif op in ("bounce", "destroy"):
+        persona = _(_PERSONA_WORDS[effect.who, effect.slot])
+        if op == "bounce":
+            text = _("return {persona} to its owner's hand").format(persona=persona)
+        else:
+            text = _("send {persona} to the discard pile").format(persona=persona)
+    elif op == "swap":
+        text = (
+            _("swap your main persona with one of your subs")
+            if mine
+            else _("swap your opponent's main persona with one of their subs")
+        )
+    elif op == "negate":
+        text = _("negate the skill's damage")
+    elif op in ("search", "recover"):
+        kind = _(_KIND_WORDS.get(effect.kind, _KIND_WORDS["any"]))
+        if op == "search":
+            text = _("search your deck for a {kind}, put it into your hand and shuffle")
+        else:
+            text = _("return a {kind} from your discard pile to your hand")
+        text = text.format(kind=kind)
+    else:
+        text = _modify_text(effect.mode, n, context)
     if effect.if_weakness:
-        text = "if it hit a weakness: " + text
+        text = _("if it hit a weakness: {text}").format(text=text)
     return text
 
 
+def _change(mode: str, n: int, rounding: bool) -> str:
+    """A damage change: "+2 damage", "x2 damage", "half damage (round down)"."""
+    if mode == "add":
+        return _("{n} damage").format(n=f"{n:+d}")
+    if mode == "mul":
+        return _("x{n} damage").format(n=n)
+    return _("half damage (round down)") if rounding else _("half damage")
+
+
 def _modify_text(mode: str, n: int, context: str) -> str:
-    change = {"add": f"{n:+d} damage", "mul": f"x{n} damage", "half": "half damage (round down)"}[
-        mode
-    ]
+    change = _change(mode, n, rounding=True)
     if context == "support":
-        return f"your skills deal {change} this turn"
-    return f"the skill deals {change}"
+        return _("your skills deal {change} this turn").format(change=change)
+    return _("the skill deals {change}").format(change=change)
 
 
 def _effects_text(effects: Iterable[Effect], context: str = "") -> str:
     parts = [effect_text(e, context) for e in effects]
     if not parts:
         return ""
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+    text = _("; ").join(parts)
+    return text[0].upper() + text[1:] + _(".")
 
 
 def ability_text(ability: Ability) -> str:
-    of = f" {ability.skill_type.capitalize()}" if ability.skill_type else ""
-    change = {
-        "add": f"{ability.amount:+d} damage",
-        "mul": f"x{ability.amount} damage",
-        "half": "half damage",
-    }[ability.mode]
+    """An ability in words (its name, an ASCII ": ", what it does), in the language spoken."""
+    kind = _(ability.skill_type.capitalize()) if ability.skill_type else ""
+    change = _change(ability.mode, ability.amount, rounding=False)
     if ability.trigger == "attack":
-        return f"{ability.name}: your{of} skills deal {change}."
+        if kind:
+            text = _("{name}: your {type} skills deal {change}.")
+        else:
+            text = _("{name}: your skills deal {change}.")
+        return text.format(name=ability.name, type=kind, change=change)
     if ability.trigger == "defend":
-        return f"{ability.name}:{of or ''} skills against you deal {change}."
-    return (
-        f"{ability.name}: when played, " + "; ".join(effect_text(e) for e in ability.effects) + "."
-    )
+        if kind:
+            text = _("{name}: {type} skills against you deal {change}.")
+        else:
+            text = _("{name}: skills against you deal {change}.")
+        return text.format(name=ability.name, type=kind, change=change)
+    effects = _("; ").join(effect_text(e) for e in ability.effects)
+    return _("{name}: when played, {effects}.").format(name=ability.name, effects=effects)
 
 
 def skill_text(skill: Skill) -> str:

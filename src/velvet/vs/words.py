@@ -644,14 +644,16 @@ def describe_card(game: VsGame, ident: str) -> CardInfo:
     if isinstance(card, Support):
         lines = ["Support: play it in your Planning Step", _effects(card.effects, "support")]
         if card.lowhp:
-            lines.append("10 HP or less: " + _effects(card.lowhp, "support"))
+            lines.append(
+                _("10 HP or less: {effects}").format(effects=_effects(card.lowhp, "support"))
+            )
         return CardInfo(card.id, card.name, "support", tuple(lines), data)
     return CardInfo(card.id, card.name, "react", _react_lines(card), data)
 
 
 def _effects(effects: Sequence[Effect], context: str = "") -> str:
-    text = "; ".join(effect_text(e, context) for e in effects)
-    return text[:1].upper() + text[1:] + "."
+    text = _("; ").join(effect_text(e, context) for e in effects)
+    return text[:1].upper() + text[1:] + _(".")
 
 
 def _persona_lines(card: Persona) -> tuple[str, ...]:
@@ -686,5 +688,5 @@ def _react_lines(card: React) -> tuple[str, ...]:
     against = f", against {card.vs_type} skills only" if card.vs_type else ""
     lines = [f"React: play it {when}{against}", _effects(card.effects, "react")]
     if card.lowhp:
-        lines.append("10 HP or less: " + _effects(card.lowhp, "react"))
+        lines.append(_("10 HP or less: {effects}").format(effects=_effects(card.lowhp, "react")))
     return tuple(lines)
