@@ -504,9 +504,15 @@ def _describe(g: P5Game, kind: str, ident: str) -> CardInfo:
         data = b.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return CardInfo(pal.id, b.name, "boss", tuple(lines), {"palace": pal.id, **data})
     for r in pal.rows:
-        text = effect_text(r.on_enter) or r.text or "no effect"
-        more = f" Reveals {r.reveal} shadow(s) per player." if r.reveal is not None else ""
-        lines.append(f"{r.alert}% alert — On Palace Enter: {text.rstrip('.')}.{more}")
+        text = effect_text(r.on_enter) or r.text or _("no effect")
+        more = (
+            _(" Reveals {n} shadow(s) per player.").format(n=r.reveal)
+            if r.reveal is not None
+            else ""
+        )
+        # the "N% alert — " head is what the board reads the row by (p5.js), in any language
+        said = _("On Palace Enter: {effect}.").format(effect=text.rstrip(".。"))
+        lines.append(f"{r.alert}% alert — {said}{more}")
     lines.append(f"100% alert — the boss {pal.boss.name}")
     data = pal.model_dump(mode="json", by_alias=True, exclude_defaults=True)
     return CardInfo(pal.id, pal.name, "palace", tuple(lines), data)
