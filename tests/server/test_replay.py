@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -126,3 +127,17 @@ def test_the_replay_refuses_unknown_rooms_seats_and_unfinished_games(client: Tes
     with pytest.raises(RecordError, match="no seat 3"):
         record = GameRecord.start(get_game("p5"), get_game("p5").default_config(), 1)
         replay_frames(get_game("p5"), record, 3)
+
+
+def test_a_replay_speaks_the_language_asked_for(client: TestClient) -> None:
+    room = play_vs_then_resign(client, moves=12)
+    english = client.get(f"/api/rooms/{room['room']}/replay?seat=0").json()["frames"]
+    japanese = client.get(f"/api/rooms/{room['room']}/replay?seat=0&lang=ja").json()["frames"]
+    assert [f["move"] for f in japanese] == [f["move"] for f in english]  # the same game
+    assert [f["view"] for f in japanese] == [f["view"] for f in english]
+    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    for en, ja in zip(english[1:], japanese[1:], strict=True):
+        assert not kana.search(en["label"] + en["headline"])
+        assert kana.search(ja["label"]) and kana.search(ja["headline"]), ja
+    long = client.get(f"/api/rooms/{room['room']}/replay?lang={'x' * 41}")
+    assert long.status_code == 422

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text, player_name
+from velvet.engine.core import TERMINAL, Event, Game, State, choose_by_text
 from velvet.engine.errors import RecordError, VelvetError
 from velvet.engine.record import GameRecord
 from velvet.games import game_names
+from velvet.i18n import localize, seat_name, speaking
 from velvet.server import games
 from velvet.server.problems import problem
 from velvet.server.protocol import ErrorCode, Problem
@@ -46,7 +47,7 @@ def _frame(
     shown = []
     for event in events:
         kind, text, data = games.event_for(game, event, seat)
-        shown.append({"kind": kind, "text": text, "data": data})
+        shown.append({"kind": kind, "text": localize(text, game.name), "data": data})
     player = state.current_player
     return {
         "index": index,
@@ -54,7 +55,7 @@ def _frame(
         "events": shown,
         "to_move": None if player == TERMINAL else player,
         "move": move,
-        "label": label,
+        "label": localize(label, game.name) if label is not None else None,
         "mover": mover,
         "headline": headline(mover, label, [str(e["text"]) for e in shown]),
     }
@@ -70,7 +71,7 @@ def headline(mover: int | None, label: str | None, texts: list[str]) -> str | No
     hand"); a replay is read by anyone. None for the start (no move)."""
     if mover is None:
         return None
-    name = player_name(mover)
+    name = seat_name(mover)  # as the events name seats, in the language spoken
     for text in texts:
         if text.startswith(name):
             return text
@@ -127,8 +128,12 @@ def make_router(
     game before its day ends, velvet.server.daily)."""
     router = APIRouter()
 
-    async def frames_of(room: Room, seat: int | None) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(replay_frames, room.game, room.record(), seat)
+    async def frames_of(room: Room, seat: int | None, lang: str | None) -> list[dict[str, Any]]:
+        def made() -> list[dict[str, Any]]:
+            with speaking(lang):
+                return replay_frames(room.game, room.record(), seat)
+
+        return await asyncio.to_thread(made)
 
     problems: dict[int | str, dict[str, Any]] = {
         code: {"model": Problem} for code in (403, 404, 409, 422, 503)
@@ -157,6 +162,9 @@ def make_router(
     async def room_replay(
         room_id: str,
         seat: int | None = Query(default=None, description="whose view; none: a spectator's"),
+        lang: str | None = Query(
+            default=None, max_length=40, description="the language of the words (en, ja)"
+        ),
     ) -> JSONResponse:
         """The finished game frame by frame, as ``seat`` (or a spectator) saw it."""
         room = await hub().get(room_id[:64])
@@ -172,7 +180,7 @@ def make_router(
             return _problem(
                 "bad_request", f"seat must be 0..{seats - 1} (or left out for a spectator)", 422
             )
-        frames = await frames_of(room, seat)
+        frames = await frames_of(room, seat, lang)
         return JSONResponse(
             {"room": room.row.id, "game": room.game.name, "seat": seat, "frames": frames}
         )

@@ -4,7 +4,7 @@
 // allows) the Hint and Forecast buttons with their answers.
 
 import { el } from "./dom.js";
-import { t, localizeNames, seatName } from "./i18n.js";
+import { t, localizeNames, seatName, language } from "./i18n.js";
 
 const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
 
@@ -130,7 +130,7 @@ export class Table {
   // --- the replay of a finished game ------------------------------------------------------
 
   async frames(seat) {
-    const query = seat === null ? "" : `?seat=${seat}`;
+    const query = `?lang=${encodeURIComponent(language())}${seat === null ? "" : `&seat=${seat}`}`;
     const answer = await fetch(`api/rooms/${encodeURIComponent(this.welcome.room)}/replay${query}`);
     const data = await answer.json().catch(() => ({}));
     if (!answer.ok) throw new Error(data.message || t("the server answered {status}", { status: answer.status }));
