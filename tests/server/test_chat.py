@@ -9,16 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import LiveServer, sqlite_url
+from tests.server.test_emotes import said_across
 from tests.server.test_seats import greet, make_room, next_of
 
 from velvet.server.app import Settings, create_app
-from velvet.server.client import Client
 from velvet.server.notices import Chatted, read_notice
 from velvet.server.rooms import chat_line
 
@@ -94,32 +92,6 @@ def test_a_chat_notice_reads_back_and_a_malformed_one_is_ignored() -> None:
     assert chat_line("é" * 300) == "é" * 200
 
 
-async def _chat_across(a: str, b: str) -> list[dict[str, Any]]:
-    async with httpx.AsyncClient(base_url=a) as http:
-        room = (await http.post("/api/rooms", json={"game": "vs", "chat": True})).json()
-    on_a = room["websocket"]
-    on_b = on_a.replace(a.replace("http://", "ws://"), b.replace("http://", "ws://"))
-    heard: list[dict[str, Any]] = []
-    said: list[dict[str, Any]] = []
-    first = Client(on_a, room["invites"][0]["token"], on_message=said.append)
-    second = Client(on_b, room["invites"][1]["token"], on_message=heard.append)
-    try:
-        for c in (first, second):
-            await c.start()
-        for c in (first, second):
-            await c.settle(0)
-        await first.send({"type": "chat", "text": "from the other process"})
-        for _ in range(250):
-            if any(m["type"] == "chat" for m in heard):
-                break
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(0.3)  # time for a doubled notice to arrive, if it would
-        return [m for m in heard + said if m["type"] == "chat"]
-    finally:
-        for c in (first, second):
-            await c.close()
-
-
 @pytest.mark.parametrize("bus", ["postgres", "redis"])
 def test_a_chat_line_on_one_process_is_heard_once_on_another(pg_url: str, bus: str) -> None:
     from tests.server.conftest import REDIS_URL
@@ -127,6 +99,7 @@ def test_a_chat_line_on_one_process_is_heard_once_on_another(pg_url: str, bus: s
     redis = REDIS_URL if bus == "redis" else None
     settings = Settings(db=pg_url, bot_workers=0, rate=1000.0, http_rate=1000.0, redis=redis)
     with LiveServer(settings) as a, LiveServer(settings) as b:
-        lines = asyncio.run(_chat_across(a.url, b.url))
+        message = {"type": "chat", "text": "from the other process"}
+        lines = asyncio.run(said_across(a.url, b.url, {"chat": True}, message))
     said = {"v": 1, "type": "chat", "seat": 0, "text": "from the other process"}
     assert lines == [said, said], json.dumps(lines)  # once on each side, never twice

@@ -91,27 +91,33 @@ def test_an_emote_notice_reads_back_and_a_malformed_one_is_ignored() -> None:
     assert "good_game" in EMOTES and len(set(EMOTES)) == len(EMOTES)
 
 
-async def _emote_across(a: str, b: str) -> list[dict[str, Any]]:
+async def said_across(
+    a: str, b: str, room: dict[str, Any], message: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Make a VS room (``room``: its options) on server ``a``, seat one person there and the
+    other on server ``b``; the first sends ``message``: every message of that type either
+    heard, the other's first."""
+    kind = message["type"]
     async with httpx.AsyncClient(base_url=a) as http:
-        room = (await http.post("/api/rooms", json={"game": "vs"})).json()
-    on_a = room["websocket"]
+        made = (await http.post("/api/rooms", json={"game": "vs", **room})).json()
+    on_a = made["websocket"]
     on_b = on_a.replace(a.replace("http://", "ws://"), b.replace("http://", "ws://"))
     heard: list[dict[str, Any]] = []
     said: list[dict[str, Any]] = []
-    first = Client(on_a, room["invites"][0]["token"], on_message=said.append)
-    second = Client(on_b, room["invites"][1]["token"], on_message=heard.append)
+    first = Client(on_a, made["invites"][0]["token"], on_message=said.append)
+    second = Client(on_b, made["invites"][1]["token"], on_message=heard.append)
     try:
         for c in (first, second):
             await c.start()
         for c in (first, second):
             await c.settle(0)
-        await first.send({"type": "emote", "emote": "good_luck"})
+        await first.send(message)
         for _ in range(250):
-            if any(m["type"] == "emote" for m in heard):
+            if any(m["type"] == kind for m in heard):
                 break
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.3)  # time for a doubled notice to arrive, if it would
-        return [m for m in heard + said if m["type"] == "emote"]
+        return [m for m in heard + said if m["type"] == kind]
     finally:
         for c in (first, second):
             await c.close()
@@ -124,6 +130,6 @@ def test_an_emote_said_on_one_process_is_heard_once_on_another(pg_url: str, bus:
     redis = REDIS_URL if bus == "redis" else None
     settings = Settings(db=pg_url, bot_workers=0, rate=1000.0, http_rate=1000.0, redis=redis)
     with LiveServer(settings) as a, LiveServer(settings) as b:
-        emotes = asyncio.run(_emote_across(a.url, b.url))
+        emotes = asyncio.run(said_across(a.url, b.url, {}, {"type": "emote", "emote": "good_luck"}))
     said = {"v": 1, "type": "emote", "seat": 0, "emote": "good_luck"}
     assert emotes == [said, said], json.dumps(emotes)  # once on each side, never twice

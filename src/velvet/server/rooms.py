@@ -99,6 +99,16 @@ def chat_line(text: str) -> str:
     return " ".join(words.split())[:CHAT_MAX]
 
 
+def _too_soon(conn: Conn, since: float, seconds: float, what: str) -> bool:
+    """Whether ``conn`` said its last ``what`` less than ``seconds`` ago (``since``): then
+    it is told to wait (``rate_limited``)."""
+    if since >= seconds:
+        return False
+    message = f"one {what} every {seconds:.0f} seconds; wait a moment"
+    conn.send(ErrorMsg(code="rate_limited", message=message))
+    return True
+
+
 class Hub:
     """All rooms this process serves."""
 
@@ -572,19 +582,12 @@ class Hub:
             conn.send(ErrorMsg(code="emotes_off", message="this room's emotes are off"))
             return
         now = time.monotonic()
-        if now - conn.emoted_at < EMOTE_SECONDS:
-            conn.send(
-                ErrorMsg(
-                    code="rate_limited",
-                    message=f"one emote every {EMOTE_SECONDS:.0f} seconds; wait a moment",
-                )
-            )
+        if _too_soon(conn, now - conn.emoted_at, EMOTE_SECONDS, "emote"):
             return
         conn.emoted_at = now
         said = Emoted(conn.seat, emote, secrets.token_hex(6))
-        room.emoted.append(said.nonce)
         self._tell_emote(room, said)
-        await self.bus.publish(room.row.id, room.version, room.over, said)
+        await self._publish_said(room, said)
 
     async def chat(self, room: Room, conn: Conn, text: str) -> None:
         """``chat``: tell the room (here and on the other processes) the line ``conn``'s seat
@@ -599,18 +602,17 @@ class Hub:
             conn.send(ErrorMsg(code="bad_message", message="chat: the line holds no words"))
             return
         now = time.monotonic()
-        if now - conn.chatted_at < CHAT_SECONDS:
-            conn.send(
-                ErrorMsg(
-                    code="rate_limited",
-                    message=f"one chat line every {CHAT_SECONDS:.0f} seconds; wait a moment",
-                )
-            )
+        if _too_soon(conn, now - conn.chatted_at, CHAT_SECONDS, "chat line"):
             return
         conn.chatted_at = now
         said = Chatted(conn.seat, secrets.token_hex(6), line)
-        room.emoted.append(said.nonce)
         self._tell_chat(room, said)
+        await self._publish_said(room, said)
+
+    async def _publish_said(self, room: Room, said: Emoted | Chatted) -> None:
+        """Tell the other processes what a seat said; this one knows it by its nonce when
+        the bus brings it back (and does not tell it twice)."""
+        room.emoted.append(said.nonce)
         await self.bus.publish(room.row.id, room.version, room.over, said)
 
     def _tell_chat(self, room: Room, said: Chatted) -> None:
