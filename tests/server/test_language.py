@@ -8,12 +8,18 @@ client sends back (an action's ``text``) never changes.
 
 from __future__ import annotations
 
+import asyncio
 import re
+from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
-from tests.server.conftest import claim, hello, send
+from tests.server.conftest import LiveServer, claim, hello, send, sqlite_url
 from tests.server.test_app import make_room, next_of
+
+from velvet.server.app import Settings
+from velvet.server.client import Client
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -69,3 +75,32 @@ def test_a_language_tag_too_long_is_refused(client: TestClient) -> None:
         send(ws, type="hello", token=None, lang="x" * 41)
         answer = ws.receive_json()
     assert answer["type"] == "error" and "lang" in answer["message"]
+
+
+async def _first_labels(url: str, lang: str | None) -> list[str]:
+    async with httpx.AsyncClient(base_url=url) as http:
+        made = (await http.post("/api/rooms", json={"game": "vs", "first": "1"})).json()
+    got: list[dict[str, Any]] = []
+    client = Client(
+        made["websocket"], made["invites"][0]["token"], on_message=got.append, lang=lang
+    )
+    try:
+        await client.start()
+        for _ in range(250):
+            if any(m["type"] == "state" for m in got):
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await client.close()
+    state = next(m for m in got if m["type"] == "state")
+    return [a["label"] for a in state["legal"]]
+
+
+def test_the_terminal_client_asks_for_its_language(tmp_path: Path) -> None:
+    """``velvet join`` sends the terminal's language (``--lang``); without one, English."""
+    settings = Settings(db=sqlite_url(tmp_path), bot_workers=0, rate=1000.0, http_rate=1000.0)
+    with LiveServer(settings) as server:
+        japanese = asyncio.run(_first_labels(server.url, "ja"))
+        english = asyncio.run(_first_labels(server.url, None))
+    assert "プランニングステップを終える" in japanese
+    assert "End the Planning Step" in english

@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from velvet.engine.errors import VelvetError
 from velvet.engine.files import one_line
+from velvet.i18n import language
 from velvet.server.protocol import PROTOCOL_VERSION
 from velvet.ui.choose import InvalidAction, number_problem, pick
 
@@ -123,9 +124,12 @@ class Client:
         max_retry: float = 5.0,
         on_secret: Callable[[str], None] | None = None,
         cookie: str | None = None,
+        lang: str | None = None,
     ) -> None:
         self.url = websocket
         self.cookie = cookie
+        self.lang = lang
+        """The language the server writes this client's words in (``hello``'s ``lang``)."""
         """A ``Cookie`` header sent with every connection (a signed-in account's session)."""
         self.token = token
         self.on_secret = on_secret
@@ -169,7 +173,10 @@ class Client:
                 async with connect(
                     self.url, max_size=2**24, open_timeout=5, additional_headers=headers
                 ) as ws:
-                    await ws.send(_dump({"type": "hello", "token": self.token}))
+                    hello = {"type": "hello", "token": self.token}
+                    if self.lang is not None:
+                        hello["lang"] = self.lang
+                    await ws.send(_dump(hello))
                     self._ws = ws
                     delay = self.retry
                     async for raw in ws:
@@ -512,6 +519,7 @@ async def play_terminal(url: str, out: Callable[[str], None] = print) -> int:
         token,
         on_message=lambda m: _show(m, out, game, screen),
         on_secret=lambda secret: remember_secret(invite, secret),
+        lang=language(),  # the labels and the log in this terminal's language (--lang)
     )
     await client.start()
     if client.fatal:
