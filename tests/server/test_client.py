@@ -186,7 +186,9 @@ def test_join_fits_80_by_24_with_the_compact_board_and_pages_of_choices(
     monkeypatch.setenv("LINES", "24")
     with LiveServer(Settings(db=sqlite_url(tmp_path), bot_workers=0)) as server:
         room = httpx.post(f"{server.url}/api/rooms", json={"game": "p5"}).json()
-        monkeypatch.setattr(sys, "stdin", io.StringIO("more\n"))
+        # three pages at most: how many choices fit one depends on the dealt confidants
+        # (a recruit's chance note takes one or two rows)
+        monkeypatch.setattr(sys, "stdin", io.StringIO("more\nmore\n"))
         lines: list[str] = []
         assert asyncio.run(play_terminal(room["invites"][0]["url"], lines.append)) == 0
     drawn = [row for line in lines for row in line.splitlines()]
