@@ -223,12 +223,13 @@ def test_a_spectator_replays_a_finished_vs_game(
     page.locator(".banner").wait_for(state="visible")
     assert page.locator(".banner", has_text="Rematch").count() == 0
     _watch_replay(tab, len(record["actions"]), ".replay-board.vs-board .pbar")
-    assert replays and replays[0].endswith("/replay")  # a spectator's: the public view
+    # a spectator's (no seat: the public view), in the page's language
+    assert replays and replays[0].endswith("/replay?lang=en")
     assert page.locator(".replay-board .hand").count() == 0
     # whose view: a seat's, with its hand
     page.select_option('[data-replay="view"]', "0")
     page.wait_for_function("!document.querySelector('[data-replay=view]').disabled")
-    assert replays[-1].endswith("/replay?seat=0")
+    assert replays[-1].endswith("/replay?lang=en&seat=0")
     assert page.locator(".replay-board .hand").count() == 1
     tab.no_sideways_scroll()
     page.evaluate("scrollTo(0, 0)")
