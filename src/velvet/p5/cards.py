@@ -503,15 +503,23 @@ def check_card_files(paths: Iterable[Path | str]) -> str:
 
 
 def _amount(amount: Mapping[Any, int]) -> str:
+    """``{"stamina": 2, "cash": 1}`` as "2 Stamina + 1 Cash" (empty for none)."""
     parts = (_("{n} {resource}").format(n=n, resource=_res(k)) for k, n in amount.items() if n)
     return _(" + ").join(parts)
 
 
-_RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
+RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
+"""Each resource's name in the card data's English (the catalogue's message)."""
+_RES_WORDS = (N_("Stamina"), N_("SP"), N_("Bullet"), N_("Cash"), N_("ANY"))
 
 
 def _res(key: str) -> str:
-    return _(_RES_NAME[key]) if key in _RES_NAME else key
+    """A resource's name in the language spoken."""
+    return _(RES_NAME[key]) if key in RES_NAME else key
+
+
+amount_text = _amount
+res_word = _res
 
 
 def _cap(word: str) -> str:

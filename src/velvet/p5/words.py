@@ -12,32 +12,33 @@ from typing import TYPE_CHECKING, Any
 
 from velvet.engine.core import CardInfo, Event
 from velvet.engine.errors import ConfigError
-from velvet.i18n import N_, _, seat_name
+from velvet.i18n import _, seat_name
 from velvet.p5 import actions as A
-from velvet.p5.cards import RESOURCES, STATS, Ability, ability_text, effect_text
+from velvet.p5.cards import (
+    RESOURCES,
+    STATS,
+    Ability,
+    ability_text,
+    amount_text,
+    effect_text,
+    res_word,
+)
 
 if TYPE_CHECKING:
     from velvet.p5.game import P5Game
     from velvet.p5.state import P5State
 
-RES_NAME = {"stamina": "Stamina", "sp": "SP", "bullet": "Bullet", "cash": "Cash", "any": "ANY"}
-"""Each resource's name in the card data's English (the catalogue's message)."""
-_RES_WORDS = (N_("Stamina"), N_("SP"), N_("Bullet"), N_("Cash"), N_("ANY"))
-_STAT_WORDS = (N_("Knowledge"), N_("Guts"), N_("Proficiency"), N_("Compassion"), N_("Charm"))
 KINDS = ("thief", "persona", "confidant", "shadow", "boss", "palace", "location")
 
 
-def _res(key: str) -> str:
-    """A resource's name in the language being spoken."""
-    return _(RES_NAME[key]) if key in RES_NAME else key
+_res = res_word
 
 
 def tokens(counts: Mapping[Any, int] | Sequence[int]) -> str:
     """``{"stamina": 2, "cash": 1}`` (or a 4-vector) as "2 Stamina + 1 Cash"."""
     if not isinstance(counts, Mapping):
         counts = dict(zip(RESOURCES, counts, strict=False))
-    parts = [_("{n} {resource}").format(n=n, resource=_res(k)) for k, n in counts.items() if n]
-    return _(" + ").join(parts) or _("nothing")
+    return amount_text(counts) or _("nothing")
 
 
 def _stat(stat: str) -> str:
